@@ -1,0 +1,203 @@
+/**
+ * Shared types of the decision engine: what goes in (a state, questions and their options) and what
+ * comes out (a distribution over the declared options), independent of any wire format.
+ */
+
+/** The evidence a decision is about: free text, or a JSON object or array shown to the model as JSON. */
+export type DecisionState = string | JsonObject | JsonValue[];
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+/** A JSON object whose keys keep their insertion order when serialised. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** One declared option. The id is returned to the caller; only the description is shown to the model. */
+export interface DecisionOption {
+  id: string;
+  description: string;
+}
+
+/** One question about a state: a criterion and the options it is answered with. */
+export interface DecisionQuestion {
+  /** Caller's id of the question (the SemIf decision id, or the System One question id). */
+  id: string;
+  /** The criterion the model applies to the evidence. */
+  question: string;
+  /** Two or more options with unique ids, in the order their answer slots (A, B, …) are assigned. */
+  options: DecisionOption[];
+  /** Temperature applied to the option scores before the softmax (from calibration). Default 1. */
+  temperature?: number;
+}
+
+/** Several questions about one state; the state is evaluated once for all of them. */
+export interface DecisionBatch {
+  state: DecisionState;
+  questions: DecisionQuestion[];
+}
+
+/** Time spent in each phase of one question, in milliseconds. */
+export interface DecisionTiming {
+  /** Rendering the prompt and turning it into tokens. */
+  tokenize_ms: number;
+  /** Evaluating the tokens that were not already in the model's state (shared prefix included once). */
+  prefill_ms: number;
+  /** Reading and normalising the slot distribution. */
+  readout_ms: number;
+  /** Waiting for the model context (other requests were being scored). */
+  queue_ms: number;
+  total_ms: number;
+}
+
+/** Identity of the loaded model, reported with every result. */
+export interface ModelIdentity {
+  /** File name of the GGUF. */
+  file: string;
+  /** Size of the GGUF in bytes. */
+  size_bytes: number;
+  /** SHA-256 of the GGUF file, hex. */
+  sha256: string;
+  /** `general.architecture` of the GGUF, e.g. `qwen3`, `qwen35`, `llama`. */
+  architecture: string;
+  /** `general.name` when present. */
+  name: string | null;
+  parameter_count: number;
+  /** Dominant tensor type, e.g. `Q8_0`, `Q4_K_M` (from `general.file_type`) or `F32`. */
+  quantization: string;
+  vocab_size: number;
+  /** Context size the model was trained with. */
+  train_context_size: number;
+  /** Whether the model's state can be truncated (attention) or must be snapshotted (recurrent/hybrid). */
+  state_kind: "attention" | "recurrent";
+}
+
+/** The answer to one question, in the SemIf result shape; arrays are in option order. */
+export interface DecisionResult {
+  id: string;
+  option_ids: string[];
+  /** Softmax over the declared options' scores (after temperature); sums to 1. */
+  probabilities: number[];
+  /**
+   * Per option, the log-probability of its answer label as the next token over the model's full
+   * vocabulary. node-llama-cpp exposes probabilities rather than raw logits; these differ from the
+   * raw logits by one constant per question, so differences between them equal raw-logit
+   * differences. `readout` says exactly what was returned.
+   */
+  option_logits: number[];
+  prompt_sha256: string;
+  prompt_version: string;
+  /** How the scores were read (see {@link ReadoutInfo}). */
+  readout: ReadoutInfo;
+  /** Tokens of this question's whole prompt (state included, whether or not it was cached). */
+  input_tokens: number;
+  /** Tokens that had to be evaluated for this question (0 reused tokens counted). */
+  evaluated_tokens: number;
+  /** Tokens reused from already evaluated state (shared prefix or the cross-request cache). */
+  cached_tokens: number;
+  timing: DecisionTiming;
+  model: string;
+}
+
+/** How option scores were obtained. */
+export interface ReadoutInfo {
+  /** `label-only`: slot tokens biased and renormalised; `full-vocabulary`: the whole next-token softmax. */
+  mode: "label-only" | "full-vocabulary";
+  /** What `option_logits` holds. */
+  option_logits: "log-probability (full vocabulary, position of the answer)" | "log-probability relative to the slot set (softmax over slots)";
+  /** The answer labels, in option order. */
+  labels: string[];
+  /** Token id of each label, in option order. */
+  label_tokens: number[];
+  /** Temperature applied to the slot scores. */
+  temperature: number;
+  /** Probability mass of the full vocabulary on the declared slots (full-vocabulary mode only). */
+  slot_mass: number | null;
+}
+
+/** Counters of the cross-request cache. */
+export interface CacheStats {
+  /** Requests that reused at least one evaluated token beyond the empty state. */
+  hits: number;
+  misses: number;
+  /** Tokens reused instead of evaluated, in total. */
+  reused_tokens: number;
+  /** Tokens evaluated, in total. */
+  evaluated_tokens: number;
+  /** Bytes held by state snapshots, now. */
+  snapshot_bytes: number;
+  /** The configured bound for snapshot bytes. */
+  max_snapshot_bytes: number;
+}
+
+/** Per-call options of scoring. */
+export interface ScoreOptions {
+  /** Aborts the call; queued calls leave the queue, a running one stops at the next evaluation step. */
+  signal?: AbortSignal;
+  /** Read the whole next-token distribution rather than the slot tokens only (slower; reports slot mass). */
+  fullVocabulary?: boolean;
+}
+
+/** The outcome of a batch: one result per question, in request order. */
+export interface BatchResult {
+  results: DecisionResult[];
+  timing: {
+    queue_ms: number;
+    total_ms: number;
+    /** Tokens of the state prefix evaluated (or reused) once for all questions. */
+    shared_prefix_tokens: number;
+  };
+}
+
+/** One chat message of the standard (OpenAI chat completions) path. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** A chat completion answered by generation, as the AWS llama.cpp container's standard path does. */
+export interface ChatCompletionRequest {
+  messages: ChatMessage[];
+  /** Most tokens to generate. Default 16. */
+  maxTokens?: number;
+  /** Sampling temperature; 0 (the default) is greedy. */
+  temperature?: number;
+}
+
+export interface ChatCompletionResult {
+  content: string;
+  finish_reason: "stop" | "length";
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  timing: { prefill_ms: number; generate_ms: number; total_ms: number };
+}
+
+/** Token counts of a batch's prompts, for budget checks before scoring. */
+export interface PromptMeasure {
+  /** Tokens of each question's whole prompt, in question order. */
+  questionTokens: number[];
+  /** Tokens the batch evaluates when nothing is cached: the shared prefix once plus each suffix. */
+  batchTokens: number;
+}
+
+/**
+ * What the HTTP adapter, the functions and the batch CLI need of a loaded decision model.
+ * {@link Scorer} is the implementation on node-llama-cpp.
+ */
+export interface DecisionEngine extends AsyncDisposable {
+  readonly identity: ModelIdentity;
+  /** Most options one question may have: the size of the verified label alphabet. */
+  readonly maxOptions: number;
+  /** The prompt version every result is rendered with, e.g. `direct-options-v1`. */
+  readonly promptVersion: string;
+  /** Context size of the loaded context: no prompt may be longer. */
+  readonly contextSize: number;
+  /** Score every question of a batch; the state is evaluated once. Calls are serialised. */
+  scoreBatch(batch: DecisionBatch, options?: ScoreOptions): Promise<BatchResult>;
+  /** Count the tokens of a batch's prompts without evaluating anything. */
+  measure(batch: DecisionBatch): PromptMeasure;
+  /** Answer a chat request by generating text (the standard path), serialised with scoring. */
+  complete(request: ChatCompletionRequest, options?: { signal?: AbortSignal }): Promise<ChatCompletionResult>;
+  cacheStats(): CacheStats;
+  dispose(): Promise<void>;
+}

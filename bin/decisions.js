@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Entry point of the `decisions` command. The TypeScript sources are compiled to dist/ by
+// `npm ci` (the prepare script) and by `npm test`; this file only forwards to the compiled CLI.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const main = new URL("../dist/adapter/cli/main.js", import.meta.url);
+if (!existsSync(fileURLToPath(main))) {
+  process.stderr.write("decisions: the compiled sources are missing; run `npm run build` first.\n");
+  process.exit(1);
+}
+const { runCli } = await import(main.href);
+process.exitCode = await runCli(process.argv.slice(2));
