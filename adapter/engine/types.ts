@@ -105,7 +105,9 @@ export interface ReadoutInfo {
   /** `label-only`: slot tokens biased and renormalised; `full-vocabulary`: the whole next-token softmax. */
   mode: "label-only" | "full-vocabulary";
   /** What `option_logits` holds. */
-  option_logits: "log-probability (full vocabulary, position of the answer)" | "log-probability relative to the slot set (softmax over slots)";
+  option_logits:
+    | "log-probability (full vocabulary, position of the answer)"
+    | "log-probability relative to the slot set (softmax over slots)";
   /** The answer labels, in option order. */
   labels: string[];
   /** Token id of each label, in option order. */

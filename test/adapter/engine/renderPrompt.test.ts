@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { describe, it } from "node:test";
+import { PROMPT_VERSION, renderPrompt, SYSTEM_TEXT } from "../../../adapter/engine/renderPrompt.js";
+
+const options = [
+  { id: "billing", description: "Billing team" },
+  { id: "technical", description: "Technical support" },
+];
+
+describe("renderPrompt", () => {
+  it("renders direct-options-v1 exactly, with labels and without option ids", () => {
+    const prompt = renderPrompt("Charged twice.", "Which team?", options, ["A", "B"]);
+    const expected =
+      `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n` +
+      '{"evidence": "Charged twice.", "criterion": "Which team?", "options": [{"letter": "A", "description": "Billing team"}, ' +
+      '{"letter": "B", "description": "Technical support"}]}<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n';
+    assert.equal(prompt.text, expected);
+    assert.equal(PROMPT_VERSION, "direct-options-v1");
+    assert.ok(!prompt.text.includes("billing"));
+  });
+
+  it("hashes the UTF-8 bytes of the rendered text", () => {
+    const prompt = renderPrompt({ kunde: "Müller", items: [1, 2.5] }, "Priorität?", options, ["A", "B"]);
+    assert.equal(prompt.sha256, createHash("sha256").update(Buffer.from(prompt.text, "utf8")).digest("hex"));
+    assert.ok(
+      prompt.text.includes('{"evidence": {"kunde": "Müller", "items": [1, 2.5]}, "criterion": "Priorität?"'),
+    );
+  });
+
+  it("exposes preamble and state prefix as prefixes of the text", () => {
+    const prompt = renderPrompt("state", "q", options, ["A", "B"]);
+    assert.ok(prompt.text.startsWith(prompt.statePrefix));
+    assert.ok(prompt.statePrefix.startsWith(prompt.preamble));
+    assert.equal(prompt.statePrefix, `${prompt.preamble}"state"`);
+  });
+
+  it("keeps the system text on one line with single spaces", () => {
+    assert.ok(!SYSTEM_TEXT.includes("\n"));
+    assert.ok(!SYSTEM_TEXT.includes("  "));
+  });
+
+  it("refuses fewer labels than options", () => {
+    assert.throws(() => renderPrompt("s", "q", options, ["A"]), RangeError);
+  });
+});
