@@ -12,6 +12,8 @@ export const SYSTEM_TEXT =
 /** ChatML opening of an assistant turn with thinking disabled, as Qwen3's template renders it. */
 export const ASSISTANT_OPENING = "<|im_start|>assistant\n<think>\n\n</think>\n\n";
 
+const EVIDENCE_OPENING = '{"evidence": ';
+
 /** A rendered decision prompt and the text boundaries the engine caches at. */
 export interface RenderedPrompt {
   /** The whole prompt; the answer label is the next token after it. */
@@ -39,16 +41,36 @@ export function renderPrompt(
   options: readonly DecisionOption[],
   labels: readonly string[],
 ): RenderedPrompt {
+  const preamble = `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n${EVIDENCE_OPENING}`;
+  const statePrefix = preamble + pythonJsonDumps(state as JsonValue);
+  const text = `${statePrefix}${questionTail(question, options, labels)}<|im_end|>\n${ASSISTANT_OPENING}`;
+  return { text, preamble, statePrefix, sha256: createHash("sha256").update(text, "utf8").digest("hex") };
+}
+
+/**
+ * The user turn's text alone (the JSON object), as sent in the user message of the standard
+ * chat path: `{"evidence": …, "criterion": …, "options": […]}`.
+ */
+export function renderUserText(
+  state: DecisionState,
+  question: string,
+  options: readonly DecisionOption[],
+  labels: readonly string[],
+): string {
+  return `${EVIDENCE_OPENING}${pythonJsonDumps(state as JsonValue)}${questionTail(question, options, labels)}`;
+}
+
+function questionTail(
+  question: string,
+  options: readonly DecisionOption[],
+  labels: readonly string[],
+): string {
   if (labels.length < options.length) {
     throw new RangeError(`${options.length} options need ${options.length} labels, got ${labels.length}`);
   }
-  const preamble = `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n{"evidence": `;
-  const statePrefix = preamble + pythonJsonDumps(state as JsonValue);
   const offered = options.map((option, index) => ({
     letter: labels[index] ?? "",
     description: option.description,
   }));
-  const rest = `, "criterion": ${pythonJsonDumps(question)}, "options": ${pythonJsonDumps(offered)}}`;
-  const text = `${statePrefix}${rest}<|im_end|>\n${ASSISTANT_OPENING}`;
-  return { text, preamble, statePrefix, sha256: createHash("sha256").update(text, "utf8").digest("hex") };
+  return `, "criterion": ${pythonJsonDumps(question)}, "options": ${pythonJsonDumps(offered)}}`;
 }

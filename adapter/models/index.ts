@@ -1,0 +1,66 @@
+/**
+ * Model files: generated GGUF models for tests and benchmarks (tiny llama/qwen3/qwen35 and a
+ * Qwen3-0.6B shape twin), their cache, and `model-manifest.json` checks.
+ */
+
+export type { CreateModelWriterOptions, ModelWriterPlan } from "./createModelWriter.js";
+export { createModelWriter } from "./createModelWriter.js";
+export type {
+  DownloadedModel,
+  DownloadModelOptions,
+  DownloadProgress,
+  ModelCatalogueEntry,
+} from "./downloadModel.js";
+export { downloadModel, MODEL_CATALOGUE } from "./downloadModel.js";
+export {
+  ModelChecksumMismatchError,
+  ModelDownloadError,
+  ModelFileError,
+  ModelGenerationError,
+  ModelManifestError,
+  ModelManifestMismatchError,
+} from "./errors.js";
+export type { EnsureGeneratedModelOptions, GeneratedModel, GenerateModelOptions } from "./generateModel.js";
+export {
+  defaultModelCacheDir,
+  ensureGeneratedModel,
+  generatedModelFileName,
+  generateModel,
+} from "./generateModel.js";
+export type { HybridSpec, ModelKind, ModelKindSpec } from "./modelKinds.js";
+export {
+  DEFAULT_MODEL_SEED,
+  getModelKindSpec,
+  isModelKind,
+  MODEL_GENERATOR_VERSION,
+  MODEL_KIND_SPECS,
+  MODEL_KINDS,
+} from "./modelKinds.js";
+export type {
+  ModelManifest,
+  ModelManifestVerification,
+  WriteModelManifestOptions,
+} from "./modelManifest.js";
+export {
+  MODEL_MANIFEST_FILE_NAME,
+  modelManifestPath,
+  readModelManifest,
+  sha256File,
+  verifyModelManifest,
+  writeModelManifest,
+} from "./modelManifest.js";
+export type { MetadataEntry } from "./modelMetadata.js";
+export { GENERATOR_VERSION_KEY, modelMetadata, vocabMetadata } from "./modelMetadata.js";
+export {
+  loadQwen3Vocab,
+  QWEN3_ENDOFTEXT_ID,
+  QWEN3_IM_END_ID,
+  QWEN3_PADDED_VOCAB_SIZE,
+  qwen3TokenizerJsonPath,
+} from "./qwen3Vocab.js";
+export { readGeneratorVersion } from "./readGeneratorVersion.js";
+export { buildSentencePieceVocab } from "./sentencePieceVocab.js";
+export type { TensorInit, TensorPlan } from "./tensorPlan.js";
+export { countParameters, planModelTensors } from "./tensorPlan.js";
+export type { GgufVocab } from "./types.js";
+export { CHATML_TEMPLATE, TokenType } from "./types.js";
