@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { sha256File } from "../engine/sha256File.js";
 import { ModelManifestError, ModelManifestMismatchError } from "./errors.js";
 
 /** File name of the manifest that sits beside a GGUF. */
@@ -42,18 +42,6 @@ export interface ModelManifestVerification {
 /** Path of the manifest that belongs beside `ggufPath`. */
 export function modelManifestPath(ggufPath: string): string {
   return join(dirname(resolve(ggufPath)), MODEL_MANIFEST_FILE_NAME);
-}
-
-/**
- * SHA-256 of a file, read as a stream (constant memory).
- * @returns lower-case hex.
- * @throws the file system error (e.g. ENOENT) or the signal's reason.
- */
-export async function sha256File(path: string, options: { signal?: AbortSignal } = {}): Promise<string> {
-  const hash = createHash("sha256");
-  const stream = createReadStream(path, { highWaterMark: 1 << 20, signal: options.signal });
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }
 
 /**
@@ -186,3 +174,5 @@ function parseManifest(value: unknown, path: string): ModelManifest {
     created_at: created_at as string,
   };
 }
+
+export { sha256File };
