@@ -12,6 +12,9 @@ export interface CliCommand {
 
 const commands: Record<string, () => Promise<CliCommand>> = {
   models: async () => (await import("./modelsCommand.js")).modelsCommand,
+  bench: async () => (await import("./benchCommand.js")).benchCommand,
+  start: async () => (await import("./startCommand.js")).startCommand,
+  serve: async () => (await import("./serveCommand.js")).serveCommand,
 };
 
 /**

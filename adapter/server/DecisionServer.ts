@@ -1,0 +1,457 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { DecisionEngine } from "../engine/types.js";
+import { AdmissionGate } from "./AdmissionGate.js";
+import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
+import type { ServerConfig } from "./config.js";
+import { DISCARD_TIMEOUT_MS, MAX_DISCARD_BYTES, MAX_JSON_DEPTH, ROUTES } from "./constants.js";
+import {
+  ClientDisconnectedError,
+  DeadlineExceededError,
+  type HttpError,
+  MethodNotAllowedError,
+  NotFoundError,
+  ServiceUnavailableError,
+  StartupError,
+} from "./errors.js";
+import type { Logger } from "./logger.js";
+import { mapEngineError } from "./mapEngineError.js";
+import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
+import { probeEngine } from "./probeEngine.js";
+import { declaredLength, discardBody, readJsonBody } from "./readJsonBody.js";
+import type { InvocationKind, RequestLimits } from "./types.js";
+
+/** The settings {@link DecisionServer} uses (a {@link ServerConfig} has them all). */
+export type DecisionServerSettings = Pick<
+  ServerConfig,
+  | "host"
+  | "port"
+  | "maxBodyBytes"
+  | "maxOptions"
+  | "maxQuestions"
+  | "maxPromptTokens"
+  | "maxRequestTokens"
+  | "maxCompletionTokens"
+  | "maxInFlight"
+  | "queueDepth"
+  | "retryAfterSeconds"
+  | "requestTimeoutMs"
+  | "shutdownTimeoutMs"
+>;
+
+/** Options of {@link DecisionServer}. */
+export interface DecisionServerOptions {
+  settings: DecisionServerSettings;
+  /**
+   * Loads the engine (model discovery, manifest check, model load). Called by {@link DecisionServer.load}
+   * after the server listens, so `/ping` answers 503 meanwhile. The signal aborts when the server
+   * stops during loading.
+   */
+  loadEngine: (signal: AbortSignal) => Promise<DecisionEngine>;
+  /** Structured log lines go here: `ready`, one `request` line per request, failures. */
+  logger: Logger;
+  /** Extra fields of the `ready` log line (e.g. the model path, threads, GPU layers). */
+  readyFields?: Record<string, unknown>;
+}
+
+/** Lifecycle of a {@link DecisionServer}. */
+export type DecisionServerState =
+  | "idle"
+  | "listening"
+  | "loading"
+  | "ready"
+  | "failed"
+  | "stopping"
+  | "stopped";
+
+interface Route {
+  methods: readonly string[];
+  accepts: InvocationKind | "auto" | "ping";
+}
+
+const ROUTE_TABLE = new Map<string, Route>([
+  [ROUTES.ping, { methods: ["GET", "HEAD"], accepts: "ping" }],
+  [ROUTES.invocations, { methods: ["POST"], accepts: "auto" }],
+  [ROUTES.systemOne, { methods: ["POST"], accepts: "systemone" }],
+  [ROUTES.chatCompletions, { methods: ["POST"], accepts: "chat" }],
+]);
+
+/** Fields of one request's log line. */
+interface RequestRecord {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  kind?: InvocationKind;
+  error?: string;
+  retryable?: boolean;
+  summary?: InvocationSummary;
+}
+
+/**
+ * The SageMaker real-time inference container on node:http: `GET /ping` (200 once the model is
+ * loaded and a probe decision succeeded, 503 before), `POST /invocations` (SemIf, System One or
+ * OpenAI chat, told apart by shape), `POST /v1/systemone` and `POST /v1/chat/completions`.
+ *
+ * Admission is bounded (`maxInFlight` running + `queueDepth` waiting; beyond that 503 with
+ * `Retry-After`, decided before the body is read). Each request has a deadline
+ * (`requestTimeoutMs`, 504 when passed) and is aborted when its client disconnects. Bad input
+ * gets a 4xx naming every problem; engine failures are mapped by class; nothing a client sends
+ * causes a 5xx or a crash.
+ *
+ * @example
+ * const server = new DecisionServer({ settings: readServerConfig(process.env), loadEngine, logger });
+ * await server.listen();
+ * await server.load(); // /ping → 200 from here on
+ * // …
+ * await server.close(); // stop accepting, finish in-flight requests, dispose the engine
+ */
+export class DecisionServer implements AsyncDisposable {
+  readonly #settings: DecisionServerSettings;
+  readonly #loadEngine: DecisionServerOptions["loadEngine"];
+  readonly #logger: Logger;
+  readonly #readyFields: Record<string, unknown>;
+  readonly #gate: AdmissionGate;
+  readonly #http: Server;
+  readonly #loadController = new AbortController();
+  readonly #inFlight = new Set<AbortController>();
+  #state: DecisionServerState = "idle";
+  #engine: DecisionEngine | undefined;
+  #limits: RequestLimits | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: DecisionServerOptions) {
+    this.#settings = options.settings;
+    this.#loadEngine = options.loadEngine;
+    this.#logger = options.logger;
+    this.#readyFields = options.readyFields ?? {};
+    this.#gate = new AdmissionGate({
+      maxInFlight: options.settings.maxInFlight,
+      queueDepth: options.settings.queueDepth,
+    });
+    this.#http = createServer((request, response) => {
+      void this.#handle(request, response);
+    });
+    // A request may legitimately take the whole deadline; never let Node cut it shorter.
+    this.#http.requestTimeout = Math.max(this.#http.requestTimeout, this.#settings.requestTimeoutMs + 5_000);
+  }
+
+  /** Where the server is in its lifecycle. */
+  get state(): DecisionServerState {
+    return this.#state;
+  }
+
+  /** The bound address (after {@link listen}); `port` is the real one when 0 was asked for. */
+  get address(): AddressInfo {
+    const address = this.#http.address();
+    if (address === null || typeof address === "string") throw new Error("the server is not listening");
+    return address;
+  }
+
+  /** The request limits in force: the configured ones capped by the engine's (after {@link load}). */
+  get limits(): RequestLimits | undefined {
+    return this.#limits;
+  }
+
+  /**
+   * Starts accepting connections; `/ping` answers 503 until {@link load} succeeds.
+   * @throws the listen error (e.g. `EADDRINUSE`).
+   */
+  async listen(): Promise<AddressInfo> {
+    if (this.#state !== "idle") throw new Error(`cannot listen when ${this.#state}`);
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      this.#http.once("error", onError);
+      this.#http.listen(this.#settings.port, this.#settings.host, () => {
+        this.#http.off("error", onError);
+        resolve();
+      });
+    });
+    this.#state = "listening";
+    this.#logger.log("info", "listening", { host: this.address.address, port: this.address.port });
+    return this.address;
+  }
+
+  /**
+   * Loads the engine, scores the probe decision, then serves: logs one `ready` line with the model
+   * identity and the limits in force.
+   * @throws StartupError when loading or the probe fails (the cause says why); the server stays
+   *   up answering 503 until closed.
+   */
+  async load(): Promise<void> {
+    if (this.#state !== "listening" && this.#state !== "idle")
+      throw new Error(`cannot load when ${this.#state}`);
+    this.#state = "loading";
+    const started = performance.now();
+    let engine: DecisionEngine;
+    try {
+      engine = await this.#loadEngine(this.#loadController.signal);
+    } catch (error) {
+      if (this.#state === "loading") this.#state = "failed";
+      throw new StartupError(`the model could not be loaded: ${messageOf(error)}`, { cause: error });
+    }
+    if (this.#isStopping()) {
+      await engine.dispose();
+      throw new StartupError("the server stopped while the model was loading");
+    }
+    let probeMs: number;
+    try {
+      probeMs = await probeEngine(engine, this.#loadController.signal);
+    } catch (error) {
+      await engine.dispose();
+      if (this.#state === "loading") this.#state = "failed";
+      throw error instanceof StartupError
+        ? error
+        : new StartupError("the probe decision failed", { cause: error });
+    }
+    if (this.#isStopping()) {
+      await engine.dispose();
+      throw new StartupError("the server stopped while the model was loading");
+    }
+    this.#engine = engine;
+    this.#limits = {
+      maxOptions: Math.min(this.#settings.maxOptions, engine.maxOptions),
+      maxQuestions: this.#settings.maxQuestions,
+      maxPromptTokens: Math.min(this.#settings.maxPromptTokens, engine.contextSize),
+      maxRequestTokens: this.#settings.maxRequestTokens,
+      maxCompletionTokens: Math.min(this.#settings.maxCompletionTokens, engine.contextSize),
+    };
+    this.#state = "ready";
+    this.#logger.log("info", "ready", {
+      ...this.#readyFields,
+      model: engine.identity,
+      prompt_version: engine.promptVersion,
+      context_size: engine.contextSize,
+      model_max_options: engine.maxOptions,
+      limits: {
+        ...this.#limits,
+        max_body_bytes: this.#settings.maxBodyBytes,
+        max_in_flight: this.#settings.maxInFlight,
+        queue_depth: this.#settings.queueDepth,
+        request_timeout_ms: this.#settings.requestTimeoutMs,
+      },
+      load_ms: Math.round(performance.now() - started),
+      probe_ms: Math.round(probeMs),
+    });
+  }
+
+  /**
+   * Graceful shutdown: stops accepting connections (`/ping` and new invocations answer 503 on
+   * open ones), lets in-flight requests finish (aborting them after `shutdownTimeoutMs`), closes
+   * every connection and disposes the engine. Safe to call more than once.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    const wasListening = this.#state !== "idle";
+    this.#state = "stopping";
+    this.#loadController.abort(
+      new ServiceUnavailableError("the server is stopping", this.#settings.retryAfterSeconds),
+    );
+    this.#logger.log("info", "stopping", { in_flight: this.#gate.admitted });
+    const closed = wasListening
+      ? new Promise<void>((resolve) => this.#http.close(() => resolve()))
+      : Promise.resolve();
+    this.#http.closeIdleConnections();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      this.#gate.idle().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), this.#settings.shutdownTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!drained) {
+      this.#logger.log("warn", "shutdown_timeout", { aborted: this.#inFlight.size });
+      for (const controller of this.#inFlight) {
+        controller.abort(
+          new ServiceUnavailableError("the server is stopping", this.#settings.retryAfterSeconds),
+        );
+      }
+      await this.#gate.idle();
+    }
+    this.#http.closeAllConnections();
+    await closed;
+    const engine = this.#engine;
+    this.#engine = undefined;
+    if (engine !== undefined) {
+      try {
+        await engine.dispose();
+      } catch (error) {
+        this.#logger.log("error", "dispose_failed", { error });
+      }
+    }
+    this.#state = "stopped";
+    this.#logger.log("info", "stopped", {});
+  }
+
+  #isStopping(): boolean {
+    return this.#state === "stopping" || this.#state === "stopped";
+  }
+
+  async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const path = (request.url ?? "/").split("?", 1)[0] ?? "/";
+    const record: RequestRecord = { method: request.method ?? "", path, status: 0, duration_ms: 0 };
+    try {
+      await this.#route(request, response, path, record);
+    } catch (error) {
+      // #route answers every error itself; reaching here is a defect, still never a crash.
+      this.#logger.log("error", "handler_failed", { path, error });
+      this.#send(
+        request,
+        response,
+        500,
+        { error: "internal error while answering the request", retryable: false },
+        {},
+      );
+      record.status = 500;
+    }
+    record.duration_ms = Math.round((performance.now() - started) * 100) / 100;
+    const { summary, ...rest } = record;
+    // Health checks come every few seconds: successful ones are logged at debug level only.
+    const level =
+      record.status >= 500 ? "warn" : path === ROUTES.ping && record.status === 200 ? "debug" : "info";
+    this.#logger.log(level, "request", { ...rest, ...summary });
+  }
+
+  async #route(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    record: RequestRecord,
+  ): Promise<void> {
+    const route = ROUTE_TABLE.get(path);
+    const method = request.method ?? "";
+    if (route === undefined) {
+      this.#fail(request, response, new NotFoundError(path), record);
+      return;
+    }
+    if (!route.methods.includes(method)) {
+      this.#fail(request, response, new MethodNotAllowedError(method, path, route.methods), record);
+      return;
+    }
+    if (route.accepts === "ping") {
+      const ready = this.#state === "ready";
+      record.status = ready ? 200 : 503;
+      this.#send(request, response, record.status, { status: ready ? "ok" : this.#state }, {});
+      return;
+    }
+    await this.#invoke(request, response, route.accepts, record);
+  }
+
+  async #invoke(
+    request: IncomingMessage,
+    response: ServerResponse,
+    accepts: InvocationKind | "auto",
+    record: RequestRecord,
+  ): Promise<void> {
+    const engine = this.#engine;
+    const limits = this.#limits;
+    const retryAfter = this.#settings.retryAfterSeconds;
+    if (this.#state !== "ready" || engine === undefined || limits === undefined) {
+      const why = this.#isStopping() ? "the server is stopping" : "the model is not loaded yet";
+      this.#fail(
+        request,
+        response,
+        new ServiceUnavailableError(`${why}; retry the request`, retryAfter),
+        record,
+      );
+      return;
+    }
+    const ticket = this.#gate.tryAdmit();
+    if (ticket === undefined) {
+      const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
+      this.#fail(request, response, busy, record);
+      return;
+    }
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    const deadlineMs = this.#settings.requestTimeoutMs;
+    const deadline = setTimeout(() => controller.abort(new DeadlineExceededError(deadlineMs)), deadlineMs);
+    const onClose = (): void => {
+      if (!response.writableFinished) controller.abort(new ClientDisconnectedError());
+    };
+    response.once("close", onClose);
+    let prepared: PreparedInvocation | undefined;
+    try {
+      const body = await readJsonBody(request, {
+        maxBytes: this.#settings.maxBodyBytes,
+        maxDepth: MAX_JSON_DEPTH,
+        signal: controller.signal,
+      });
+      prepared = prepareInvocation(body, accepts, limits, engine);
+      record.kind = prepared.invocation.kind;
+      await ticket.start(controller.signal);
+      const answer = await answerInvocation(engine, prepared, controller.signal);
+      record.status = 200;
+      record.summary = answer.summary;
+      this.#send(request, response, 200, answer.body, {});
+    } catch (error) {
+      const mapped = mapEngineError(error, {
+        fields: prepared?.fields,
+        signal: controller.signal,
+        retryAfterSeconds: retryAfter,
+      });
+      if (mapped instanceof ClientDisconnectedError) {
+        record.status = 499;
+        record.error = mapped.message;
+      } else {
+        if (
+          mapped.status >= 500 &&
+          !(mapped instanceof ServiceUnavailableError) &&
+          !(mapped instanceof DeadlineExceededError)
+        ) {
+          this.#logger.log("error", "request_failed", { path: record.path, error });
+        }
+        this.#fail(request, response, mapped, record);
+      }
+    } finally {
+      clearTimeout(deadline);
+      response.off("close", onClose);
+      this.#inFlight.delete(controller);
+      ticket.release();
+    }
+  }
+
+  #fail(request: IncomingMessage, response: ServerResponse, error: HttpError, record: RequestRecord): void {
+    record.status = error.status;
+    record.error = error.message;
+    record.retryable = error.retryable;
+    this.#send(request, response, error.status, error.toBody(), error.headers);
+  }
+
+  #send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Readonly<Record<string, string>>,
+  ): void {
+    if (response.headersSent || response.destroyed) return;
+    const payload = JSON.stringify(body);
+    const length = declaredLength(request);
+    const close =
+      this.#isStopping() || (!request.complete && length !== undefined && !(length <= MAX_DISCARD_BYTES));
+    response.writeHead(status, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(payload),
+      ...headers,
+      ...(close ? { Connection: "close" } : {}),
+    });
+    response.end(request.method === "HEAD" ? undefined : payload);
+    // An unread body is read and dropped so the connection stays usable for the next request.
+    if (!request.complete) discardBody(request, MAX_DISCARD_BYTES, DISCARD_TIMEOUT_MS);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

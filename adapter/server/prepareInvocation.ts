@@ -1,0 +1,83 @@
+import { InvalidDecisionError } from "../engine/errors.js";
+import { systemOneToBatch } from "../engine/SystemOne.js";
+import type { DecisionBatch, DecisionEngine, PromptMeasure } from "../engine/types.js";
+import { checkTokenBudget } from "./checkTokenBudget.js";
+import { classifyInvocation } from "./classifyInvocation.js";
+import { type EngineFieldMap, engineFieldMapFor, translateEngineField } from "./engineFieldMap.js";
+import { BadRequestError } from "./errors.js";
+import type { JsonBody } from "./readJsonBody.js";
+import type { Invocation, InvocationKind, Problem, RequestLimits, Validation } from "./types.js";
+import { validateChatRequest } from "./validateChatRequest.js";
+import { validateSemIfRequest } from "./validateSemIfRequest.js";
+import { validateSystemOneRequest } from "./validateSystemOneRequest.js";
+
+/** A request ready for the engine: validated, within its token budgets. */
+export interface PreparedInvocation {
+  invocation: Invocation;
+  /** Names engine fields in the caller's wire format, for errors the engine raises later. */
+  fields: EngineFieldMap;
+  /** Token counts of its prompts (absent for chat, and for a System One request the model need not score). */
+  measure: PromptMeasure | undefined;
+}
+
+/**
+ * Turns a parsed body into a {@link PreparedInvocation}: picks the wire format (`auto`: by the
+ * body's shape, as `POST /invocations` does), validates it, then measures its prompts with the
+ * engine and checks the token budgets.
+ *
+ * @throws BadRequestError listing every problem (repeated keys, shape, limits, reserved texts), or
+ *   the token budget problems once the shape is valid.
+ */
+export function prepareInvocation(
+  body: JsonBody,
+  accepts: InvocationKind | "auto",
+  limits: RequestLimits,
+  engine: Pick<DecisionEngine, "measure">,
+): PreparedInvocation {
+  let kind: InvocationKind;
+  if (accepts === "auto") {
+    const classification = classifyInvocation(body.value);
+    if (!classification.ok)
+      throw BadRequestError.fromProblems([...body.duplicateKeys, classification.problem]);
+    kind = classification.kind;
+  } else {
+    kind = accepts;
+  }
+  const validation = validate(kind, body.value, limits);
+  const problems: Problem[] = [...body.duplicateKeys, ...(validation.ok ? [] : validation.problems)];
+  if (!validation.ok || problems.length > 0) throw BadRequestError.fromProblems(problems);
+  const invocation = validation.value;
+  let batch: DecisionBatch | undefined;
+  let fields = engineFieldMapFor(invocation);
+  try {
+    if (invocation.kind === "semif") batch = invocation.batch;
+    if (invocation.kind === "systemone") {
+      batch = systemOneToBatch(invocation.request);
+      fields = engineFieldMapFor(invocation, batch);
+    }
+    if (batch === undefined || batch.questions.length === 0)
+      return { invocation, fields, measure: undefined };
+    const measure = engine.measure(batch);
+    const budgetProblems = checkTokenBudget(measure, fields, limits);
+    if (budgetProblems.length > 0) throw BadRequestError.fromProblems(budgetProblems);
+    return { invocation, fields, measure };
+  } catch (error) {
+    if (error instanceof InvalidDecisionError) {
+      const prefix = `${error.field}: `;
+      const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+      throw BadRequestError.fromProblems([{ field: translateEngineField(error.field, fields), message }]);
+    }
+    throw error;
+  }
+}
+
+function validate(kind: InvocationKind, value: unknown, limits: RequestLimits): Validation<Invocation> {
+  switch (kind) {
+    case "semif":
+      return validateSemIfRequest(value, limits);
+    case "systemone":
+      return validateSystemOneRequest(value, limits);
+    case "chat":
+      return validateChatRequest(value, limits);
+  }
+}

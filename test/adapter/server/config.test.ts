@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readServerConfig, SERVER_SETTINGS } from "../../../adapter/server/config.js";
+import { ConfigError } from "../../../adapter/server/errors.js";
+
+const MACHINE = { availableParallelism: 6 };
+
+describe("readServerConfig", () => {
+  it("applies the documented defaults when nothing is set", () => {
+    const config = readServerConfig({}, {}, MACHINE);
+    assert.deepEqual(config, {
+      host: "127.0.0.1",
+      port: 8080,
+      modelPath: undefined,
+      modelDir: "/opt/ml/model",
+      requireManifest: true,
+      threads: 6,
+      gpuLayers: 0,
+      contextSize: 8192,
+      batchSize: 512,
+      maxBodyBytes: 4 * 1024 * 1024,
+      maxOptions: 255,
+      maxQuestions: 64,
+      maxPromptTokens: 8192,
+      maxRequestTokens: 32768,
+      maxCompletionTokens: 512,
+      maxInFlight: 1,
+      queueDepth: 8,
+      retryAfterSeconds: 1,
+      cacheMaxBytes: 512 * 1024 * 1024,
+      requestTimeoutMs: 60_000,
+      shutdownTimeoutMs: 30_000,
+      logLevel: "info",
+    });
+  });
+
+  it("reads every setting from its environment variable", () => {
+    const config = readServerConfig(
+      {
+        SAGEMAKER_BIND_TO_PORT: "9001",
+        PORT: "9002",
+        SEMIF_HOST: "0.0.0.0",
+        SEMIF_MODEL_PATH: "/models/m.gguf",
+        SEMIF_MODEL_DIR: "/models",
+        SEMIF_REQUIRE_MANIFEST: "false",
+        SEMIF_THREADS: "3",
+        SEMIF_GPU_LAYERS: "-1",
+        SEMIF_CONTEXT_SIZE: "16384",
+        SEMIF_BATCH_SIZE: "1024",
+        SEMIF_MAX_BODY_BYTES: "1000",
+        SEMIF_MAX_OPTIONS: "30",
+        SEMIF_MAX_QUESTIONS: "5",
+        SEMIF_MAX_PROMPT_TOKENS: "12000",
+        SEMIF_MAX_REQUEST_TOKENS: "50000",
+        SEMIF_MAX_COMPLETION_TOKENS: "100",
+        SEMIF_MAX_IN_FLIGHT: "2",
+        SEMIF_QUEUE_DEPTH: "0",
+        SEMIF_RETRY_AFTER_SECONDS: "5",
+        SEMIF_CACHE_MAX_BYTES: "0",
+        SEMIF_REQUEST_TIMEOUT_MS: "1000",
+        SEMIF_SHUTDOWN_TIMEOUT_MS: "10",
+        SEMIF_LOG_LEVEL: "DEBUG",
+      },
+      {},
+      MACHINE,
+    );
+    assert.equal(config.port, 9001, "SAGEMAKER_BIND_TO_PORT wins over PORT");
+    assert.equal(config.host, "0.0.0.0");
+    assert.equal(config.modelPath, "/models/m.gguf");
+    assert.equal(config.requireManifest, false);
+    assert.equal(config.gpuLayers, -1);
+    assert.equal(config.maxPromptTokens, 12000);
+    assert.equal(config.queueDepth, 0);
+    assert.equal(config.logLevel, "debug");
+  });
+
+  it("lets flags override the environment", () => {
+    const config = readServerConfig(
+      { PORT: "9002", SEMIF_THREADS: "3" },
+      { port: "7000", model: "/m.gguf" },
+      MACHINE,
+    );
+    assert.equal(config.port, 7000);
+    assert.equal(config.threads, 3);
+    assert.equal(config.modelPath, "/m.gguf");
+  });
+
+  it("treats blank variables as unset", () => {
+    assert.equal(readServerConfig({ SEMIF_THREADS: "  " }, {}, MACHINE).threads, 6);
+  });
+
+  it("fails loudly, naming every bad variable and flag at once", () => {
+    assert.throws(
+      () =>
+        readServerConfig(
+          { SEMIF_THREADS: "many", SEMIF_GPU_LAYERS: "-2", SEMIF_LOG_LEVEL: "loud", PORT: "70000" },
+          { "queue-depth": "1.5" },
+          MACHINE,
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 5);
+        for (const name of [
+          "SEMIF_THREADS",
+          "SEMIF_GPU_LAYERS",
+          "SEMIF_LOG_LEVEL",
+          "PORT",
+          "--queue-depth",
+        ]) {
+          assert.ok(
+            error.problems.some((problem) => problem.startsWith(`${name}: `)),
+            `${name} in ${error.message}`,
+          );
+        }
+        return true;
+      },
+    );
+  });
+
+  it("refuses a prompt budget or batch larger than the context", () => {
+    assert.throws(
+      () =>
+        readServerConfig({
+          SEMIF_CONTEXT_SIZE: "4096",
+          SEMIF_MAX_PROMPT_TOKENS: "5000",
+          SEMIF_BATCH_SIZE: "8192",
+        }),
+      /SEMIF_MAX_PROMPT_TOKENS: must be at most the context size \(4096\)[\s\S]*SEMIF_BATCH_SIZE/,
+    );
+  });
+
+  it("documents every setting with a variable, a flag and a default", () => {
+    for (const setting of SERVER_SETTINGS) {
+      assert.ok(
+        setting.env.length > 0 &&
+          setting.flag !== "" &&
+          setting.defaultText !== "" &&
+          setting.description !== "",
+      );
+    }
+    assert.equal(new Set(SERVER_SETTINGS.map((s) => s.flag)).size, SERVER_SETTINGS.length);
+  });
+});

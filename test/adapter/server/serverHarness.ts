@@ -1,0 +1,58 @@
+/** Starts a {@link DecisionServer} on a fake engine for a test file, and captures its logs. */
+import { readServerConfig, type ServerConfig } from "../../../adapter/server/config.js";
+import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
+import type { LogFields, Logger, LogLevel } from "../../../adapter/server/logger.js";
+import { FakeEngine, type FakeEngineOptions } from "./FakeEngine.js";
+
+export interface LogLine extends LogFields {
+  level: LogLevel;
+  event: string;
+}
+
+/** A logger that keeps every line, for assertions. */
+export class CapturingLogger implements Logger {
+  readonly lines: LogLine[] = [];
+  log(level: LogLevel, event: string, fields: LogFields = {}): void {
+    this.lines.push({ ...fields, level, event });
+  }
+  events(event: string): LogLine[] {
+    return this.lines.filter((line) => line.event === event);
+  }
+}
+
+export interface Harness {
+  server: DecisionServer;
+  engine: FakeEngine;
+  logger: CapturingLogger;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The default configuration with the test's overrides, bound to a free loopback port. */
+export function testSettings(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    ...readServerConfig({}, {}, { availableParallelism: 2 }),
+    host: "127.0.0.1",
+    port: 0,
+    ...overrides,
+  };
+}
+
+/** Starts a ready server on a fake engine. */
+export async function startFakeServer(
+  overrides: Partial<ServerConfig> = {},
+  engineOptions: FakeEngineOptions = {},
+): Promise<Harness> {
+  const engine = new FakeEngine({ ...engineOptions, delayMs: 0 });
+  const logger = new CapturingLogger();
+  const server = new DecisionServer({
+    settings: testSettings(overrides),
+    loadEngine: async () => engine,
+    logger,
+  });
+  const { port } = await server.listen();
+  await server.load();
+  // Slow scoring only once ready, so the probe at load stays quick.
+  engine.delayMs = engineOptions.delayMs ?? 0;
+  return { server, engine, logger, port, close: () => server.close() };
+}
