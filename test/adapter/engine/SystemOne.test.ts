@@ -51,34 +51,55 @@ describe("systemOneToBatch", () => {
 });
 
 describe("answerSystemOne", () => {
-  it("answers every question in request order with distributions over exactly the offered labels", async () => {
+  it("answers every question in request order, derived from one engine call", async () => {
     const engine = new FakeEngine();
     const response = await answerSystemOne(engine, request);
-    assert.equal(engine.calls.length, 1, "one engine call for all questions");
+    assert.equal(engine.scored.length, 1, "one engine call for all questions");
+    const { results, timing } = await engine.scoreBatch(systemOneToBatch(request));
+    const [team, priority, outage] = results.map((result) => result.probabilities);
+    assert.ok(team && priority && outage);
     assert.deepEqual(Object.keys(response.answers), ["team", "priority", "outage", "only"]);
-    const { team, priority, outage, only } = response.answers;
-    assert.equal(team?.type, "choice");
-    if (team?.type === "choice") {
-      assert.equal(team.choice, "infra");
-      assert.deepEqual(Object.keys(team.probabilities), ["infra", "billing"]);
-      assert.ok(Math.abs(team.confidence - 2 / 3) < 1e-12);
-    }
-    assert.equal(priority?.type, "score");
-    if (priority?.type === "score") {
-      // Fake weights 3:2:1 → p = [1/2, 1/3, 1/6]; Σ i·p_i = 1/3 + 2/6.
-      assert.ok(Math.abs(priority.score - 2 / 3) < 1e-12);
-      assert.deepEqual(priority.legend, ["low", "medium", "high"]);
-      assert.deepEqual(Object.keys(priority.probabilities), ["0", "1", "2"]);
-    }
-    assert.deepEqual(outage, { type: "noul", noul: 2 / 3 });
-    assert.deepEqual(only, {
+    const answers = response.answers;
+    const best = team.indexOf(Math.max(...team));
+    assert.deepEqual(answers.team, {
+      type: "choice",
+      choice: ["infra", "billing"][best],
+      confidence: team[best],
+      probabilities: { infra: team[0], billing: team[1] },
+    });
+    assert.deepEqual(answers.priority, {
+      type: "score",
+      score: priority.reduce((sum, p, level) => sum + level * p, 0),
+      confidence: Math.max(...priority),
+      legend: ["low", "medium", "high"],
+      probabilities: { "0": priority[0], "1": priority[1], "2": priority[2] },
+    });
+    assert.deepEqual(answers.outage, { type: "noul", noul: outage[0] });
+    assert.deepEqual(answers.only, {
       type: "choice",
       choice: "default",
       confidence: 1,
       probabilities: { default: 1 },
     });
     assert.equal(response.usage.output_tokens, 0);
-    assert.equal(response.usage.input_tokens, 100 + 40 + 40);
+    // The shared state counts once: the first prompt whole, then each further question's own tokens.
+    const [first, ...rest] = results;
+    const expected = rest.reduce(
+      (sum, r) => sum + r.input_tokens - timing.shared_prefix_tokens,
+      first?.input_tokens ?? 0,
+    );
+    assert.equal(response.usage.input_tokens, expected);
+  });
+
+  it("breaks a tie between labels in favour of the one offered first", async () => {
+    const engine = new FakeEngine();
+    // Same description, same state and question: the fake gives both labels the same score.
+    const response = await answerSystemOne(engine, {
+      state: "s",
+      questions: { q: { type: "choice", instructions: "?", criteria: { first: "x", second: "x" } } },
+    });
+    const answer = response.answers.q;
+    assert.equal(answer?.type === "choice" ? answer.choice : undefined, "first");
   });
 });
 

@@ -11,7 +11,7 @@ import {
 } from "../../../adapter/engine/errors.js";
 import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
 import { safeStringify } from "../../../adapter/server/logger.js";
-import { FakeEngine } from "./FakeEngine.js";
+import { FakeEngine } from "../../support/FakeEngine.js";
 import { send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, type Harness, startFakeServer, testSettings } from "./serverHarness.js";
 

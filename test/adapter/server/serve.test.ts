@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { ModelLoadError } from "../../../adapter/engine/errors.js";
 import type { DecisionServer } from "../../../adapter/server/DecisionServer.js";
 import { serve } from "../../../adapter/server/serve.js";
-import { FakeEngine } from "./FakeEngine.js";
+import { FakeEngine } from "../../support/FakeEngine.js";
 import { send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, testSettings } from "./serverHarness.js";
 

@@ -2,7 +2,7 @@
 import { readServerConfig, type ServerConfig } from "../../../adapter/server/config.js";
 import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
 import type { LogFields, Logger, LogLevel } from "../../../adapter/server/logger.js";
-import { FakeEngine, type FakeEngineOptions } from "./FakeEngine.js";
+import { FakeEngine, type FakeEngineOptions } from "../../support/FakeEngine.js";
 
 export interface LogLine extends LogFields {
   level: LogLevel;
