@@ -1,9 +1,9 @@
-import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 
 /** Options of {@link RawFloor.load}. */
 export interface RawFloorOptions {
-  llama: Llama;
-  modelPath: string;
+  /** The model, already loaded (the engine's own, so both read the same weights in memory). */
+  model: LlamaModel;
   threads: number;
   contextSize: number;
   /** Default 512, as the scorer's. */
@@ -18,6 +18,7 @@ export interface RawFloorOptions {
 export class RawFloor implements AsyncDisposable {
   readonly #model: LlamaModel;
   readonly #context: LlamaContext;
+
   readonly #sequence: LlamaContextSequence;
 
   private constructor(model: LlamaModel, context: LlamaContext) {
@@ -26,9 +27,9 @@ export class RawFloor implements AsyncDisposable {
     this.#sequence = context.getSequence({ contextShift: { size: 0 } });
   }
 
-  /** Loads the model a second time (the file is memory-mapped, so its pages are shared). */
-  static async load(options: RawFloorOptions): Promise<RawFloor> {
-    const model = await options.llama.loadModel({ modelPath: options.modelPath, gpuLayers: 0 });
+  /** Creates the floor's own context on the given model. */
+  static async create(options: RawFloorOptions): Promise<RawFloor> {
+    const model = options.model;
     const context = await model.createContext({
       contextSize: options.contextSize,
       batchSize: options.batchSize ?? 512,
@@ -44,8 +45,12 @@ export class RawFloor implements AsyncDisposable {
     return this.#model.tokenize(text, true);
   }
 
-  /** Milliseconds to evaluate `tokens` into an empty sequence and read the greedy next token. */
+  /**
+   * Milliseconds to evaluate `tokens` into an empty sequence and read the greedy next token. The
+   * context first evaluates a few tokens untimed, as the engine's context has just served a request.
+   */
   async evaluate(tokens: readonly Token[]): Promise<number> {
+    await this.#warm(tokens);
     await this.#sequence.clearHistory();
     const started = performance.now();
     await this.#evaluateWithNext(tokens);
@@ -57,11 +62,17 @@ export class RawFloor implements AsyncDisposable {
    * read the greedy next token: the floor of a request whose prefix is cached.
    */
   async evaluateSuffix(prefix: readonly Token[], suffix: readonly Token[]): Promise<number> {
+    await this.#warm(prefix);
     await this.#sequence.clearHistory();
     await this.#sequence.evaluateWithoutGeneratingNewTokens([...prefix]);
     const started = performance.now();
     await this.#evaluateWithNext(suffix);
     return performance.now() - started;
+  }
+
+  async #warm(tokens: readonly Token[]): Promise<void> {
+    await this.#sequence.clearHistory();
+    await this.#evaluateWithNext(tokens.slice(0, 8));
   }
 
   async #evaluateWithNext(tokens: readonly Token[]): Promise<void> {
@@ -75,6 +86,5 @@ export class RawFloor implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#context.dispose();
-    await this.#model.dispose();
   }
 }

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { SystemOneQuestion, SystemOneRequest } from "../adapter/engine/systemOneTypes.js";
 import type { DecisionState } from "../adapter/engine/types.js";
+import { packageRoot } from "../adapter/models/packageRoot.js";
 
 /** One public JevBench decision case (github.com/fstandhartinger/jevbench, MIT). */
 export interface JevBenchCase {
@@ -23,7 +23,7 @@ export interface JevBenchCase {
 export const JEVBENCH_FILES = ["easy.jsonl", "original.jsonl", "hard.jsonl"] as const;
 
 /** Folder of the copy of the public split shipped with this repository. */
-export const JEVBENCH_DIR = fileURLToPath(new URL("./jevbench/", import.meta.url));
+export const JEVBENCH_DIR = join(packageRoot(), "bench", "jevbench");
 
 /**
  * Reads the 231 public JevBench cases.

@@ -13,6 +13,8 @@ export async function measureSharedState(
   state: string,
   questions: readonly DecisionQuestion[],
   repetitions: number,
+  /** What the questions are, for the label. Default: "questions". */
+  kind = "questions",
 ): Promise<Figure> {
   const { scorer } = context;
   const sharedMs: number[] = [];
@@ -35,7 +37,7 @@ export async function measureSharedState(
   const ratio = sum(separateMs) / sum(sharedMs);
   const tokenLimit = separateTokens / measure.batchTokens;
   return {
-    label: `${questions.length} questions on one state: separate cold requests ÷ one shared request`,
+    label: `${questions.length} ${kind} on one state: separate cold requests ÷ one shared request`,
     value: ratio,
     goal: "≥ 5",
     met: ratio >= 5,

@@ -3,7 +3,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { Scorer } from "../adapter/engine/Scorer.js";
-import type { DecisionEngine } from "../adapter/engine/types.js";
+import type { DecisionEngine, DecisionQuestion } from "../adapter/engine/types.js";
 import { ensureGeneratedModel } from "../adapter/models/generateModel.js";
 import { readServerConfig } from "../adapter/server/config.js";
 import { DecisionServer } from "../adapter/server/DecisionServer.js";
@@ -19,7 +19,7 @@ import { measureSharedState } from "./measureSharedState.js";
 import { measureStandardPath } from "./measureStandardPath.js";
 import { RawFloor } from "./RawFloor.js";
 import { renderChart } from "./renderChart.js";
-import { quantile, timed } from "./statistics.js";
+import { quantile, sum, timed } from "./statistics.js";
 
 /** Options of {@link runBench}. */
 export interface BenchOptions {
@@ -47,8 +47,10 @@ export interface BenchReport {
   model: Scorer["identity"];
   threads: number;
   P1: Figure;
+  P1_cold: Figure;
   P1_http: Figure | null;
   P2: Figure;
+  P2_short: Figure;
   P3: Figure;
   P4: Figure;
   P6: Figure;
@@ -63,6 +65,22 @@ export interface BenchReport {
 }
 
 const STATE_TOKENS = 400;
+
+/** Eight short triage questions (yes/no and a few short options), the kind a routing policy asks. */
+const SHORT_QUESTIONS: DecisionQuestion[] = [
+  ["security", "Is this a security incident?", ["yes", "no"]],
+  ["priority", "Which priority?", ["P1", "P2", "P3", "P4"]],
+  ["team", "Which team owns it?", ["payments", "edge", "identity", "data"]],
+  ["customers", "Are customers affected?", ["yes", "no"]],
+  ["page", "Page the on-call engineer?", ["yes", "no"]],
+  ["data_loss", "Is there data loss?", ["yes", "no"]],
+  ["region", "Which region?", ["eu", "us", "apac", "global"]],
+  ["status_page", "Update the status page?", ["yes", "no"]],
+].map(([id, question, options]) => ({
+  id: id as string,
+  question: question as string,
+  options: (options as string[]).map((option) => ({ id: option, description: option })),
+}));
 
 /**
  * Runs every measurement of `decisions bench` side by side in one process and writes the report.
@@ -86,9 +104,13 @@ export async function runBench(
     maxThreads: threads,
     logLevel: LlamaLogLevel.error,
   });
-  const load = await timed(() => Scorer.load({ modelPath, llama, threads, contextSize }));
-  const scorer = load.value;
-  const floor = await RawFloor.load({ llama, modelPath, threads, contextSize });
+  // One model in memory, two contexts on it: the engine's and the floor's read the same weights.
+  const load = await timed(async () => {
+    const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+    return { model, scorer: await Scorer.load({ modelPath, llama, model, threads, contextSize }) };
+  });
+  const { model, scorer } = load.value;
+  const floor = await RawFloor.create({ model, threads, contextSize });
   let server: DecisionServer | undefined;
   try {
     if (options.http ?? true) server = await startServer(scorer, threads);
@@ -111,7 +133,14 @@ export async function runBench(
 
     const overheadCases = pickByLength(cases, quick ? 3 : 6);
     const p1 = await measureOverhead(context, overheadCases, quick ? 1 : 3);
-    const p2 = await measureSharedState(context, state, questions, quick ? 1 : 3);
+    const p2 = await measureSharedState(context, state, questions, quick ? 1 : 3, "JevBench questions");
+    const p2Short = await measureSharedState(
+      context,
+      state,
+      SHORT_QUESTIONS,
+      quick ? 1 : 3,
+      "short triage questions",
+    );
     const [first, second] = questions;
     if (first === undefined || second === undefined)
       throw new Error("JevBench yields fewer than two questions");
@@ -126,9 +155,9 @@ export async function runBench(
     );
     const fullReadoutExtra = await measureFullReadout(scorer, state, first, second);
 
-    const p1Details = p1.inProcess.details as { tokens: number[]; raw_ms: number[] };
-    const rawTokensPerSecond =
-      p1Details.tokens.reduce((a, b) => a + b, 0) / (p1Details.raw_ms.reduce((a, b) => a + b, 0) / 1000);
+    const coldFloorMs = p1.cold.details.floor_ms as number[];
+    const promptTokens = p1.newState.details.prompt_tokens as number[];
+    const rawTokensPerSecond = sum(promptTokens) / (sum(coldFloorMs) / 1000);
     const report: BenchReport = {
       command: `decisions bench${quick ? " --quick" : ""}${options.modelPath ? ` --model ${options.modelPath}` : ""}`,
       started_at: startedAt.toISOString(),
@@ -142,9 +171,11 @@ export async function runBench(
       },
       model: scorer.identity,
       threads,
-      P1: p1.inProcess,
+      P1: p1.newState,
+      P1_cold: p1.cold,
       P1_http: p1.http ?? null,
       P2: p2,
+      P2_short: p2Short,
       P3: p3,
       P4: p4,
       P6: p6,
@@ -169,6 +200,7 @@ export async function runBench(
     await server?.close();
     await floor[Symbol.asyncDispose]();
     await scorer.dispose();
+    await model.dispose();
     await llama.dispose();
   }
 }

@@ -72,8 +72,17 @@ export interface ScorerOptions {
   readout?: "label-only" | "full-vocabulary";
   /** llama.cpp log level. Default: `warn`. */
   logLevel?: "error" | "warn" | "info" | "debug";
-  /** A llama.cpp binding already loaded (shared by several scorers in one process); else one is loaded. */
+  /**
+   * A llama.cpp binding already loaded (shared by several scorers in one process); else one is
+   * loaded. With several contexts on one binding, create it with `maxThreads: 0`: node-llama-cpp
+   * otherwise divides one thread budget among them.
+   */
   llama?: Llama;
+  /**
+   * The model already loaded from `modelPath` on `llama` (e.g. shared with another context); the
+   * scorer then creates only its context, and does not dispose the model.
+   */
+  model?: LlamaModel;
 }
 
 /** Logit bias that lifts the slot tokens above every other token in label-only readout. */
@@ -105,6 +114,7 @@ export class Scorer implements DecisionEngine {
   readonly contextSize: number;
   readonly #llama: Llama;
   readonly #ownsLlama: boolean;
+  readonly #ownsModel: boolean;
   readonly #model: LlamaModel;
   readonly #context: LlamaContext;
   readonly #sequence: LlamaContextSequence;
@@ -121,6 +131,7 @@ export class Scorer implements DecisionEngine {
   private constructor(parts: {
     llama: Llama;
     ownsLlama: boolean;
+    ownsModel: boolean;
     model: LlamaModel;
     context: LlamaContext;
     sequence: LlamaContextSequence;
@@ -132,6 +143,7 @@ export class Scorer implements DecisionEngine {
   }) {
     this.#llama = parts.llama;
     this.#ownsLlama = parts.ownsLlama;
+    this.#ownsModel = parts.ownsModel;
     this.#model = parts.model;
     this.#context = parts.context;
     this.#sequence = parts.sequence;
@@ -167,10 +179,11 @@ export class Scorer implements DecisionEngine {
         `GPU offload was requested (gpuLayers=${gpuLayers}) but no GPU backend could be loaded; refusing to run on CPU`,
       );
     }
-    let model: LlamaModel | undefined;
+    const ownsModel = options.model === undefined;
+    let model: LlamaModel | undefined = options.model;
     try {
       const sha256Promise = options.sha256 ? Promise.resolve(options.sha256) : sha256File(options.modelPath);
-      model = await llama.loadModel({
+      model ??= await llama.loadModel({
         modelPath: options.modelPath,
         gpuLayers: gpuLayers === -1 ? "max" : gpuLayers,
       });
@@ -198,6 +211,7 @@ export class Scorer implements DecisionEngine {
       return new Scorer({
         llama,
         ownsLlama,
+        ownsModel,
         model,
         context,
         sequence,
@@ -208,7 +222,7 @@ export class Scorer implements DecisionEngine {
         cacheMaxBytes,
       });
     } catch (error) {
-      await model?.dispose();
+      if (ownsModel) await model?.dispose();
       if (ownsLlama) await llama.dispose();
       if (error instanceof ModelLoadError) throw error;
       throw new ModelLoadError(`could not load the model at ${options.modelPath}`, { cause: error });
@@ -358,7 +372,7 @@ export class Scorer implements DecisionEngine {
     // Let the call in progress (and those queued before dispose) finish on a live context.
     await this.#queue.run(async () => undefined);
     await this.#context.dispose();
-    await this.#model.dispose();
+    if (this.#ownsModel) await this.#model.dispose();
     if (this.#ownsLlama) await this.#llama.dispose();
   }
 

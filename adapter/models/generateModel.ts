@@ -12,6 +12,7 @@ import {
   MODEL_GENERATOR_VERSION,
   type ModelKind,
 } from "./modelKinds.js";
+import { packageRoot } from "./packageRoot.js";
 import { readGeneratorVersion } from "./readGeneratorVersion.js";
 
 /** Options of {@link generateModel}. */
@@ -143,13 +144,7 @@ export function generatedModelFileName(kind: ModelKind, seed: number): string {
  * module that holds a `package.json` (the same from sources and from `dist/`).
  */
 export function defaultModelCacheDir(): string {
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(folder, "package.json"))) return join(folder, ".cache", "models");
-    const parent = dirname(folder);
-    if (parent === folder) return resolve(".cache", "models");
-    folder = parent;
-  }
+  return join(packageRoot(), ".cache", "models");
 }
 
 function describe(error: unknown): string {

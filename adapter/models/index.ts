@@ -51,6 +51,7 @@ export {
 } from "./modelManifest.js";
 export type { MetadataEntry } from "./modelMetadata.js";
 export { GENERATOR_VERSION_KEY, modelMetadata, vocabMetadata } from "./modelMetadata.js";
+export { packageRoot } from "./packageRoot.js";
 export {
   loadQwen3Vocab,
   QWEN3_ENDOFTEXT_ID,

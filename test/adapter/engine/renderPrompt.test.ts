@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
-import { PROMPT_VERSION, renderPrompt, SYSTEM_TEXT } from "../../../adapter/engine/renderPrompt.js";
+import {
+  ASSISTANT_OPENING,
+  PROMPT_VERSION,
+  renderPrompt,
+  renderUserText,
+  SYSTEM_TEXT,
+} from "../../../adapter/engine/renderPrompt.js";
 
 const options = [
   { id: "billing", description: "Billing team" },
@@ -42,5 +48,12 @@ describe("renderPrompt", () => {
 
   it("refuses fewer labels than options", () => {
     assert.throws(() => renderPrompt("s", "q", options, ["A"]), RangeError);
+  });
+
+  it("renders the same text as a ChatML chat of the system text and the user JSON", () => {
+    const state = { ticket: "INC-1", text: "down" };
+    const user = renderUserText(state, "Which team?", options, ["A", "B"]);
+    const chat = `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n${ASSISTANT_OPENING}`;
+    assert.equal(chat, renderPrompt(state, "Which team?", options, ["A", "B"]).text);
   });
 });
