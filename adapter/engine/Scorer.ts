@@ -26,6 +26,7 @@ import { deriveLabelAlphabet, type LabelAlphabet } from "./labelAlphabet.js";
 import { pythonJsonDumps } from "./pythonJson.js";
 import { ASSISTANT_OPENING, PROMPT_VERSION, type RenderedPrompt, renderPrompt } from "./renderPrompt.js";
 import { SerialQueue } from "./SerialQueue.js";
+import { StateFileCache } from "./StateFileCache.js";
 import { sha256File } from "./sha256File.js";
 import { readSlots, type SlotDistribution } from "./slotDistribution.js";
 import type {
@@ -62,10 +63,13 @@ export interface ScorerOptions {
   /** Use flash attention when the model supports it. Default: true. */
   flashAttention?: boolean;
   /**
-   * Bound, in bytes, of the state snapshots kept for reuse across requests (recurrent and hybrid
-   * models; attention models keep their one live state in the context). Default: 512 MiB.
+   * Bound, in bytes, of the states kept for reuse across requests: the saved state files (one per
+   * recently evaluated state, least recently used evicted first), and separately the in-memory
+   * snapshots of a recurrent or hybrid model. 0 keeps no state files. Default: 512 MiB.
    */
   cacheMaxBytes?: number;
+  /** Folder in which the private folder of saved state files is made. Default: the OS temporary folder. */
+  cacheDir?: string;
   /** SHA-256 of the file when already known (e.g. verified against its manifest); else it is computed. */
   sha256?: string;
   /** Default readout: `label-only` (fast, the default) or `full-vocabulary` (reports slot mass). */
@@ -91,6 +95,8 @@ const SLOT_BIAS = 100;
 const TOP_K_MARGIN = 8;
 const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
+/** States shorter than this (beyond the preamble) are cheaper to evaluate than to save and load. */
+const STATE_FILE_MIN_TOKENS = 32;
 
 /**
  * The decision engine on node-llama-cpp: scores declared options from one forward pass, generating
@@ -125,7 +131,15 @@ export class Scorer implements DecisionEngine {
   readonly #cacheMaxBytes: number;
   readonly #preambleTokens: Token[];
   readonly #biasBySlotCount = new Map<number, TokenBias>();
-  readonly #stats = { hits: 0, misses: 0, reused: 0, evaluated: 0 };
+  readonly #stateFiles: StateFileCache;
+  readonly #stats = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
+  #lastStateFileError: string | null = null;
+  /**
+   * Where the evaluation chunks of the live sequence ended. A prefix is reused only up to a chunk
+   * end that a cold run of the new prompt would also have: llama.cpp's numbers for a position can
+   * depend on which chunk computed it, so reusing a prefix cut mid-chunk would change the results.
+   */
+  #chunkEnds: number[] = [];
   #disposed = false;
 
   private constructor(parts: {
@@ -140,6 +154,7 @@ export class Scorer implements DecisionEngine {
     readout: "label-only" | "full-vocabulary";
     batchSize: number;
     cacheMaxBytes: number;
+    stateFiles: StateFileCache;
   }) {
     this.#llama = parts.llama;
     this.#ownsLlama = parts.ownsLlama;
@@ -152,6 +167,7 @@ export class Scorer implements DecisionEngine {
     this.#readout = parts.readout;
     this.#batchSize = parts.batchSize;
     this.#cacheMaxBytes = parts.cacheMaxBytes;
+    this.#stateFiles = parts.stateFiles;
     this.contextSize = parts.context.contextSize;
     this.#preambleTokens = this.#tokenize(renderPrompt("", "", [], []).preamble);
   }
@@ -208,6 +224,7 @@ export class Scorer implements DecisionEngine {
         `<|im_end|>\n${ASSISTANT_OPENING}`,
       );
       const identity = await describeModel(model, options.modelPath, await sha256Promise);
+      const stateFiles = await StateFileCache.create(cacheMaxBytes, options.cacheDir);
       return new Scorer({
         llama,
         ownsLlama,
@@ -220,6 +237,7 @@ export class Scorer implements DecisionEngine {
         readout: options.readout ?? "label-only",
         batchSize,
         cacheMaxBytes,
+        stateFiles,
       });
     } catch (error) {
       if (ownsModel) await model?.dispose();
@@ -309,6 +327,8 @@ export class Scorer implements DecisionEngine {
       if (keep < sequence.nextTokenIndex) {
         await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
       }
+      // Generation evaluates one chunk from `keep` on: nothing after it is a chunk end decisions can reuse.
+      this.#chunkEnds = this.#chunkEnds.filter((end) => end <= keep);
       const evaluationStart = sequence.nextTokenIndex;
       const generated: Token[] = [];
       let firstTokenAt = 0;
@@ -352,18 +372,26 @@ export class Scorer implements DecisionEngine {
   cacheStats(): CacheStats {
     return {
       hits: this.#stats.hits,
+      state_file_hits: this.#stats.fileHits,
       misses: this.#stats.misses,
       reused_tokens: this.#stats.reused,
       evaluated_tokens: this.#stats.evaluated,
+      state_files: this.#stateFiles.size,
+      state_file_bytes: this.#stateFiles.bytes,
+      max_bytes: this.#cacheMaxBytes,
       snapshot_bytes: this.#sequence.disposed ? 0 : this.#sequence.checkpointsMemoryUsage,
-      max_snapshot_bytes: this.#cacheMaxBytes,
+      last_state_file_error: this.#lastStateFileError,
     };
   }
 
-  /** Forgets every evaluated token and snapshot: the next call starts cold. */
+  /** Forgets every evaluated token, snapshot and saved state: the next call starts cold. */
   async clearCache(): Promise<void> {
     this.#ensureOpen();
-    await this.#queue.run(() => this.#sequence.clearHistory());
+    await this.#queue.run(async () => {
+      await this.#sequence.clearHistory();
+      this.#chunkEnds = [];
+      await this.#stateFiles.clear();
+    });
   }
 
   async dispose(): Promise<void> {
@@ -372,6 +400,7 @@ export class Scorer implements DecisionEngine {
     // Let the call in progress (and those queued before dispose) finish on a live context.
     await this.#queue.run(async () => undefined);
     await this.#context.dispose();
+    await this.#stateFiles.dispose();
     if (this.#ownsModel) await this.#model.dispose();
     if (this.#ownsLlama) await this.#llama.dispose();
   }
@@ -482,15 +511,27 @@ export class Scorer implements DecisionEngine {
     const { tokens } = prompt;
     const boundaries = [prompt.preambleBoundary, prompt.stateBoundary];
     const matched = commonPrefixLength(sequence.contextTokens, tokens);
-    // Rewind to the last boundary inside the match, never mid-chunk, so the numbers stay exact.
-    const keep = boundaries.filter((boundary) => boundary <= matched).reduce((a, b) => Math.max(a, b), 0);
+    // Rewind to the last boundary inside the match that the live sequence also ended a chunk at,
+    // so every reused position was computed exactly as a cold run would compute it.
+    const keep = boundaries
+      .filter((boundary) => boundary <= matched && this.#chunkEnds.includes(boundary))
+      .reduce((a, b) => Math.max(a, b), 0);
     if (keep < sequence.nextTokenIndex) {
       await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    }
+    this.#chunkEnds = this.#chunkEnds.filter((end) => end <= keep);
+    const stateKey = this.#stateFileKey(prompt);
+    let fromFile = false;
+    if (sequence.nextTokenIndex < prompt.stateBoundary && stateKey !== undefined) {
+      fromFile = await this.#loadStateFile(stateKey, tokens.slice(0, prompt.stateBoundary));
+      // A saved state was made by evaluating exactly these chunks.
+      if (fromFile) this.#chunkEnds = [prompt.preambleBoundary, prompt.stateBoundary];
     }
     let position = sequence.nextTokenIndex;
     if (firstOfBatch) {
       if (position >= prompt.stateBoundary) this.#stats.hits += 1;
       else this.#stats.misses += 1;
+      if (fromFile) this.#stats.fileHits += 1;
     }
     this.#stats.reused += position;
     this.#stats.evaluated += tokens.length - position;
@@ -500,8 +541,17 @@ export class Scorer implements DecisionEngine {
       await this.#evaluate(tokens.slice(position, boundary), signal);
       await sequence.takeCheckpoint();
       position = boundary;
+      this.#chunkEnds.push(boundary);
+      if (boundary === prompt.stateBoundary && stateKey !== undefined) {
+        await this.#stateFiles.store(
+          stateKey,
+          boundary,
+          async (path) => (await sequence.saveStateToFile(path)).fileSize,
+        );
+      }
     }
     const distribution = await this.#evaluateAndRead(tokens.slice(position), prompt, fullVocabulary, signal);
+    this.#chunkEnds.push(tokens.length);
     const prefillDone = performance.now();
     const readout = this.#toResult(prompt, distribution);
     const done = performance.now();
@@ -518,6 +568,42 @@ export class Scorer implements DecisionEngine {
         total_ms: done - started + tokenizeMs,
       },
     };
+  }
+
+  /** Key of the prompt's state in the saved-state cache; undefined when the state is too short to be worth a file. */
+  #stateFileKey(prompt: PreparedPrompt): string | undefined {
+    if (prompt.stateBoundary - prompt.preambleBoundary < STATE_FILE_MIN_TOKENS) return undefined;
+    return StateFileCache.keyOf(prompt.tokens.slice(0, prompt.stateBoundary));
+  }
+
+  /**
+   * Replaces the sequence's state with a saved one holding exactly `stateTokens`.
+   * @returns whether it was loaded; a file that fails to load or holds other tokens is dropped.
+   */
+  async #loadStateFile(key: string, stateTokens: readonly Token[]): Promise<boolean> {
+    const saved = this.#stateFiles.get(key);
+    if (saved === undefined) return false;
+    const sequence = this.#sequence;
+    // Dropping the history also drops snapshots of the previous state, which must never be
+    // restored into this one.
+    await sequence.clearHistory();
+    this.#chunkEnds = [];
+    try {
+      await sequence.loadStateFromFile(saved.path, { acceptRisk: true });
+    } catch (error) {
+      // A lost or unreadable file only costs the evaluation it would have saved; keep the reason.
+      this.#lastStateFileError = error instanceof Error ? error.message : String(error);
+      await sequence.clearHistory();
+      await this.#stateFiles.drop(key);
+      return false;
+    }
+    if (commonPrefixLength(sequence.contextTokens, stateTokens) !== stateTokens.length) {
+      await sequence.clearHistory();
+      await this.#stateFiles.drop(key);
+      return false;
+    }
+    await sequence.takeCheckpoint();
+    return true;
   }
 
   /** Evaluates tokens in batch-size chunks, checking the signal between chunks. */

@@ -120,17 +120,25 @@ export interface ReadoutInfo {
 
 /** Counters of the cross-request cache. */
 export interface CacheStats {
-  /** Requests that reused at least one evaluated token beyond the empty state. */
+  /** Requests whose state was already evaluated (live in the context, or loaded from a saved state). */
   hits: number;
+  /** Of the hits, those served by loading a saved state file. */
+  state_file_hits: number;
+  /** Requests whose state had to be evaluated. */
   misses: number;
   /** Tokens reused instead of evaluated, in total. */
   reused_tokens: number;
   /** Tokens evaluated, in total. */
   evaluated_tokens: number;
-  /** Bytes held by state snapshots, now. */
+  /** Saved states held now, and their bytes on disk. */
+  state_files: number;
+  state_file_bytes: number;
+  /** The configured bound of the saved states (and, separately, of in-memory snapshots). */
+  max_bytes: number;
+  /** Bytes of in-memory snapshots (checkpoints) of a recurrent or hybrid model, now. */
   snapshot_bytes: number;
-  /** The configured bound for snapshot bytes. */
-  max_snapshot_bytes: number;
+  /** Why the last saved state that failed to load failed (it was dropped and evaluated instead). */
+  last_state_file_error: string | null;
 }
 
 /** Per-call options of scoring. */

@@ -136,11 +136,15 @@ export class FakeEngine implements DecisionEngine {
   cacheStats(): CacheStats {
     return {
       hits: 0,
+      state_file_hits: 0,
       misses: 0,
       reused_tokens: 0,
       evaluated_tokens: 0,
+      state_files: 0,
+      state_file_bytes: 0,
+      max_bytes: 0,
       snapshot_bytes: 0,
-      max_snapshot_bytes: 0,
+      last_state_file_error: null,
     };
   }
 

@@ -91,6 +91,7 @@ describe("Scorer on tiny-qwen35 (hybrid: Gated DeltaNet state cannot be truncate
       .results[0] as DecisionResult;
     assert.ok(maxDifference(cached.probabilities, cold.probabilities) <= 1e-4);
     assert.equal(scorer.cacheStats().hits, hitsBefore + 1);
+    assert.ok(scorer.cacheStats().state_file_hits >= 1, "the state came back from its saved file");
     assert.ok(cached.cached_tokens >= cached.input_tokens - cached.evaluated_tokens);
   });
 });

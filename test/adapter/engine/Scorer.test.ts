@@ -143,6 +143,39 @@ describe("Scorer on tiny-qwen3 (attention model, real Qwen3 vocabulary)", () => 
     assert.ok(cached.cached_tokens > 0 && cached.evaluated_tokens < cold.evaluated_tokens);
   });
 
+  it("loads a state evaluated earlier from its saved file, with the results of a cold run", async () => {
+    const longState = `${STATE} ${"The customer attached three invoices and a screenshot of the crash report. ".repeat(4)}`;
+    await scorer.clearCache();
+    const cold = (await scorer.scoreBatch({ state: longState, questions: [urgency] }))
+      .results[0] as DecisionResult;
+    await scorer.clearCache();
+    await scorer.scoreBatch({ state: longState, questions: [route] });
+    await scorer.scoreBatch({ state: "Another ticket in between.", questions: [route] });
+    const before = scorer.cacheStats();
+    assert.equal(before.state_files, 1, "the long state was saved; the short one is not worth a file");
+    const again = (await scorer.scoreBatch({ state: longState, questions: [urgency] }))
+      .results[0] as DecisionResult;
+    const stats = scorer.cacheStats();
+    assert.equal(stats.state_file_hits, before.state_file_hits + 1);
+    assert.equal(stats.hits, before.hits + 1);
+    assert.deepEqual(again.probabilities, cold.probabilities);
+    assert.equal(again.cached_tokens, again.input_tokens - again.evaluated_tokens);
+    assert.ok(again.evaluated_tokens < cold.evaluated_tokens);
+    assert.ok(stats.state_file_bytes > 0 && stats.state_file_bytes <= stats.max_bytes);
+  });
+
+  it("gives a state that is a prefix of the last one the results of a cold run", async () => {
+    // The live context holds a longer state that starts with STATE: its tokens match, but they were
+    // computed in a different chunk, so reusing them would change the numbers.
+    await scorer.clearCache();
+    const cold = (await scorer.scoreBatch({ state: STATE, questions: [route] })).results[0] as DecisionResult;
+    const longer = `${STATE} ${"The customer attached three invoices and a screenshot of the crash report. ".repeat(4)}`;
+    await scorer.scoreBatch({ state: longer, questions: [route] });
+    const after = (await scorer.scoreBatch({ state: STATE, questions: [route] }))
+      .results[0] as DecisionResult;
+    assert.deepEqual(after.probabilities, cold.probabilities);
+  });
+
   it("answers a 255-option choice", async () => {
     const options = Array.from({ length: 255 }, (_, index) => ({
       id: `opt-${index}`,
