@@ -21,7 +21,9 @@ export function formatReport(report: BenchReport): string {
   figure("P4", report.P4, "×");
   figure("P6", report.P6, "");
   const p2 = report.P2.details as { token_limit_ratio: number; efficiency_vs_limit: number };
-  const p2Short = report.P2_short.details as { token_limit_ratio: number; efficiency_vs_limit: number };
+  const p2Short = report.P2_short?.details as
+    | { token_limit_ratio: number; efficiency_vs_limit: number }
+    | undefined;
   const p3 = report.P3.details as { speedup_vs_cold: number; evaluated_tokens: number };
   const p4 = report.P4.details as { readout_valid_share: number; generation_valid_share: number };
   const p6 = report.P6.details as {
@@ -35,7 +37,7 @@ export function formatReport(report: BenchReport): string {
     "",
     ...table(["figure", "what", "measured", "goal"], rows),
     "",
-    `P2 token limit ${p2.token_limit_ratio.toFixed(2)}× (measured ${(p2.efficiency_vs_limit * 100).toFixed(0)}% of it); short questions: limit ${p2Short.token_limit_ratio.toFixed(2)}× (measured ${(p2Short.efficiency_vs_limit * 100).toFixed(0)}% of it)`,
+    `P2 token limit ${p2.token_limit_ratio.toFixed(2)}× (measured ${(p2.efficiency_vs_limit * 100).toFixed(0)}% of it)${p2Short === undefined ? "" : `; short questions: limit ${p2Short.token_limit_ratio.toFixed(2)}× (measured ${(p2Short.efficiency_vs_limit * 100).toFixed(0)}% of it)`}`,
     `P3 ${p3.evaluated_tokens} suffix tokens evaluated; ${p3.speedup_vs_cold.toFixed(2)}× faster than cold`,
     `P4 valid: readout ${(p4.readout_valid_share * 100).toFixed(0)}%, generation ${(p4.generation_valid_share * 100).toFixed(0)}%`,
     `P6 ${report.P6.value}/${p6.cases} valid, p50 ${p6.p50_ms.toFixed(0)} ms, p95 ${p6.p95_ms.toFixed(0)} ms, mean input ${p6.mean_input_tokens.toFixed(0)} tokens`,

@@ -29,7 +29,7 @@ export async function measureSharedState(
     }
     separateMs.push(separate);
     context.log(
-      `P2 round ${round + 1}: shared ${sharedMs.at(-1)?.toFixed(0)} ms, separate ${separate.toFixed(0)} ms`,
+      `P2 (${kind}) round ${round + 1}: shared ${sharedMs.at(-1)?.toFixed(0)} ms, separate ${separate.toFixed(0)} ms`,
     );
   }
   const measure = scorer.measure({ state, questions: [...questions] });

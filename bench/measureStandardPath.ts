@@ -22,6 +22,7 @@ export async function measureStandardPath(
   let readoutValid = 0;
   let generationValid = 0;
   const samples: string[] = [];
+  const completionTokens: number[] = [];
   for (const testCase of cases) {
     const batch = caseToBatch(testCase);
     const question = batch.questions[0];
@@ -44,6 +45,7 @@ export async function measureStandardPath(
     ];
     const generation = await timed(() => scorer.complete({ messages, maxTokens: STANDARD_PATH_MAX_TOKENS }));
     generationMs.push(generation.ms);
+    completionTokens.push(generation.value.usage.completion_tokens);
     const answer = parseLabel(generation.value.content, labels);
     if (answer !== undefined) generationValid += 1;
     if (samples.length < 5) samples.push(generation.value.content);
@@ -66,6 +68,11 @@ export async function measureStandardPath(
       readout_valid_share: readoutShare,
       generation_valid_share: generationValid / generationMs.length,
       generation_samples: samples,
+      completion_tokens: completionTokens,
+      // The first token comes from the prompt's evaluation; each further one costs one decode step.
+      ms_per_decode_step:
+        (sum(generationMs) - sum(readoutMs)) /
+        Math.max(1, sum(completionTokens.map((n) => Math.max(0, n - 1)))),
     },
   };
 }

@@ -9,7 +9,7 @@ import { type CliCommand, UsageError } from "./main.js";
 
 const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http]
 
-  --quick      fewer repetitions and cases, states up to 1600 tokens (under 5 minutes on 2 cores)
+  --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
   --threads    CPU threads (default: all cores)
   --out        folder for <timestamp>.json and .svg (default: bench/results)

@@ -279,9 +279,8 @@ export class Scorer implements DecisionEngine {
   async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {
     this.#ensureOpen();
     const started = performance.now();
-    const prepareStarted = performance.now();
     const prompts = this.#prepare(batch);
-    const tokenizeMs = (performance.now() - prepareStarted) / prompts.length;
+    const tokenizeMs = (performance.now() - started) / prompts.length;
     const fullVocabulary = options.fullVocabulary ?? this.#readout === "full-vocabulary";
     const { value: results, waitedMs } = await this.#queue.run(async () => {
       this.#ensureOpen();

@@ -59,14 +59,7 @@ export async function writeModelManifest(
   options: WriteModelManifestOptions = {},
 ): Promise<ModelManifest> {
   const path = resolve(ggufPath);
-  let sizeBytes: number;
-  let sha256: string;
-  try {
-    sizeBytes = (await stat(path)).size;
-    sha256 = await sha256File(path);
-  } catch (error) {
-    throw new ModelManifestError(`cannot read the model ${path}`, { cause: error });
-  }
+  const { sizeBytes, sha256 } = await measureModelFile(path);
   const manifest: ModelManifest = {
     file: basename(path),
     sha256,
@@ -126,14 +119,7 @@ export async function verifyModelManifest(ggufPath: string): Promise<ModelManife
   });
   if (manifestStat !== undefined) manifest = await readModelManifest(manifestPath);
 
-  let sizeBytes: number;
-  let sha256: string;
-  try {
-    sizeBytes = (await stat(path)).size;
-    sha256 = await sha256File(path);
-  } catch (error) {
-    throw new ModelManifestError(`cannot read the model ${path}`, { cause: error });
-  }
+  const { sizeBytes, sha256 } = await measureModelFile(path);
   if (manifest !== null) {
     const problems: string[] = [];
     if (manifest.file !== basename(path)) problems.push(`the manifest describes "${manifest.file}"`);
@@ -176,3 +162,12 @@ function parseManifest(value: unknown, path: string): ModelManifest {
 }
 
 export { sha256File };
+
+/** Size and SHA-256 of a GGUF. @throws {ModelManifestError} when it cannot be read. */
+async function measureModelFile(path: string): Promise<{ sizeBytes: number; sha256: string }> {
+  try {
+    return { sizeBytes: (await stat(path)).size, sha256: await sha256File(path) };
+  } catch (error) {
+    throw new ModelManifestError(`cannot read the model ${path}`, { cause: error });
+  }
+}

@@ -43,7 +43,7 @@ export interface ServerConfig {
   queueDepth: number;
   /** `Retry-After` sent with 503 answers, in seconds. Default 1. */
   retryAfterSeconds: number;
-  /** Memory bound of the engine's cross-request state cache, in bytes. Default 512 MiB. */
+  /** Bound of the engine's cross-request state cache (saved state files, and separately in-memory snapshots of hybrid models), in bytes. Default 512 MiB. */
   cacheMaxBytes: number;
   /** Deadline of one request from arrival to answer, in milliseconds. Default 60000 (SageMaker's invocation timeout). */
   requestTimeoutMs: number;
@@ -245,7 +245,7 @@ const RULES: readonly SettingRule[] = [
     env: ["SEMIF_CACHE_MAX_BYTES"],
     flag: "cache-max-bytes",
     defaultText: String(512 * MIB),
-    description: "memory bound of the cross-request cache",
+    description: "bound of the states kept across requests (saved state files; in-memory snapshots of hybrid models)",
     parse: integer(0),
   },
   {
