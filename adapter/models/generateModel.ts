@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { GgufWriteProgress } from "../gguf/index.js";
 import { createModelWriter } from "./createModelWriter.js";
 import { ModelFileError, ModelGenerationError } from "./errors.js";

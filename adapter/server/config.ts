@@ -245,7 +245,8 @@ const RULES: readonly SettingRule[] = [
     env: ["SEMIF_CACHE_MAX_BYTES"],
     flag: "cache-max-bytes",
     defaultText: String(512 * MIB),
-    description: "bound of the states kept across requests (saved state files; in-memory snapshots of hybrid models)",
+    description:
+      "bound of the states kept across requests (saved state files; in-memory snapshots of hybrid models)",
     parse: integer(0),
   },
   {
