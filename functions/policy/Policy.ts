@@ -1,0 +1,103 @@
+import type { z } from "zod";
+import type {
+  FactDeclaration,
+  PolicyEventMapping,
+  PolicyQuestion,
+  PolicyRule,
+  SystemOneQuestionForm,
+} from "./types.js";
+
+/** A compiled CEL expression: evaluates over a context, throws on evaluation errors. */
+export type CelProgram = (context: Record<string, unknown>) => unknown;
+
+/** A rule with its compiled condition. */
+export interface CompiledRule extends PolicyRule {
+  condition: CelProgram;
+}
+
+/** An event mapping with its compiled expressions. */
+export interface CompiledEventMapping extends PolicyEventMapping {
+  program: { id: CelProgram; state: CelProgram; facts?: CelProgram };
+}
+
+/** What {@link Policy}'s constructor takes; `parsePolicy` builds it. */
+export interface PolicyParts {
+  name: string;
+  version: string;
+  description: string;
+  /** The file the policy was read from, as given to the loader. */
+  file: string;
+  /** sha256 (hex) of the file's text (UTF-8). */
+  sha256: string;
+  questions: PolicyQuestion[];
+  facts: Record<string, FactDeclaration>;
+  factsSchema: z.ZodType<Record<string, unknown>>;
+  rules: CompiledRule[];
+  events: CompiledEventMapping[];
+}
+
+/**
+ * A loaded, compiled decision policy: its questions in order, declared facts, rules (CEL compiled
+ * and type-checked once) and event mappings. Immutable; obtain one from `parsePolicy`,
+ * `loadPolicyFile` or `loadPolicies`, then pass it to `checkFacts` and `decide`.
+ */
+export class Policy {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly file: string;
+  readonly sha256: string;
+  /** The questions, in the order asked. */
+  readonly questions: readonly PolicyQuestion[];
+  /** Declared fact name → declaration (normalised). */
+  readonly facts: Readonly<Record<string, FactDeclaration>>;
+  /** The zod schema work-item facts are checked with (see `checkFacts`). */
+  readonly factsSchema: z.ZodType<Record<string, unknown>>;
+  /** The rules, in file order. */
+  readonly rules: readonly CompiledRule[];
+  /** The EventBridge mappings, in file order. */
+  readonly events: readonly CompiledEventMapping[];
+  readonly #byId: ReadonlyMap<string, PolicyQuestion>;
+
+  constructor(parts: PolicyParts) {
+    this.name = parts.name;
+    this.version = parts.version;
+    this.description = parts.description;
+    this.file = parts.file;
+    this.sha256 = parts.sha256;
+    this.questions = Object.freeze([...parts.questions]);
+    this.facts = Object.freeze({ ...parts.facts });
+    this.factsSchema = parts.factsSchema;
+    this.rules = Object.freeze([...parts.rules]);
+    this.events = Object.freeze([...parts.events]);
+    this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
+  }
+
+  /** The question with this id, if the policy asks it. */
+  question(id: string): PolicyQuestion | undefined {
+    return this.#byId.get(id);
+  }
+
+  /**
+   * The questions in System One form (`{qid: {type, instructions, criteria}}`, in order), the
+   * `questions` of the request body sent to the endpoint. A fresh object each call.
+   */
+  systemOneQuestions(): Record<string, SystemOneQuestionForm> {
+    return Object.fromEntries(this.questions.map((question) => [question.id, systemOneFormOf(question)]));
+  }
+}
+
+/** A question without the policy's parts (threshold, fallback, temperature), criteria copied. */
+function systemOneFormOf(question: PolicyQuestion): SystemOneQuestionForm {
+  const { instructions } = question;
+  switch (question.type) {
+    case "choice":
+      return { type: "choice", instructions, criteria: structuredClone(question.criteria) };
+    case "score":
+      return { type: "score", instructions, criteria: [...question.criteria] };
+    case "noul":
+      return question.criteria === undefined
+        ? { type: "noul", instructions }
+        : { type: "noul", instructions, criteria: { ...question.criteria } };
+  }
+}

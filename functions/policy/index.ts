@@ -1,0 +1,34 @@
+/**
+ * Decision policies as data: load and compile `policies/*.yaml`, check a work item's facts, map
+ * EventBridge events to work items, and apply thresholds, fallbacks and rules to the model's
+ * answers. Imports no engine and no HTTP: safe to bundle into the decide function.
+ */
+export { applyTemperature } from "./applyTemperature.js";
+export { checkFacts } from "./checkFacts.js";
+export { decide } from "./decide.js";
+export { EventMappingError, formatPolicyProblem, PolicyLoadError, type PolicyProblem } from "./errors.js";
+export { loadPolicies } from "./loadPolicies.js";
+export { loadPolicyFile } from "./loadPolicyFile.js";
+export { Policy } from "./Policy.js";
+export { PolicySet } from "./PolicySet.js";
+export { parsePolicy } from "./parsePolicy.js";
+export { policyJsonSchema } from "./policyJsonSchema.js";
+export { type PolicyDocument, PolicySchema } from "./policySchema.js";
+export type {
+  AnswerSource,
+  AnswerValue,
+  DecidedAnswer,
+  DecisionStatus,
+  FactDeclaration,
+  FactsCheck,
+  JsonValue,
+  ModelAnswer,
+  PolicyDecision,
+  PolicyEventMapping,
+  PolicyQuestion,
+  PolicyRule,
+  RuleEffect,
+  RuleFired,
+  SystemOneQuestionForm,
+  WorkItem,
+} from "./types.js";

@@ -1,0 +1,331 @@
+/**
+ * The policy file format as a zod schema. The TypeScript types of a parsed document are inferred
+ * from it, and `policies/policy.schema.json` is generated from it (see {@link policyJsonSchema}),
+ * so the loader, the types and the editor's schema cannot drift apart.
+ *
+ * Shape checks live here; checks that need more than one section (a rule's `set` naming a
+ * question, CEL compiled against the declared facts) are made by `compilePolicy`.
+ */
+import { z } from "zod";
+
+/**
+ * CEL keywords and reserved words: a question or fact named like one could not be read as
+ * `answers.<name>` or `facts.<name>` in a rule.
+ */
+const CEL_RESERVED = new Set([
+  "true",
+  "false",
+  "null",
+  "in",
+  "as",
+  "break",
+  "const",
+  "continue",
+  "else",
+  "for",
+  "function",
+  "if",
+  "import",
+  "let",
+  "loop",
+  "package",
+  "namespace",
+  "return",
+  "var",
+  "void",
+  "while",
+]);
+
+/** The longest CEL expression a policy may hold (characters). */
+const CEL_SOURCE_MAX = 4000;
+
+/** A snake_case name usable as a CEL field (`answers.queue`, `facts.legal_hold`). */
+export const IdentifierSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, {
+    error: "must be snake_case: a lowercase letter, then lowercase letters, digits or _ (64 at most)",
+  })
+  .refine((name) => !CEL_RESERVED.has(name), { error: "is a CEL reserved word" });
+
+const ProbabilitySchema = z
+  .number()
+  .min(0)
+  .max(1)
+  .describe(
+    "Probability threshold: the model's (calibrated) probability of its own answer must be at least this, else the fallback answer is used and the item goes to human review.",
+  );
+
+const TemperatureSchema = z
+  .number()
+  .gt(0)
+  .max(100)
+  .optional()
+  .describe(
+    "Calibrated temperature T applied to the returned probabilities (p^(1/T), renormalised) before the threshold. 1 or absent: unchanged; above 1 flattens, below 1 sharpens.",
+  );
+
+const InstructionsSchema = z.string().min(1).max(8000).describe("The question as the model reads it.");
+
+/** A choice label: any non-empty text; integer-like labels only in the list form (see below). */
+const LabelSchema = z.string().min(1).max(200);
+
+/** "0", "17": JSON objects move such keys to the front, which would reorder the options offered. */
+function isIntegerLike(label: string): boolean {
+  return /^(0|[1-9][0-9]*)$/.test(label);
+}
+
+const ChoiceQuestionSchema = z
+  .strictObject({
+    type: z.literal("choice"),
+    instructions: InstructionsSchema,
+    criteria: z
+      .union([z.record(LabelSchema, z.string().min(1).nullable()), z.array(LabelSchema).min(1).max(255)], {
+        error: "criteria must map labels to descriptions, or list the labels",
+      })
+      .describe(
+        "Label → description (null: the label speaks for itself), or a list of labels; 1–255, in order.",
+      ),
+    threshold: ProbabilitySchema,
+    fallback: z.string().describe("The label used when the model's probability is below the threshold."),
+    temperature: TemperatureSchema,
+  })
+  .superRefine((question, context) => {
+    const labels = Array.isArray(question.criteria) ? question.criteria : Object.keys(question.criteria);
+    if (labels.length === 0 || labels.length > 255) {
+      context.addIssue({ code: "custom", path: ["criteria"], message: "a choice offers 1–255 labels" });
+    }
+    if (!Array.isArray(question.criteria)) {
+      for (const label of labels.filter(isIntegerLike)) {
+        context.addIssue({
+          code: "custom",
+          path: ["criteria", label],
+          message: `label "${label}" is integer-like: JSON would move it to the front; list the labels instead`,
+        });
+      }
+    }
+    const seen = new Set<string>();
+    labels.forEach((label, index) => {
+      if (seen.has(label)) {
+        context.addIssue({ code: "custom", path: ["criteria", index], message: `label "${label}" repeats` });
+      }
+      seen.add(label);
+    });
+    if (!labels.includes(question.fallback)) {
+      context.addIssue({
+        code: "custom",
+        path: ["fallback"],
+        message: `fallback "${question.fallback}" is not one of the labels (${labels.join(", ")})`,
+      });
+    }
+  });
+
+const ScoreQuestionSchema = z
+  .strictObject({
+    type: z.literal("score"),
+    instructions: InstructionsSchema,
+    criteria: z
+      .array(z.string().min(1))
+      .min(2)
+      .max(255)
+      .describe("Level descriptions; the index is the level (0, 1, …)."),
+    threshold: ProbabilitySchema,
+    fallback: z.int().min(0).describe("The level used when the model's probability is below the threshold."),
+    temperature: TemperatureSchema,
+  })
+  .superRefine((question, context) => {
+    if (question.fallback >= question.criteria.length) {
+      context.addIssue({
+        code: "custom",
+        path: ["fallback"],
+        message: `fallback level ${question.fallback} is not a level (0–${question.criteria.length - 1})`,
+      });
+    }
+  });
+
+const NoulQuestionSchema = z.strictObject({
+  type: z.literal("noul"),
+  instructions: InstructionsSchema,
+  criteria: z
+    .strictObject({ true: z.string().min(1).optional(), false: z.string().min(1).optional() })
+    .optional()
+    .describe("What yes (true) and no (false) mean."),
+  threshold: ProbabilitySchema,
+  fallback: z.boolean().describe("The answer used when the model's probability is below the threshold."),
+  temperature: TemperatureSchema,
+});
+
+/** One question in System One form plus the policy's threshold, fallback and temperature. */
+export const QuestionSchema = z.discriminatedUnion("type", [
+  ChoiceQuestionSchema,
+  ScoreQuestionSchema,
+  NoulQuestionSchema,
+]);
+
+/** The value types a fact may have. `string-list` is a list of strings (e.g. tags). */
+export const FactTypeSchema = z.enum(["string", "number", "boolean", "string-list"]);
+
+const FactValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+const FactObjectSchema = z
+  .strictObject({
+    type: FactTypeSchema,
+    required: z.boolean().optional().describe("A work item without this fact is rejected. Default false."),
+    enum: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .describe("For string and string-list facts: the allowed values."),
+    default: FactValueSchema.optional().describe(
+      "The value an item without this fact gets (optional facts only).",
+    ),
+    description: z.string().optional(),
+  })
+  .superRefine((fact, context) => {
+    if (fact.enum !== undefined && fact.type !== "string" && fact.type !== "string-list") {
+      context.addIssue({
+        code: "custom",
+        path: ["enum"],
+        message: `enum is for string facts, not ${fact.type}`,
+      });
+    }
+    if (fact.default === undefined) return;
+    if (fact.required === true) {
+      context.addIssue({
+        code: "custom",
+        path: ["default"],
+        message: "a required fact cannot have a default",
+      });
+    }
+    if (!factValueMatches(fact.type, fact.default, fact.enum)) {
+      context.addIssue({
+        code: "custom",
+        path: ["default"],
+        message: `default does not match type ${fact.type}${fact.enum ? ` with enum [${fact.enum.join(", ")}]` : ""}`,
+      });
+    }
+  });
+
+/** A declared fact: its type name (optional, no default), or the full form. */
+export const FactDeclarationSchema = z.union([FactTypeSchema, FactObjectSchema], {
+  error: "a fact is a type (string, number, boolean, string-list) or {type, required?, enum?, default?}",
+});
+
+function factValueMatches(type: z.infer<typeof FactTypeSchema>, value: unknown, allowed?: string[]): boolean {
+  const inEnum = (text: string) => allowed === undefined || allowed.includes(text);
+  switch (type) {
+    case "string":
+      return typeof value === "string" && inEnum(value);
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "string-list":
+      return Array.isArray(value) && value.every((item) => typeof item === "string" && inEnum(item));
+  }
+}
+
+/** A deterministic rule: a CEL condition and exactly one effect. */
+export const RuleSchema = z
+  .strictObject({
+    name: IdentifierSchema.describe("Recorded in the outcome's rules_fired."),
+    description: z.string().optional(),
+    when: z
+      .string()
+      .min(1)
+      .max(CEL_SOURCE_MAX)
+      .describe("CEL condition over facts, answers, model, confidence and scores (see policies/README.md)."),
+    set: z
+      .record(IdentifierSchema, z.union([z.string(), z.number(), z.boolean()]))
+      .optional()
+      .describe("Effect: set these answers (question id → answer); status overridden."),
+    review: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Effect: send to human review with this reason (answers not set by a rule take their fallback).",
+      ),
+    reject: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Effect: reject the item with this reason; later rules do not run."),
+  })
+  .superRefine((rule, context) => {
+    const effects = (["set", "review", "reject"] as const).filter((effect) => rule[effect] !== undefined);
+    if (effects.length !== 1) {
+      context.addIssue({
+        code: "custom",
+        path: effects.length > 1 ? [effects[1] ?? "set"] : [],
+        message: `a rule has exactly one effect (set, review or reject); found ${effects.length === 0 ? "none" : effects.join(" and ")}`,
+      });
+    }
+    if (rule.set !== undefined && Object.keys(rule.set).length === 0) {
+      context.addIssue({ code: "custom", path: ["set"], message: "set names at least one question" });
+    }
+  });
+
+/** An EventBridge event → work item mapping. */
+export const EventMappingSchema = z.strictObject({
+  source: z.string().min(1).describe("Matches the event's source exactly."),
+  "detail-type": z.string().min(1).describe("Matches the event's detail-type exactly."),
+  description: z.string().optional(),
+  id: z
+    .string()
+    .min(1)
+    .max(CEL_SOURCE_MAX)
+    .describe("CEL over `event` giving the work item id (a non-empty string)."),
+  state: z
+    .string()
+    .min(1)
+    .max(CEL_SOURCE_MAX)
+    .describe("CEL over `event` giving the state the model reads (any JSON value)."),
+  facts: z
+    .string()
+    .min(1)
+    .max(CEL_SOURCE_MAX)
+    .optional()
+    .describe("CEL over `event` giving the facts (a map)."),
+});
+
+/** Policy names are file names: `policies/<name>.yaml`. */
+export const PolicyNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
+  error: "must be kebab-case: a lowercase letter, then lowercase letters, digits or - (64 at most)",
+});
+
+/** The sections of a policy file, each checked on its own so one bad section does not hide the others' problems. */
+export const PolicySections = {
+  name: PolicyNameSchema.describe("The policy's name; work items name it, the file is <name>.yaml."),
+  version: z.string().min(1).describe('Recorded with every outcome. A string: quote numbers ("3").'),
+  description: z.string().min(1),
+  questions: z
+    .record(IdentifierSchema, QuestionSchema)
+    .refine((questions) => Object.keys(questions).length > 0, {
+      error: "a policy asks at least one question",
+    })
+    .describe("Question id → question, asked in this order."),
+  facts: z.record(IdentifierSchema, FactDeclarationSchema).optional().describe("Fact name → declaration."),
+  rules: z.array(RuleSchema).optional().describe("Applied in file order after thresholds and fallbacks."),
+  events: z
+    .array(EventMappingSchema)
+    .optional()
+    .describe("EventBridge events this policy turns into work items."),
+};
+
+/** A whole policy file. */
+export const PolicySchema = z
+  .strictObject(PolicySections)
+  .describe("A decision policy (policies/README.md).");
+
+/** A policy file as parsed (before compilation). */
+export type PolicyDocument = z.infer<typeof PolicySchema>;
+/** One question of a policy file. */
+export type QuestionDocument = z.infer<typeof QuestionSchema>;
+/** One rule of a policy file. */
+export type RuleDocument = z.infer<typeof RuleSchema>;
+/** One event mapping of a policy file. */
+export type EventMappingDocument = z.infer<typeof EventMappingSchema>;
+/** A fact's type name. */
+export type FactType = z.infer<typeof FactTypeSchema>;
+/** A fact declaration as written (short or full form). */
+export type FactDeclarationDocument = z.infer<typeof FactDeclarationSchema>;
