@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { EngineLogger } from "./EngineLogger.js";
 
 /** One saved sequence state: the tokens it holds and the file that holds it. */
 export interface StateFile {
@@ -11,30 +12,42 @@ export interface StateFile {
   bytes: number;
 }
 
+/** Options of {@link StateFileCache}. */
+export interface StateFileCacheOptions {
+  /** Bound of all files together, in bytes; 0 disables the cache (and no folder is ever made). */
+  maxBytes: number;
+  /** Where the private folder is made, at the first save. Default: the OS temporary folder. */
+  parent?: string;
+  /** Told of every failed save or load (`state_file_save_failed`, `state_file_load_failed`, warn). */
+  logger?: EngineLogger;
+}
+
 /**
  * Saved model states on disk, keyed by the exact tokens they hold, least recently used evicted
  * first so that the files never exceed `maxBytes` together. Lets a request whose state was
  * evaluated earlier — but is no longer the live one — load it instead of evaluating it again.
- * The files live in a private temporary folder removed by {@link StateFileCache.dispose}.
+ *
+ * The cache is an optimisation: a save or load that fails (disk full, folder removed, read-only
+ * file system) is counted, kept as {@link StateFileCache.lastError} and logged, and never thrown.
+ * The files live in a private folder made at the first save and removed by
+ * {@link StateFileCache.dispose}.
  */
 export class StateFileCache {
   readonly maxBytes: number;
-  readonly #dir: string;
+  readonly #parent: string;
+  readonly #logger: EngineLogger | undefined;
   readonly #entries = new Map<string, StateFile>();
+  #dir: Promise<string> | undefined;
   #bytes = 0;
   #counter = 0;
+  #saveFailures = 0;
+  #loadFailures = 0;
+  #lastError: Error | null = null;
 
-  private constructor(dir: string, maxBytes: number) {
-    this.#dir = dir;
-    this.maxBytes = maxBytes;
-  }
-
-  /**
-   * @param maxBytes bound of all files together; 0 disables the cache.
-   * @param parent where the private folder is made. Default: the OS temporary folder.
-   */
-  static async create(maxBytes: number, parent: string = tmpdir()): Promise<StateFileCache> {
-    return new StateFileCache(await mkdtemp(join(parent, "decisions-state-")), Math.max(0, maxBytes));
+  constructor(options: StateFileCacheOptions) {
+    this.maxBytes = Math.max(0, options.maxBytes);
+    this.#parent = options.parent ?? tmpdir();
+    this.#logger = options.logger;
   }
 
   /** The key of a token prefix: SHA-256 of its token ids. */
@@ -52,6 +65,21 @@ export class StateFileCache {
     return this.#entries.size;
   }
 
+  /** Saves that failed since the cache was made. */
+  get saveFailures(): number {
+    return this.#saveFailures;
+  }
+
+  /** Saved states that failed to load (and were dropped) since the cache was made. */
+  get loadFailures(): number {
+    return this.#loadFailures;
+  }
+
+  /** The error of the last failed save or load; null when none failed. */
+  get lastError(): Error | null {
+    return this.#lastError;
+  }
+
   /** The saved state for `key`, marked as just used; undefined when there is none. */
   get(key: string): StateFile | undefined {
     const entry = this.#entries.get(key);
@@ -64,15 +92,26 @@ export class StateFileCache {
   /**
    * Saves a state through `save` (which writes the file and returns its size), then evicts the
    * least recently used files until the bound holds. A state larger than the bound is not kept.
+   * @returns whether the state is now held; a failed save is counted and logged, never thrown.
    */
-  async store(key: string, tokens: number, save: (path: string) => Promise<number>): Promise<void> {
-    if (this.maxBytes === 0 || this.#entries.has(key)) return;
-    this.#counter += 1;
-    const path = join(this.#dir, `${this.#counter}.state`);
-    const bytes = await save(path);
+  async store(key: string, tokens: number, save: (path: string) => Promise<number>): Promise<boolean> {
+    if (this.maxBytes === 0 || this.#entries.has(key)) return this.#entries.has(key);
+    let path: string | undefined;
+    let bytes: number;
+    try {
+      this.#dir ??= mkdtemp(join(this.#parent, "decisions-state-"));
+      this.#counter += 1;
+      path = join(await this.#dir, `${this.#counter}.state`);
+      bytes = await save(path);
+    } catch (error) {
+      this.#saveFailures += 1;
+      this.#remember("state_file_save_failed", error, { failures: this.#saveFailures });
+      if (path !== undefined) await this.#remove(path);
+      return false;
+    }
     if (bytes > this.maxBytes) {
-      await rm(path, { force: true });
-      return;
+      await this.#remove(path);
+      return false;
     }
     this.#entries.set(key, { path, tokens, bytes });
     this.#bytes += bytes;
@@ -80,17 +119,25 @@ export class StateFileCache {
       if (this.#bytes <= this.maxBytes) break;
       this.#entries.delete(oldKey);
       this.#bytes -= old.bytes;
-      await rm(old.path, { force: true });
+      await this.#remove(old.path);
     }
+    return true;
   }
 
-  /** Forgets one entry (e.g. a file that failed to load) and removes its file. */
+  /** Records that the state saved under `key` could not be loaded, and drops it. */
+  async loadFailed(key: string, error: unknown): Promise<void> {
+    this.#loadFailures += 1;
+    this.#remember("state_file_load_failed", error, { failures: this.#loadFailures });
+    await this.drop(key);
+  }
+
+  /** Forgets one entry (e.g. a file that holds other tokens than its key) and removes its file. */
   async drop(key: string): Promise<void> {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
-    await rm(entry.path, { force: true });
+    await this.#remove(entry.path);
   }
 
   /** Removes every saved state; the cache stays usable. */
@@ -102,6 +149,29 @@ export class StateFileCache {
   async dispose(): Promise<void> {
     this.#entries.clear();
     this.#bytes = 0;
-    await rm(this.#dir, { recursive: true, force: true });
+    const dir = this.#dir;
+    this.#dir = undefined;
+    if (dir === undefined) return;
+    // A folder that could not be made has nothing to remove; its failure was counted at the save.
+    const made = await dir.then(
+      (path) => path,
+      () => undefined,
+    );
+    if (made !== undefined) await this.#remove(made);
+  }
+
+  /** Removes a file or folder; a failure (e.g. a read-only file system) is kept and logged, not thrown. */
+  async #remove(path: string): Promise<void> {
+    try {
+      await rm(path, { recursive: true, force: true });
+    } catch (error) {
+      this.#remember("state_file_remove_failed", error, { path });
+    }
+  }
+
+  #remember(event: string, error: unknown, fields: Record<string, unknown>): void {
+    const kept = error instanceof Error ? error : new Error(String(error));
+    this.#lastError = kept;
+    this.#logger?.log("warn", event, { ...fields, error: kept });
   }
 }

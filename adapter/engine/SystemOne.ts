@@ -1,4 +1,5 @@
 import { InvalidDecisionError } from "./errors.js";
+import { modelNameOf } from "./modelNameOf.js";
 import type {
   SystemOneAnswer,
   SystemOneQuestion,
@@ -35,7 +36,7 @@ export function systemOneToBatch(request: SystemOneRequest): DecisionBatch {
     const minimum = question.type === "choice" ? 1 : 2;
     if (options.length < minimum) {
       throw new InvalidDecisionError(
-        `questions.${id}.criteria`,
+        ["questions", id, "criteria"],
         `a ${question.type} question needs at least ${minimum} ${question.type === "score" ? "levels" : "labels"}`,
       );
     }
@@ -72,7 +73,7 @@ export async function answerSystemOne(
     0,
   );
   return {
-    model: scored.results[0]?.model ?? engine.identity.name ?? engine.identity.file.replace(/\.gguf$/i, ""),
+    model: modelNameOf(engine.identity),
     answers,
     usage: { input_tokens: inputTokens, output_tokens: 0 },
   };

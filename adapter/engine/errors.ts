@@ -9,15 +9,41 @@ export class DecisionEngineError extends Error {
   override name = "DecisionEngineError";
 }
 
-/** The request cannot be scored as given. `field` names the offending part, e.g. `questions[1].options`. */
+/** One step of a field path in the engine's terms: an object key or an array index. */
+export type EnginePathSegment = string | number;
+
+/**
+ * The request cannot be scored as given. `path` names the offending part in the engine's terms
+ * (`["questions", 1, "options"]`, `["state"]`), `reason` says what is wrong with it; a caller
+ * translates the path into its own wire format and never parses the message.
+ */
 export class InvalidDecisionError extends DecisionEngineError {
   override name = "InvalidDecisionError";
-  constructor(
-    readonly field: string,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(`${field}: ${message}`, options);
+  /** Where the problem is, e.g. `["questions", 1, "options", 0, "id"]`. */
+  readonly path: readonly EnginePathSegment[];
+  /** What is wrong there, written for the caller, e.g. `duplicate id "billing"`. */
+  readonly reason: string;
+  constructor(path: readonly EnginePathSegment[], reason: string, options?: ErrorOptions) {
+    super(`${formatEnginePath(path)}: ${reason}`, options);
+    this.path = [...path];
+    this.reason = reason;
+  }
+}
+
+/**
+ * Several problems found in one check of a request, every one reported at once. `path` and
+ * `reason` are the first problem's.
+ */
+export class InvalidBatchError extends InvalidDecisionError {
+  override name = "InvalidBatchError";
+  /** Each problem, in request order. */
+  readonly problems: readonly InvalidDecisionError[];
+  constructor(problems: readonly InvalidDecisionError[]) {
+    const [first] = problems;
+    if (first === undefined) throw new RangeError("an InvalidBatchError needs at least one problem");
+    super(first.path, first.reason);
+    this.problems = [...problems];
+    this.message = `${problems.length} problems, the first: ${first.message}`;
   }
 }
 
@@ -25,12 +51,12 @@ export class InvalidDecisionError extends DecisionEngineError {
 export class TooManyOptionsError extends InvalidDecisionError {
   override name = "TooManyOptionsError";
   constructor(
-    field: string,
+    path: readonly EnginePathSegment[],
     readonly count: number,
     readonly max: number,
   ) {
     super(
-      field,
+      path,
       `${count} options offered, but this model can offer at most ${max} (its verified label alphabet)`,
     );
   }
@@ -40,12 +66,12 @@ export class TooManyOptionsError extends InvalidDecisionError {
 export class TokenBudgetError extends InvalidDecisionError {
   override name = "TokenBudgetError";
   constructor(
-    field: string,
+    path: readonly EnginePathSegment[],
     readonly tokens: number,
     readonly limit: number,
     what: string,
   ) {
-    super(field, `${what} needs ${tokens} tokens, over the limit of ${limit}`);
+    super(path, `${what} needs ${tokens} tokens, over the limit of ${limit}`);
   }
 }
 
@@ -53,10 +79,10 @@ export class TokenBudgetError extends InvalidDecisionError {
 export class ReservedTokenError extends InvalidDecisionError {
   override name = "ReservedTokenError";
   constructor(
-    field: string,
+    path: readonly EnginePathSegment[],
     readonly token: string,
   ) {
-    super(field, `contains the reserved chat-control text ${JSON.stringify(token)}`);
+    super(path, `contains the reserved chat-control text ${JSON.stringify(token)}`);
   }
 }
 
@@ -84,4 +110,23 @@ export class ModelLoadError extends DecisionEngineError {
 /** GPU offload was requested but no GPU backend could be loaded: refuse rather than run on CPU silently. */
 export class GpuUnavailableError extends ModelLoadError {
   override name = "GpuUnavailableError";
+}
+
+/**
+ * llama.cpp did not return what the engine asked of it (e.g. no next-token distribution): a failure
+ * of the engine, not of the request.
+ */
+export class EngineFailureError extends DecisionEngineError {
+  override name = "EngineFailureError";
+}
+
+/** `questions[1].options` — a path as messages show it. */
+function formatEnginePath(path: readonly EnginePathSegment[]): string {
+  let text = "";
+  for (const segment of path) {
+    if (typeof segment === "number") text += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(segment)) text += text === "" ? segment : `.${segment}`;
+    else text += `[${JSON.stringify(segment)}]`;
+  }
+  return text === "" ? "request" : text;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { pythonJsonDumps } from "./pythonJson.js";
-import type { DecisionOption, DecisionState, JsonValue } from "./types.js";
+import type { DecisionOption, DecisionState } from "./types.js";
 
 /** Name of the prompt format, reported with every result. */
 export const PROMPT_VERSION = "direct-options-v1";
@@ -31,6 +31,8 @@ export interface RenderedPrompt {
  * `{"evidence": state, "criterion": question, "options": [{"letter", "description"}, …]}` serialised
  * as Python's `json.dumps(…, ensure_ascii=False)` does, then an assistant turn with thinking
  * disabled. Option ids are never shown to the model; option i is offered under `labels[i]`.
+ * A `JsonText` state is rendered from its text (`toPython()`), so the prompt and its
+ * `sha256` equal SemIf's for every JSON state; a plain object or array is rendered from its value.
  *
  * @param labels the answer label of each option, in option order (A, B, C, … for a normal call).
  * @throws RangeError when there are fewer labels than options.
@@ -42,7 +44,7 @@ export function renderPrompt(
   labels: readonly string[],
 ): RenderedPrompt {
   const preamble = `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n${EVIDENCE_OPENING}`;
-  const statePrefix = preamble + pythonJsonDumps(state as JsonValue);
+  const statePrefix = preamble + pythonJsonDumps(state);
   const text = `${statePrefix}${questionTail(question, options, labels)}<|im_end|>\n${ASSISTANT_OPENING}`;
   return { text, preamble, statePrefix, sha256: createHash("sha256").update(text, "utf8").digest("hex") };
 }
@@ -57,7 +59,7 @@ export function renderUserText(
   options: readonly DecisionOption[],
   labels: readonly string[],
 ): string {
-  return `${EVIDENCE_OPENING}${pythonJsonDumps(state as JsonValue)}${questionTail(question, options, labels)}`;
+  return `${EVIDENCE_OPENING}${pythonJsonDumps(state)}${questionTail(question, options, labels)}`;
 }
 
 function questionTail(

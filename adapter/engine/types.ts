@@ -3,16 +3,17 @@
  * comes out (a distribution over the declared options), independent of any wire format.
  */
 
-/** The evidence a decision is about: free text, or a JSON object or array shown to the model as JSON. */
-export type DecisionState = string | JsonObject | JsonValue[];
+import type { JsonText } from "../wire/JsonText.js";
+import type { JsonObject, JsonValue } from "../wire/types.js";
 
-/** Any JSON value. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+export type { JsonObject, JsonValue } from "../wire/types.js";
 
-/** A JSON object whose keys keep their insertion order when serialised. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
+/**
+ * The evidence a decision is about: free text, or a JSON object or array shown to the model as JSON,
+ * or JSON text ({@link JsonText}) shown exactly as Python's `json.dumps(json.loads(text))` prints it
+ * (key order as written, `2.0` kept a float: byte-compatible with SemIf for every state).
+ */
+export type DecisionState = string | JsonObject | JsonValue[] | JsonText;
 
 /** One declared option. The id is returned to the caller; only the description is shown to the model. */
 export interface DecisionOption {
@@ -137,8 +138,15 @@ export interface CacheStats {
   max_bytes: number;
   /** Bytes of in-memory snapshots (checkpoints) of a recurrent or hybrid model, now. */
   snapshot_bytes: number;
-  /** Why the last saved state that failed to load failed (it was dropped and evaluated instead). */
-  last_state_file_error: string | null;
+  /** Saves of a state file that failed (disk full, folder removed, read-only): the answers were still returned. */
+  state_file_save_failures: number;
+  /** Saved states that failed to load: each was dropped and its state evaluated instead. */
+  state_file_load_failures: number;
+  /**
+   * The error of the last failed save or load of a state file, as thrown (its `cause` kept); null
+   * when none failed. Not JSON: write it with `cacheStatsToJson`.
+   */
+  last_state_file_error: Error | null;
 }
 
 /** Per-call options of scoring. */

@@ -1,3 +1,4 @@
+import { modelNameOf } from "../engine/modelNameOf.js";
 import { answerSystemOne } from "../engine/SystemOne.js";
 import type { DecisionEngine, DecisionResult } from "../engine/types.js";
 import { chatCompletionResponse } from "./chatCompletionResponse.js";
@@ -53,7 +54,8 @@ export async function answerInvocation(
     }
     case "chat": {
       const result = await engine.complete(invocation.request, { signal });
-      const model = invocation.model ?? engine.identity.name ?? engine.identity.file;
+      // The served model, named as on every other endpoint (not the name the caller asked for).
+      const model = modelNameOf(engine.identity);
       const summary = summarise([], 0, performance.now() - started);
       summary.input_tokens = result.usage.prompt_tokens;
       summary.evaluated_tokens = result.usage.prompt_tokens;

@@ -1,4 +1,4 @@
-import { describeType, isJsonObject } from "./fieldChecks.js";
+import { describeType } from "../wire/index.js";
 import type { InvocationKind, Problem } from "./types.js";
 
 /** Which wire format a request body is, or the problem that says why none fits. */
@@ -16,13 +16,15 @@ const SHAPES: ReadonlyArray<{ kind: InvocationKind; fields: readonly string[] }>
  * two formats, or of none, is a problem.
  */
 export function classifyInvocation(body: unknown): Classification {
-  if (!isJsonObject(body)) {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return {
       ok: false,
       problem: { field: "body", message: `must be a JSON object, got ${describeType(body)}` },
     };
   }
-  const matches = SHAPES.filter((shape) => shape.fields.some((field) => body[field] !== undefined));
+  const matches = SHAPES.filter((shape) =>
+    shape.fields.some((field) => (body as Record<string, unknown>)[field] !== undefined),
+  );
   const [only, second] = matches;
   if (only !== undefined && second === undefined) return { ok: true, kind: only.kind };
   if (only === undefined) {
@@ -35,7 +37,9 @@ export function classifyInvocation(body: unknown): Classification {
       },
     };
   }
-  const fields = matches.flatMap((shape) => shape.fields.filter((field) => body[field] !== undefined));
+  const fields = matches.flatMap((shape) =>
+    shape.fields.filter((field) => (body as Record<string, unknown>)[field] !== undefined),
+  );
   return {
     ok: false,
     problem: { field: "body", message: `mixes fields of different request formats: ${fields.join(", ")}` },

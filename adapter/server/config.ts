@@ -5,71 +5,97 @@ import { LOG_LEVELS, type LogLevel } from "./logger.js";
 /**
  * Everything the server is configured with. Read once at the entry point by
  * {@link readServerConfig}; code below it receives this object and never reads `process.env`.
+ * Each field's default and meaning are in {@link SERVER_SETTINGS} (the one table of settings,
+ * which also writes `decisions serve --help` and README's configuration table).
  */
 export interface ServerConfig {
-  /** Interface to bind. Default `127.0.0.1`; the images set `0.0.0.0`. */
+  /** Interface to bind. */
   host: string;
-  /** TCP port. Default 8080 (SageMaker's). */
+  /** TCP port. */
   port: number;
   /** Explicit GGUF path; when absent the model is discovered under {@link ServerConfig.modelDir}. */
   modelPath: string | undefined;
-  /** Where SageMaker unpacks the model: exactly one `.gguf` here or one folder below. Default `/opt/ml/model`. */
+  /** Where SageMaker unpacks the model: exactly one `.gguf` here or one folder below. */
   modelDir: string;
-  /** Refuse to serve a GGUF without a `model-manifest.json` beside it. Default true. */
+  /** Refuse to serve a GGUF without a `model-manifest.json` beside it. */
   requireManifest: boolean;
-  /** CPU threads for llama.cpp. Default: the machine's available parallelism. */
+  /** CPU threads for llama.cpp. */
   threads: number;
-  /** Layers offloaded to the GPU: -1 all, 0 none (CPU), N that many. Default 0. */
+  /** Layers offloaded to the GPU: -1 all, 0 none (CPU), N that many. */
   gpuLayers: number;
-  /** Context size in tokens: no prompt may be longer. Default 8192. */
+  /** Context size in tokens: no prompt may be longer. */
   contextSize: number;
-  /** Tokens evaluated per decode step. Default 512. */
+  /** Tokens evaluated per decode step. */
   batchSize: number;
-  /** Largest request body in bytes. Default 4 MiB (64 decisions repeating a 15k-character state fit). */
+  /** Largest request body in bytes. */
   maxBodyBytes: number;
-  /** Most options per question; further capped by the model's label alphabet. Default 255. */
+  /** Most options per question; further capped by the model's label alphabet. */
   maxOptions: number;
-  /** Most decisions of a `decisions` request, or questions of a System One request. Default 64. */
+  /** Most decisions of a `decisions` request, or questions of a System One request. */
   maxQuestions: number;
-  /** Most tokens of one prompt; at most the context size. Default: the context size. */
+  /** Most tokens of one prompt; at most the context size. */
   maxPromptTokens: number;
-  /** Most tokens one request evaluates (shared prefix once plus each question's suffix). Default 32768. */
+  /** Most tokens one request evaluates (shared prefix once plus each question's suffix). */
   maxRequestTokens: number;
-  /** Most tokens a chat completion may generate. Default 512. */
+  /** Most tokens a chat completion may generate. */
   maxCompletionTokens: number;
-  /** Requests running against the engine at once. Default 1 (the engine serialises scoring anyway). */
+  /** Requests running against the engine at once. */
   maxInFlight: number;
-  /** Admitted requests waiting beyond those running; more are refused with 503. Default 8. */
+  /** Admitted requests waiting beyond those running; more are refused with 503. */
   queueDepth: number;
-  /** `Retry-After` sent with 503 answers, in seconds. Default 1. */
+  /** `Retry-After` sent with 503 answers, in seconds. */
   retryAfterSeconds: number;
-  /** Bound of the engine's cross-request state cache (saved state files, and separately in-memory snapshots of hybrid models), in bytes. Default 512 MiB. */
+  /** Bound of the engine's cross-request state cache, in bytes. */
   cacheMaxBytes: number;
-  /** Deadline of one request from arrival to answer, in milliseconds. Default 60000 (SageMaker's invocation timeout). */
+  /** Deadline of one request from arrival to answer, in milliseconds. */
   requestTimeoutMs: number;
-  /** How long a shutdown waits for in-flight requests before aborting them, in milliseconds. Default 30000. */
+  /** How long a shutdown waits for in-flight requests before aborting them, in milliseconds. */
   shutdownTimeoutMs: number;
-  /** Lowest log level written. Default `info`. */
+  /** Lowest log level written. */
   logLevel: LogLevel;
 }
 
-/** One setting: where it is read from, its default and how it is parsed. */
+/** One setting as documented: where it is read from, its default and what it does. */
 export interface ServerSetting {
+  /** The {@link ServerConfig} field it sets. */
   key: keyof ServerConfig;
   /** Environment variables, first set wins. */
   env: readonly string[];
   /** Command-line flag of `decisions serve`, without the dashes; overrides the environment. */
   flag: string;
-  /** The default, as documented. */
+  /** The default as documented: the value itself, or how it is computed. */
   defaultText: string;
+  /** True when {@link ServerSetting.defaultText} is the default value itself (shown as code), false when it describes a computed default. */
+  literalDefault: boolean;
+  /** What the setting does, one line (backticks mark code; README shows them as such). */
   description: string;
 }
 
-type Parsed = Partial<Record<keyof ServerConfig, unknown>>;
-
-interface SettingRule extends ServerSetting {
-  parse(raw: string): unknown;
+/** Facts of the machine that computed defaults use. */
+export interface MachineFacts {
+  /** `os.availableParallelism()`: the cores this process may use. */
+  availableParallelism: number;
 }
+
+/** Looks up another setting's resolved value (a computed default may depend on one). */
+type Lookup = <K extends keyof ServerConfig>(key: K) => ServerConfig[K];
+
+/** How one setting is read, defaulted and checked: a row of the table. */
+interface SettingSpec<K extends keyof ServerConfig> {
+  env: readonly string[];
+  flag: string;
+  description: string;
+  /** Turns the raw text (trimmed) into the value; throws an Error whose message says what is wrong. */
+  parse(raw: string): ServerConfig[K];
+  /** A fixed default (documented as the value), or one computed from the machine and other settings. */
+  default:
+    | { value: ServerConfig[K] }
+    | { text: string; compute(lookup: Lookup, machine: MachineFacts): ServerConfig[K] };
+  /** A check of an explicitly set value against the other settings; returns what is wrong, if anything. */
+  check?(value: ServerConfig[K], lookup: Lookup): string | undefined;
+}
+
+type SettingsTable = { readonly [K in keyof ServerConfig]: SettingSpec<K> };
 
 const MIB = 1024 * 1024;
 
@@ -88,6 +114,11 @@ function integer(min: number, max = Number.MAX_SAFE_INTEGER): (raw: string) => n
 
 const text = (raw: string): string => raw;
 
+function nonEmptyText(raw: string): string {
+  if (raw === "") throw new Error("must not be empty");
+  return raw;
+}
+
 function boolean(raw: string): boolean {
   const value = raw.toLowerCase();
   if (["true", "1", "yes"].includes(value)) return true;
@@ -95,273 +126,265 @@ function boolean(raw: string): boolean {
   throw new Error(`must be true or false, got ${JSON.stringify(raw)}`);
 }
 
-const RULES: readonly SettingRule[] = [
-  {
-    key: "host",
+function logLevel(raw: string): LogLevel {
+  const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
+  if (level === undefined)
+    throw new Error(`must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(raw)}`);
+  return level;
+}
+
+function atMostContextSize(value: number, lookup: Lookup): string | undefined {
+  const contextSize = lookup("contextSize");
+  return value > contextSize ? `must be at most the context size (${contextSize}), got ${value}` : undefined;
+}
+
+/**
+ * The one table of settings, in the order they are documented. Every default is applied from here
+ * and nowhere else; `decisions serve --help` and README's "Configuration" table are written from it.
+ */
+const SETTINGS: SettingsTable = {
+  host: {
     env: ["SEMIF_HOST"],
     flag: "host",
-    defaultText: "127.0.0.1",
-    description: "interface to bind (the images set 0.0.0.0)",
+    description: "interface to bind (the images set `0.0.0.0`)",
     parse: text,
+    default: { value: "127.0.0.1" },
   },
-  {
-    key: "port",
+  port: {
     env: ["SAGEMAKER_BIND_TO_PORT", "PORT"],
     flag: "port",
-    defaultText: "8080",
-    description: "TCP port",
+    description: "TCP port (0: a free one)",
     parse: integer(0, 65535),
+    default: { value: 8080 },
   },
-  {
-    key: "modelPath",
+  modelPath: {
     env: ["SEMIF_MODEL_PATH"],
     flag: "model",
-    defaultText: "(discovered)",
     description: "explicit GGUF file",
-    parse: text,
+    parse: nonEmptyText,
+    default: { text: "discovered under the model folder", compute: () => undefined },
   },
-  {
-    key: "modelDir",
+  modelDir: {
     env: ["SEMIF_MODEL_DIR"],
     flag: "model-dir",
-    defaultText: "/opt/ml/model",
-    description: "directory holding exactly one .gguf (or one folder below)",
+    description: "folder holding exactly one `.gguf` (or one folder below), as SageMaker unpacks the model",
     parse: text,
+    default: { value: "/opt/ml/model" },
   },
-  {
-    key: "requireManifest",
+  requireManifest: {
     env: ["SEMIF_REQUIRE_MANIFEST"],
     flag: "require-manifest",
-    defaultText: "true",
-    description: "refuse a GGUF without model-manifest.json beside it (true/false)",
+    description: "refuse a GGUF without `model-manifest.json` beside it (`true` or `false`)",
     parse: boolean,
+    default: { value: true },
   },
-  {
-    key: "threads",
+  threads: {
     env: ["SEMIF_THREADS"],
     flag: "threads",
-    defaultText: "available parallelism",
     description: "CPU threads of llama.cpp",
     parse: integer(1, 1024),
-  },
-  {
-    key: "gpuLayers",
-    env: ["SEMIF_GPU_LAYERS"],
-    flag: "gpu-layers",
-    defaultText: "0",
-    description: "layers offloaded to the GPU: -1 all, 0 none, N",
-    parse: integer(-1, 100_000),
-  },
-  {
-    key: "contextSize",
-    env: ["SEMIF_CONTEXT_SIZE"],
-    flag: "context-size",
-    defaultText: "8192",
-    description: "context size in tokens",
-    parse: integer(64, 1 << 20),
-  },
-  {
-    key: "batchSize",
-    env: ["SEMIF_BATCH_SIZE"],
-    flag: "batch-size",
-    defaultText: "512",
-    description: "tokens per decode step",
-    parse: integer(1, 1 << 20),
-  },
-  {
-    key: "maxBodyBytes",
-    env: ["SEMIF_MAX_BODY_BYTES"],
-    flag: "max-body-bytes",
-    defaultText: String(4 * MIB),
-    description: "largest request body in bytes",
-    parse: integer(1, 1 << 30),
-  },
-  {
-    key: "maxOptions",
-    env: ["SEMIF_MAX_OPTIONS"],
-    flag: "max-options",
-    defaultText: "255",
-    description: "most options per question (also capped by the model's label alphabet)",
-    parse: integer(2, 100_000),
-  },
-  {
-    key: "maxQuestions",
-    env: ["SEMIF_MAX_QUESTIONS"],
-    flag: "max-questions",
-    defaultText: "64",
-    description: "most decisions or questions per request",
-    parse: integer(1, 100_000),
-  },
-  {
-    key: "maxPromptTokens",
-    env: ["SEMIF_MAX_PROMPT_TOKENS"],
-    flag: "max-prompt-tokens",
-    defaultText: "the context size",
-    description: "most tokens of one prompt",
-    parse: integer(1),
-  },
-  {
-    key: "maxRequestTokens",
-    env: ["SEMIF_MAX_REQUEST_TOKENS"],
-    flag: "max-request-tokens",
-    defaultText: "32768",
-    description: "most tokens one request evaluates",
-    parse: integer(1),
-  },
-  {
-    key: "maxCompletionTokens",
-    env: ["SEMIF_MAX_COMPLETION_TOKENS"],
-    flag: "max-completion-tokens",
-    defaultText: "512",
-    description: "most tokens a chat completion generates",
-    parse: integer(1),
-  },
-  {
-    key: "maxInFlight",
-    env: ["SEMIF_MAX_IN_FLIGHT"],
-    flag: "max-in-flight",
-    defaultText: "1",
-    description: "requests running against the engine at once",
-    parse: integer(1, 10_000),
-  },
-  {
-    key: "queueDepth",
-    env: ["SEMIF_QUEUE_DEPTH"],
-    flag: "queue-depth",
-    defaultText: "8",
-    description: "admitted requests waiting; beyond it 503",
-    parse: integer(0, 100_000),
-  },
-  {
-    key: "retryAfterSeconds",
-    env: ["SEMIF_RETRY_AFTER_SECONDS"],
-    flag: "retry-after-seconds",
-    defaultText: "1",
-    description: "Retry-After of 503 answers",
-    parse: integer(0, 3600),
-  },
-  {
-    key: "cacheMaxBytes",
-    env: ["SEMIF_CACHE_MAX_BYTES"],
-    flag: "cache-max-bytes",
-    defaultText: String(512 * MIB),
-    description:
-      "bound of the states kept across requests (saved state files; in-memory snapshots of hybrid models)",
-    parse: integer(0),
-  },
-  {
-    key: "requestTimeoutMs",
-    env: ["SEMIF_REQUEST_TIMEOUT_MS"],
-    flag: "request-timeout-ms",
-    defaultText: "60000",
-    description: "deadline of one request",
-    parse: integer(1),
-  },
-  {
-    key: "shutdownTimeoutMs",
-    env: ["SEMIF_SHUTDOWN_TIMEOUT_MS"],
-    flag: "shutdown-timeout-ms",
-    defaultText: "30000",
-    description: "grace period for in-flight requests at shutdown",
-    parse: integer(0),
-  },
-  {
-    key: "logLevel",
-    env: ["SEMIF_LOG_LEVEL"],
-    flag: "log-level",
-    defaultText: "info",
-    description: `lowest log level written (${LOG_LEVELS.join(", ")})`,
-    parse: (raw) => {
-      const level = raw.toLowerCase();
-      if (!(LOG_LEVELS as readonly string[]).includes(level))
-        throw new Error(`must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(raw)}`);
-      return level;
+    default: {
+      text: "the cores this process may use",
+      compute: (_lookup, machine) => Math.max(1, machine.availableParallelism),
     },
   },
-];
+  gpuLayers: {
+    env: ["SEMIF_GPU_LAYERS"],
+    flag: "gpu-layers",
+    description:
+      "layers on the GPU: `-1` all, `0` none, N; any value but 0 refuses to start without a GPU backend",
+    parse: integer(-1, 100_000),
+    default: { value: 0 },
+  },
+  contextSize: {
+    env: ["SEMIF_CONTEXT_SIZE"],
+    flag: "context-size",
+    description: "context size in tokens: the longest prompt",
+    parse: integer(64, 1 << 20),
+    default: { value: 8192 },
+  },
+  batchSize: {
+    env: ["SEMIF_BATCH_SIZE"],
+    flag: "batch-size",
+    description: "tokens per decode step (at most the context size)",
+    parse: integer(1, 1 << 20),
+    default: {
+      text: "512, or the context size if smaller",
+      compute: (lookup) => Math.min(512, lookup("contextSize")),
+    },
+    check: atMostContextSize,
+  },
+  maxBodyBytes: {
+    env: ["SEMIF_MAX_BODY_BYTES"],
+    flag: "max-body-bytes",
+    description: "largest request body in bytes (413 beyond)",
+    parse: integer(1, 1 << 30),
+    default: { value: 4 * MIB },
+  },
+  maxOptions: {
+    env: ["SEMIF_MAX_OPTIONS"],
+    flag: "max-options",
+    description: "most options per question (also capped by the model's label alphabet)",
+    parse: integer(2, 100_000),
+    default: { value: 255 },
+  },
+  maxQuestions: {
+    env: ["SEMIF_MAX_QUESTIONS"],
+    flag: "max-questions",
+    description: "most decisions or questions per request",
+    parse: integer(1, 100_000),
+    default: { value: 64 },
+  },
+  maxPromptTokens: {
+    env: ["SEMIF_MAX_PROMPT_TOKENS"],
+    flag: "max-prompt-tokens",
+    description:
+      "most tokens of one prompt, at most the context size (the longest JevBench state, 15k characters, is ~4,000)",
+    parse: integer(1),
+    default: { text: "the context size", compute: (lookup) => lookup("contextSize") },
+    check: atMostContextSize,
+  },
+  maxRequestTokens: {
+    env: ["SEMIF_MAX_REQUEST_TOKENS"],
+    flag: "max-request-tokens",
+    description: "most tokens one request evaluates (shared state once plus each question)",
+    parse: integer(1),
+    default: { value: 32768 },
+  },
+  maxCompletionTokens: {
+    env: ["SEMIF_MAX_COMPLETION_TOKENS"],
+    flag: "max-completion-tokens",
+    description: "most tokens a chat completion generates",
+    parse: integer(1),
+    default: { value: 512 },
+  },
+  maxInFlight: {
+    env: ["SEMIF_MAX_IN_FLIGHT"],
+    flag: "max-in-flight",
+    description: "requests running against the engine at once",
+    parse: integer(1, 10_000),
+    default: { value: 1 },
+  },
+  queueDepth: {
+    env: ["SEMIF_QUEUE_DEPTH"],
+    flag: "queue-depth",
+    description:
+      "admitted requests waiting; beyond it 503 with `Retry-After`, decided before the body is read",
+    parse: integer(0, 100_000),
+    default: { value: 8 },
+  },
+  retryAfterSeconds: {
+    env: ["SEMIF_RETRY_AFTER_SECONDS"],
+    flag: "retry-after-seconds",
+    description: "`Retry-After` of 503 answers, in seconds",
+    parse: integer(0, 3600),
+    default: { value: 1 },
+  },
+  cacheMaxBytes: {
+    env: ["SEMIF_CACHE_MAX_BYTES"],
+    flag: "cache-max-bytes",
+    description:
+      "bound of the states kept across requests: saved state files on disk (0 keeps none), and separately the in-memory snapshots of hybrid models",
+    parse: integer(0),
+    default: { value: 512 * MIB },
+  },
+  requestTimeoutMs: {
+    env: ["SEMIF_REQUEST_TIMEOUT_MS"],
+    flag: "request-timeout-ms",
+    description: "deadline of one request in milliseconds (504 beyond; SageMaker's invocation timeout)",
+    parse: integer(1),
+    default: { value: 60_000 },
+  },
+  shutdownTimeoutMs: {
+    env: ["SEMIF_SHUTDOWN_TIMEOUT_MS"],
+    flag: "shutdown-timeout-ms",
+    description: "grace period for in-flight requests on SIGTERM, in milliseconds",
+    parse: integer(0),
+    default: { value: 30_000 },
+  },
+  logLevel: {
+    env: ["SEMIF_LOG_LEVEL"],
+    flag: "log-level",
+    description: `lowest log level written (${LOG_LEVELS.map((level) => `\`${level}\``).join(", ")}); logs are JSON lines on stdout`,
+    parse: logLevel,
+    default: { value: "info" },
+  },
+};
 
-/** Every setting with its environment variables, flag, default and meaning (for docs and `--help`). */
-export const SERVER_SETTINGS: readonly ServerSetting[] = RULES.map(
-  ({ parse: _parse, ...setting }) => setting,
-);
+const KEYS = Object.keys(SETTINGS) as (keyof ServerConfig)[];
+
+/** Every setting with its environment variables, flag, default and meaning, in documented order. */
+export const SERVER_SETTINGS: readonly ServerSetting[] = KEYS.map((key) => {
+  const { env, flag, description, default: fallback } = SETTINGS[key] as SettingSpec<typeof key>;
+  const literalDefault = "value" in fallback;
+  const defaultText = literalDefault ? String(fallback.value) : fallback.text;
+  return { key, env, flag, defaultText, literalDefault, description };
+});
 
 /**
  * Reads and validates the server configuration. A flag overrides the environment; among several
  * variables of one setting the first set wins (`SAGEMAKER_BIND_TO_PORT` before `PORT`). A value that
- * is empty or only whitespace counts as unset. Defaults are applied here and nowhere else.
+ * is empty or only whitespace counts as unset. Defaults are applied here, from the settings table,
+ * and nowhere else.
  *
  * @param env the environment, read once at the entry point (`process.env`).
  * @param flags flag values by flag name without dashes (`{"port": "9000"}`).
  * @param machine facts of the machine used for defaults. Default: this machine's.
  * @throws ConfigError naming every bad variable or flag at once.
+ * @example
+ * const config = readServerConfig(process.env, { port: "9000" });
  */
 export function readServerConfig(
   env: Readonly<Record<string, string | undefined>>,
   flags: Readonly<Record<string, string | undefined>> = {},
-  machine: { availableParallelism: number } = { availableParallelism: availableParallelism() },
+  machine: MachineFacts = { availableParallelism: availableParallelism() },
 ): ServerConfig {
-  const parsed: Parsed = {};
-  const sources: Partial<Record<keyof ServerConfig, string>> = {};
   const problems: string[] = [];
-  for (const rule of RULES) {
-    const source = sourceOf(rule, env, flags);
+  const explicit = new Map<keyof ServerConfig, { name: string; value: unknown }>();
+  for (const key of KEYS) {
+    const spec = SETTINGS[key];
+    const source = sourceOf(spec, env, flags);
     if (source === undefined) continue;
     try {
-      parsed[rule.key] = rule.parse(source.raw.trim());
-      sources[rule.key] = source.name;
+      explicit.set(key, { name: source.name, value: spec.parse(source.raw.trim()) });
     } catch (error) {
       problems.push(`${source.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  const contextSize = (parsed.contextSize as number | undefined) ?? 8192;
-  const config: ServerConfig = {
-    host: (parsed.host as string | undefined) ?? "127.0.0.1",
-    port: (parsed.port as number | undefined) ?? 8080,
-    modelPath: parsed.modelPath as string | undefined,
-    modelDir: (parsed.modelDir as string | undefined) ?? "/opt/ml/model",
-    requireManifest: (parsed.requireManifest as boolean | undefined) ?? true,
-    threads: (parsed.threads as number | undefined) ?? Math.max(1, machine.availableParallelism),
-    gpuLayers: (parsed.gpuLayers as number | undefined) ?? 0,
-    contextSize,
-    batchSize: (parsed.batchSize as number | undefined) ?? Math.min(512, contextSize),
-    maxBodyBytes: (parsed.maxBodyBytes as number | undefined) ?? 4 * MIB,
-    maxOptions: (parsed.maxOptions as number | undefined) ?? 255,
-    maxQuestions: (parsed.maxQuestions as number | undefined) ?? 64,
-    maxPromptTokens: (parsed.maxPromptTokens as number | undefined) ?? contextSize,
-    maxRequestTokens: (parsed.maxRequestTokens as number | undefined) ?? 32768,
-    maxCompletionTokens: (parsed.maxCompletionTokens as number | undefined) ?? 512,
-    maxInFlight: (parsed.maxInFlight as number | undefined) ?? 1,
-    queueDepth: (parsed.queueDepth as number | undefined) ?? 8,
-    retryAfterSeconds: (parsed.retryAfterSeconds as number | undefined) ?? 1,
-    cacheMaxBytes: (parsed.cacheMaxBytes as number | undefined) ?? 512 * MIB,
-    requestTimeoutMs: (parsed.requestTimeoutMs as number | undefined) ?? 60_000,
-    shutdownTimeoutMs: (parsed.shutdownTimeoutMs as number | undefined) ?? 30_000,
-    logLevel: (parsed.logLevel as LogLevel | undefined) ?? "info",
+  const resolved = new Map<keyof ServerConfig, unknown>();
+  // A computed default may look up another setting; lookups resolve on demand, so the table's order
+  // does not matter. A setting whose own value was invalid gets its default here, only so that the
+  // checks of the others can run; the ConfigError below is thrown either way.
+  const lookup: Lookup = <K extends keyof ServerConfig>(key: K): ServerConfig[K] => {
+    if (!resolved.has(key)) {
+      const fallback = SETTINGS[key].default;
+      const value = explicit.has(key)
+        ? explicit.get(key)?.value
+        : "value" in fallback
+          ? fallback.value
+          : fallback.compute(lookup, machine);
+      resolved.set(key, value);
+    }
+    return resolved.get(key) as ServerConfig[K];
   };
-  if (sources.maxPromptTokens !== undefined && config.maxPromptTokens > config.contextSize) {
-    problems.push(
-      `${sources.maxPromptTokens}: must be at most the context size (${config.contextSize}), got ${config.maxPromptTokens}`,
-    );
+  const config = Object.fromEntries(KEYS.map((key) => [key, lookup(key)])) as unknown as ServerConfig;
+  for (const [key, { name }] of explicit) {
+    const spec = SETTINGS[key] as SettingSpec<typeof key>;
+    const problem = spec.check?.(config[key], lookup);
+    if (problem !== undefined) problems.push(`${name}: ${problem}`);
   }
-  if (sources.batchSize !== undefined && config.batchSize > config.contextSize) {
-    problems.push(
-      `${sources.batchSize}: must be at most the context size (${config.contextSize}), got ${config.batchSize}`,
-    );
-  }
-  if (config.modelPath !== undefined && config.modelPath === "")
-    problems.push(`${sources.modelPath}: must not be empty`);
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
 function sourceOf(
-  rule: SettingRule,
+  spec: { env: readonly string[]; flag: string },
   env: Readonly<Record<string, string | undefined>>,
   flags: Readonly<Record<string, string | undefined>>,
 ): { name: string; raw: string } | undefined {
-  const flag = flags[rule.flag];
-  if (flag !== undefined) return { name: `--${rule.flag}`, raw: flag };
-  for (const name of rule.env) {
+  const flag = flags[spec.flag];
+  if (flag !== undefined) return { name: `--${spec.flag}`, raw: flag };
+  for (const name of spec.env) {
     const raw = env[name];
     if (raw !== undefined && raw.trim() !== "") return { name, raw };
   }

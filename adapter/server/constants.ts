@@ -3,11 +3,7 @@
 /** Deepest nesting of arrays and objects accepted in a request body (the body itself is depth 1). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Most messages of one chat completion request. */
-export const MAX_CHAT_MESSAGES = 256;
-
-/** Most labels of a System One `choice` question, and levels of a `score` question, by the API. */
-export const SYSTEM_ONE_MAX_LABELS = 255;
+export { MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "../wire/constants.js";
 
 /** Most bytes of an unwanted request body read and discarded to keep its connection usable. */
 export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;

@@ -3,6 +3,7 @@
  * (`GET /ping`, `POST /invocations`, plus `/v1/systemone` and `/v1/chat/completions`).
  */
 export { AdmissionGate, type AdmissionGateOptions, AdmissionTicket } from "./AdmissionGate.js";
+export { adoptTextStates } from "./adoptTextStates.js";
 export { answerInvocation, type InvocationAnswer, type InvocationSummary } from "./answerInvocation.js";
 export { type ChatCompletionResponse, chatCompletionResponse } from "./chatCompletionResponse.js";
 export { checkTokenBudget } from "./checkTokenBudget.js";
@@ -16,7 +17,7 @@ export {
   type DecisionServerState,
 } from "./DecisionServer.js";
 export { type DiscoverModelOptions, discoverModel } from "./discoverModel.js";
-export { type EngineFieldMap, engineFieldMapFor, translateEngineField } from "./engineFieldMap.js";
+export { type EngineFieldMap, engineFieldMapFor, translateEnginePath } from "./engineFieldMap.js";
 export {
   BadRequestError,
   ClientDisconnectedError,
@@ -33,7 +34,6 @@ export {
   UnsupportedMediaTypeError,
 } from "./errors.js";
 export { formatFieldPath, type PathSegment } from "./fieldPath.js";
-export { inspectJsonText, type JsonTextInspection } from "./inspectJsonText.js";
 export { type EngineSettings, loadServedEngine } from "./loadServedEngine.js";
 export {
   createJsonLogger,
@@ -45,7 +45,7 @@ export {
   safeStringify,
   silentLogger,
 } from "./logger.js";
-export { type EngineErrorContext, mapEngineError } from "./mapEngineError.js";
+export { type EngineErrorContext, engineProblems, mapEngineError } from "./mapEngineError.js";
 export { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
 export { PROBE_BATCH, probeEngine } from "./probeEngine.js";
 export {
@@ -53,15 +53,11 @@ export {
   discardBody,
   isJsonContentType,
   type JsonBody,
+  parseBodyText,
   type ReadJsonBodyOptions,
   readJsonBody,
 } from "./readJsonBody.js";
-export {
-  checkReservedJson,
-  checkReservedText,
-  findReservedToken,
-  RESERVED_TOKENS,
-} from "./reservedTokens.js";
+export { findReservedToken, RESERVED_TOKENS } from "./reservedTokens.js";
 export { type ServeOptions, type SignalSource, serve } from "./serve.js";
 export type {
   ChatInvocation,
@@ -73,7 +69,4 @@ export type {
   SystemOneInvocation,
   Validation,
 } from "./types.js";
-export { validateChatRequest } from "./validateChatRequest.js";
-export { validateSemIfRequest } from "./validateSemIfRequest.js";
-export { validateState } from "./validateState.js";
-export { validateSystemOneRequest } from "./validateSystemOneRequest.js";
+export { validateRequest } from "./validateRequest.js";

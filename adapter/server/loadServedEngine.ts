@@ -4,7 +4,7 @@ import { ModelManifestError } from "../models/errors.js";
 import { verifyModelManifest } from "../models/modelManifest.js";
 import type { ServerConfig } from "./config.js";
 import { discoverModel } from "./discoverModel.js";
-import type { Logger } from "./logger.js";
+import type { Logger, LogLevel } from "./logger.js";
 
 /** The settings {@link loadServedEngine} uses. */
 export type EngineSettings = Pick<
@@ -17,12 +17,14 @@ export type EngineSettings = Pick<
   | "contextSize"
   | "batchSize"
   | "cacheMaxBytes"
+  | "logLevel"
 >;
 
 /**
  * Loads the engine the server serves: finds the GGUF ({@link discoverModel}), checks it against the
  * `model-manifest.json` beside it, then loads it with the configured threads, GPU layers, context,
- * batch and cache sizes.
+ * batch and cache sizes. llama.cpp's own log lines and the engine's cache failures go through
+ * `logger` (`llama_cpp` records with a level), so every line the process writes is JSON.
  *
  * @throws ModelDiscoveryError when no single GGUF can be chosen.
  * @throws ModelManifestMismatchError when the GGUF is not the one its manifest records.
@@ -64,5 +66,17 @@ export async function loadServedEngine(
     contextSize: settings.contextSize,
     batchSize: settings.batchSize,
     cacheMaxBytes: settings.cacheMaxBytes,
+    logger,
+    logLevel: llamaLogLevelFor(settings.logLevel),
   });
+}
+
+/**
+ * The lowest llama.cpp level passed on: `debug` passes everything, `error` only errors, and
+ * `info` or `warn` pass warnings and errors — llama.cpp's info output is hundreds of lines of
+ * load chatter (tensor lists, hyperparameters) per model load.
+ */
+function llamaLogLevelFor(level: LogLevel): "debug" | "warn" | "error" {
+  if (level === "debug" || level === "error") return level;
+  return "warn";
 }

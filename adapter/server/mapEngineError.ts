@@ -1,5 +1,10 @@
-import { AbortedError, EngineDisposedError, InvalidDecisionError } from "../engine/errors.js";
-import { type EngineFieldMap, translateEngineField } from "./engineFieldMap.js";
+import {
+  AbortedError,
+  EngineDisposedError,
+  InvalidBatchError,
+  InvalidDecisionError,
+} from "../engine/errors.js";
+import { type EngineFieldMap, translateEnginePath } from "./engineFieldMap.js";
 import {
   BadRequestError,
   ClientDisconnectedError,
@@ -7,10 +12,12 @@ import {
   InternalServerError,
   ServiceUnavailableError,
 } from "./errors.js";
+import { formatFieldPath } from "./fieldPath.js";
+import type { Problem } from "./types.js";
 
 /** What {@link mapEngineError} needs to know about the request that failed. */
 export interface EngineErrorContext {
-  /** Translates engine field names (`questions[1]`) into the caller's (`decisions[1]`). */
+  /** Translates engine paths (`["questions", 1]`) into the caller's fields (`decisions[1]`). */
   fields?: EngineFieldMap;
   /** The request's signal: when it aborted, its reason (deadline, disconnect) explains the failure. */
   signal?: AbortSignal;
@@ -24,7 +31,8 @@ export interface EngineErrorContext {
  * - a failure after the request's own signal aborted becomes the abort's reason (the server aborts
  *   with a `DeadlineExceededError` (504) or a `ClientDisconnectedError`);
  * - engine {@link InvalidDecisionError}s (`TokenBudgetError`, `TooManyOptionsError`,
- *   `ReservedTokenError`, …) become 400 naming the caller's field;
+ *   `ReservedTokenError`, {@link InvalidBatchError} with several, …) become 400 listing each
+ *   problem at the caller's field ({@link engineProblems});
  * - {@link AbortedError} otherwise and {@link EngineDisposedError} become 503, retryable;
  * - anything else becomes a generic 500 whose `cause` keeps the original for the log.
  */
@@ -45,11 +53,7 @@ export function mapEngineError(
     });
   }
   if (error instanceof InvalidDecisionError) {
-    const field =
-      context.fields === undefined ? error.field : translateEngineField(error.field, context.fields);
-    const prefix = `${error.field}: `;
-    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-    return BadRequestError.fromProblems([{ field, message }]);
+    return BadRequestError.fromProblems(engineProblems(error, context.fields));
   }
   if (error instanceof AbortedError) {
     return new ServiceUnavailableError(
@@ -68,6 +72,19 @@ export function mapEngineError(
     );
   }
   return new InternalServerError({ cause: error });
+}
+
+/**
+ * The problems an engine error reports, each at the caller's field (from its `path`, through
+ * `fields` when given) with the engine's `reason` as the message: one per problem of an
+ * {@link InvalidBatchError}, else one.
+ */
+export function engineProblems(error: InvalidDecisionError, fields?: EngineFieldMap): Problem[] {
+  const all = error instanceof InvalidBatchError ? error.problems : [error];
+  return all.map((problem) => ({
+    field: fields === undefined ? formatFieldPath(problem.path) : translateEnginePath(problem.path, fields),
+    message: problem.reason,
+  }));
 }
 
 function isAbortError(error: unknown): boolean {

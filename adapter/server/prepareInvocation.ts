@@ -1,15 +1,15 @@
 import { InvalidDecisionError } from "../engine/errors.js";
 import { systemOneToBatch } from "../engine/SystemOne.js";
 import type { DecisionBatch, DecisionEngine, PromptMeasure } from "../engine/types.js";
+import { adoptTextStates } from "./adoptTextStates.js";
 import { checkTokenBudget } from "./checkTokenBudget.js";
 import { classifyInvocation } from "./classifyInvocation.js";
-import { type EngineFieldMap, engineFieldMapFor, translateEngineField } from "./engineFieldMap.js";
+import { type EngineFieldMap, engineFieldMapFor } from "./engineFieldMap.js";
 import { BadRequestError } from "./errors.js";
+import { engineProblems } from "./mapEngineError.js";
 import type { JsonBody } from "./readJsonBody.js";
-import type { Invocation, InvocationKind, Problem, RequestLimits, Validation } from "./types.js";
-import { validateChatRequest } from "./validateChatRequest.js";
-import { validateSemIfRequest } from "./validateSemIfRequest.js";
-import { validateSystemOneRequest } from "./validateSystemOneRequest.js";
+import type { Invocation, InvocationKind, Problem, RequestLimits } from "./types.js";
+import { validateRequest } from "./validateRequest.js";
 
 /** A request ready for the engine: validated, within its token budgets. */
 export interface PreparedInvocation {
@@ -22,8 +22,9 @@ export interface PreparedInvocation {
 
 /**
  * Turns a parsed body into a {@link PreparedInvocation}: picks the wire format (`auto`: by the
- * body's shape, as `POST /invocations` does), validates it, then measures its prompts with the
- * engine and checks the token budgets.
+ * body's shape, as `POST /invocations` does), validates it with the wire schemas, gives it the
+ * states as the request's text wrote them, then measures its prompts with the engine and checks
+ * the token budgets.
  *
  * @throws BadRequestError listing every problem (repeated keys, shape, limits, reserved texts), or
  *   the token budget problems once the shape is valid.
@@ -43,10 +44,12 @@ export function prepareInvocation(
   } else {
     kind = accepts;
   }
-  const validation = validate(kind, body.value, limits);
+  const validation = validateRequest(kind, body.value, limits);
   const problems: Problem[] = [...body.duplicateKeys, ...(validation.ok ? [] : validation.problems)];
   if (!validation.ok || problems.length > 0) throw BadRequestError.fromProblems(problems);
-  const invocation = validation.value;
+  const adopted = adoptTextStates(validation.value, body);
+  if (!adopted.ok) throw BadRequestError.fromProblems(adopted.problems);
+  const invocation = adopted.value;
   let batch: DecisionBatch | undefined;
   let fields = engineFieldMapFor(invocation);
   try {
@@ -62,22 +65,8 @@ export function prepareInvocation(
     if (budgetProblems.length > 0) throw BadRequestError.fromProblems(budgetProblems);
     return { invocation, fields, measure };
   } catch (error) {
-    if (error instanceof InvalidDecisionError) {
-      const prefix = `${error.field}: `;
-      const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-      throw BadRequestError.fromProblems([{ field: translateEngineField(error.field, fields), message }]);
-    }
+    if (error instanceof InvalidDecisionError)
+      throw BadRequestError.fromProblems(engineProblems(error, fields));
     throw error;
-  }
-}
-
-function validate(kind: InvocationKind, value: unknown, limits: RequestLimits): Validation<Invocation> {
-  switch (kind) {
-    case "semif":
-      return validateSemIfRequest(value, limits);
-    case "systemone":
-      return validateSystemOneRequest(value, limits);
-    case "chat":
-      return validateChatRequest(value, limits);
   }
 }

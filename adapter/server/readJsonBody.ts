@@ -1,11 +1,12 @@
 import type { IncomingMessage } from "node:http";
+import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../wire/index.js";
 import {
   BadRequestError,
   ClientDisconnectedError,
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from "./errors.js";
-import { inspectJsonText } from "./inspectJsonText.js";
+import { formatFieldPath } from "./fieldPath.js";
 import type { Problem } from "./types.js";
 
 /** Options of {@link readJsonBody}. */
@@ -18,8 +19,13 @@ export interface ReadJsonBodyOptions {
   signal?: AbortSignal;
 }
 
-/** A parsed body and the repeated keys `JSON.parse` would have hidden. */
+/** A parsed body: its text, its tree as written, its value, and the repeated keys `JSON.parse` would hide. */
 export interface JsonBody {
+  /** The body as sent (UTF-8 decoded). */
+  text: string;
+  /** The body as written: key order and number spelling kept, offsets into `text`. */
+  node: JsonNode;
+  /** The body as `JSON.parse` gives it. */
   value: unknown;
   /** One problem per repeated object key; the caller reports them with its own validation problems. */
   duplicateKeys: Problem[];
@@ -55,7 +61,7 @@ export function declaredLength(request: IncomingMessage): number | undefined {
  * @throws PayloadTooLargeError (413) when `Content-Length` or the bytes received exceed `maxBytes`;
  *   with a declared length, before a byte is read.
  * @throws BadRequestError (400) for a malformed `Content-Length`, an empty body, bytes that are not
- *   UTF-8, text that is not JSON, or nesting deeper than `maxDepth`.
+ *   UTF-8, text that is not JSON, or nesting deeper than `maxDepth` (see {@link parseBodyText}).
  * @throws ClientDisconnectedError when the connection fails or closes before the body is complete.
  * @throws the signal's reason when it aborts while reading.
  */
@@ -90,27 +96,45 @@ export async function readJsonBody(
       },
     );
   }
-  let value: unknown;
+  return parseBodyText(text, options.maxDepth);
+}
+
+/**
+ * Parses a body's text as strict JSON, keeping it as written ({@link parseJsonText}); repeated
+ * keys are collected as problems (at the object holding them) for the caller to report with its
+ * other problems.
+ * @throws BadRequestError (400) for text that is not JSON or nests deeper than `maxDepth`.
+ */
+export function parseBodyText(text: string, maxDepth: number): JsonBody {
+  const duplicateKeys: Problem[] = [];
+  let node: JsonNode;
   try {
-    value = JSON.parse(text);
+    node = parseJsonText(text, {
+      maxDepth,
+      onDuplicateKey: (error) =>
+        duplicateKeys.push({ field: formatFieldPath(error.path), message: error.reason }),
+    });
   } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "cannot be parsed";
+    if (!(error instanceof JsonTextError)) throw error;
+    if (error.kind === "too-deep") {
+      throw new BadRequestError(
+        `the request body nests arrays and objects deeper than ${maxDepth} levels`,
+        [{ field: formatFieldPath(error.path), message: `nests deeper than ${maxDepth} levels` }],
+        { cause: error },
+      );
+    }
     throw new BadRequestError(
-      `the request body is not valid JSON: ${detail}`,
-      [{ field: "body", message: "is not valid JSON" }],
-      {
-        cause: error,
-      },
+      `the request body is not valid JSON: ${error.message}`,
+      [
+        {
+          field: "body",
+          message: `is not valid JSON: ${error.reason} at line ${error.line}, column ${error.column}`,
+        },
+      ],
+      { cause: error },
     );
   }
-  const inspection = inspectJsonText(text, options.maxDepth);
-  if (inspection.tooDeep) {
-    throw new BadRequestError(
-      `the request body nests arrays and objects deeper than ${options.maxDepth} levels`,
-      [{ field: "body", message: `nests deeper than ${options.maxDepth} levels` }],
-    );
-  }
-  return { value, duplicateKeys: inspection.duplicateKeys };
+  return { text, node, value: jsonValueOf(node), duplicateKeys };
 }
 
 function collect(

@@ -144,6 +144,8 @@ export class FakeEngine implements DecisionEngine {
       state_file_bytes: 0,
       max_bytes: 0,
       snapshot_bytes: 0,
+      state_file_save_failures: 0,
+      state_file_load_failures: 0,
       last_state_file_error: null,
     };
   }

@@ -43,7 +43,7 @@ describe("systemOneToBatch", () => {
       () => systemOneToBatch(bad),
       (error: unknown) => {
         assert.ok(error instanceof InvalidDecisionError);
-        assert.equal(error.field, "questions.p.criteria");
+        assert.deepEqual(error.path, ["questions", "p", "criteria"]);
         return true;
       },
     );

@@ -8,6 +8,8 @@ import {
   renderUserText,
   SYSTEM_TEXT,
 } from "../../../adapter/engine/renderPrompt.js";
+import { JsonText } from "../../../adapter/wire/index.js";
+import { loadPythonStates } from "../wire/pythonStates.fixture.js";
 
 const options = [
   { id: "billing", description: "Billing team" },
@@ -55,5 +57,33 @@ describe("renderPrompt", () => {
     const user = renderUserText(state, "Which team?", options, ["A", "B"]);
     const chat = `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n${ASSISTANT_OPENING}`;
     assert.equal(chat, renderPrompt(state, "Which team?", options, ["A", "B"]).text);
+  });
+
+  describe("prompt_sha256 equals SemIf's (Python) for a state given as JSON text", () => {
+    const fixtures = loadPythonStates();
+    for (const fixture of fixtures.cases) {
+      it(fixture.name, () => {
+        const prompt = renderPrompt(
+          new JsonText(fixture.text),
+          fixtures.question,
+          fixtures.options,
+          fixtures.labels,
+        );
+        assert.equal(prompt.sha256, fixture.prompt_sha256);
+        assert.equal(prompt.statePrefix, prompt.preamble + fixture.python_dumps);
+      });
+    }
+
+    it("which a plain object cannot give when keys are integer-like or floats are written 2.0", () => {
+      const fixture = fixtures.cases.find((item) => item.name === "integer-like keys");
+      assert.ok(fixture);
+      const plain = renderPrompt(
+        JSON.parse(fixture.text),
+        fixtures.question,
+        fixtures.options,
+        fixtures.labels,
+      );
+      assert.notEqual(plain.sha256, fixture.prompt_sha256);
+    });
   });
 });

@@ -66,11 +66,12 @@ describe("DecisionServer on a fake engine", () => {
       assert.equal(typeof response.json.timing.total_ms, "number");
     });
 
-    it("passes the decision to the engine as one batch on its state", async () => {
+    it("passes the decision to the engine as one batch on its state, as the request wrote it", async () => {
       const decision = { ...supportRouteDecision(), id: "batch-shape", state: { ticket: 7, text: "hello" } };
       await send(h.port, { body: { decision } });
       const batch = h.engine.scored.at(-1);
-      assert.deepEqual(batch?.state, { ticket: 7, text: "hello" });
+      // An object state reaches the engine as its JSON text (a JsonText; the fake keeps a clone of it).
+      assert.deepEqual((batch?.state as { text?: unknown } | undefined)?.text, '{"ticket":7,"text":"hello"}');
       assert.equal(batch?.questions[0]?.id, "batch-shape");
     });
   });
@@ -228,6 +229,27 @@ describe("DecisionServer on a fake engine", () => {
       ]);
     });
 
+    it("refuses shared decisions whose states are equal as values but written differently (2 and 2.0)", async () => {
+      const d = supportRouteDecision();
+      const rest = `"question": ${JSON.stringify(d.question)}, "options": ${JSON.stringify(d.options)}`;
+      const body = `{"decisions": [{"id": "a", "state": {"n": 2}, ${rest}}, {"id": "b", "state": {"n": 2.0}, ${rest}}]}`;
+      const response = await send(h.port, { body });
+      assert.equal(response.status, 400);
+      assert.deepEqual(
+        response.json.problems.map((p: { field: string }) => p.field),
+        ["decisions[1].state"],
+      );
+    });
+
+    it("passes an object state to the engine as the request's own text, key order and floats kept", async () => {
+      const d = supportRouteDecision();
+      const body = `{"decision": {"id": "t", "state": {"ticket": "x", "2024": 2.0}, "question": ${JSON.stringify(d.question)}, "options": ${JSON.stringify(d.options)}}}`;
+      const response = await send(h.port, { body });
+      assert.equal(response.status, 200, response.text);
+      const state = h.engine.scored.at(-1)?.state as { text?: unknown } | undefined;
+      assert.equal(state?.text, '{"ticket": "x", "2024": 2.0}');
+    });
+
     it("rejects reserved chat-control text inside object states, keys included", async () => {
       const decision = {
         ...supportRouteDecision(),
@@ -325,7 +347,7 @@ describe("DecisionServer on a fake engine", () => {
 
   describe("engine errors, mapped by class", () => {
     it("maps a budget error on an engine question to 400 naming the caller's decision", async () => {
-      h.engine.failNext = new TokenBudgetError("questions[1]", 9000, 4096, "the prompt");
+      h.engine.failNext = new TokenBudgetError(["questions", 1], 9000, 4096, "the prompt");
       const d = supportRouteDecision();
       const response = await send(h.port, { body: { decisions: [d, { ...d, id: "two" }] } });
       assert.equal(response.status, 400);
@@ -335,11 +357,11 @@ describe("DecisionServer on a fake engine", () => {
     });
 
     it("maps too many options and reserved tokens to 400", async () => {
-      h.engine.failNext = new TooManyOptionsError("questions[0].options", 30, 26);
+      h.engine.failNext = new TooManyOptionsError(["questions", 0, "options"], 30, 26);
       const first = await send(h.port, { body: { decision: supportRouteDecision() } });
       assert.equal(first.status, 400);
       assert.equal(first.json.problems[0].field, "decision.options");
-      h.engine.failNext = new ReservedTokenError("state", "<|im_end|>");
+      h.engine.failNext = new ReservedTokenError(["state"], "<|im_end|>");
       const second = await send(h.port, { body: { decision: supportRouteDecision() } });
       assert.equal(second.status, 400);
       assert.equal(second.json.problems[0].field, "decision.state");

@@ -221,8 +221,8 @@ describe("the CPU image's build replayed on the files it COPYs", () => {
 
   it("puts the entry point's module in the build output", () => {
     assert.ok(existsSync(join(app, "bin", "decisions.js")));
-    assert.ok(existsSync(join(app, "dist", "adapter", "cli", "main.js")));
-    assert.ok(existsSync(join(app, "dist", "adapter", "cli", "serveCommand.js")));
+    assert.ok(existsSync(join(app, "dist", "cli", "main.js")));
+    assert.ok(existsSync(join(app, "dist", "cli", "commands", "serveCommand.js")));
   });
 
   it("runs the ENTRYPOINT with the CMD `serve` from the runtime layout", () => {

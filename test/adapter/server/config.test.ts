@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { readServerConfig, SERVER_SETTINGS } from "../../../adapter/server/config.js";
+import { readServerConfig, SERVER_SETTINGS, type ServerSetting } from "../../../adapter/server/config.js";
 import { ConfigError } from "../../../adapter/server/errors.js";
 
 const MACHINE = { availableParallelism: 6 };
@@ -125,7 +126,31 @@ describe("readServerConfig", () => {
           SEMIF_MAX_PROMPT_TOKENS: "5000",
           SEMIF_BATCH_SIZE: "8192",
         }),
-      /SEMIF_MAX_PROMPT_TOKENS: must be at most the context size \(4096\)[\s\S]*SEMIF_BATCH_SIZE/,
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual([...error.problems].sort(), [
+          "SEMIF_BATCH_SIZE: must be at most the context size (4096), got 8192",
+          "SEMIF_MAX_PROMPT_TOKENS: must be at most the context size (4096), got 5000",
+        ]);
+        return true;
+      },
+    );
+  });
+
+  it("derives the batch size and prompt budget from the context size when they are not set", () => {
+    const config = readServerConfig({ SEMIF_CONTEXT_SIZE: "256" }, {}, MACHINE);
+
+    assert.equal(config.batchSize, 256);
+    assert.equal(config.maxPromptTokens, 256);
+  });
+
+  it("answers the default of a setting whose value is bad only with the ConfigError", () => {
+    assert.throws(
+      () => readServerConfig({ SEMIF_CONTEXT_SIZE: "big", SEMIF_BATCH_SIZE: "1024" }, {}, MACHINE),
+      {
+        name: "ConfigError",
+        message: /SEMIF_CONTEXT_SIZE: must be an integer/,
+      },
     );
   });
 
@@ -139,5 +164,34 @@ describe("readServerConfig", () => {
       );
     }
     assert.equal(new Set(SERVER_SETTINGS.map((s) => s.flag)).size, SERVER_SETTINGS.length);
+  });
+});
+
+/** README's configuration table as the settings table writes it: literal defaults as code, computed ones in words. */
+function configurationTable(settings: readonly ServerSetting[]): string[] {
+  const rows = settings.map((setting) => {
+    const variables = setting.env.map((name) => `\`${name}\``).join(", ");
+    const fallback = setting.literalDefault ? `\`${setting.defaultText}\`` : setting.defaultText;
+    return `| \`--${setting.flag}\` | ${variables} | ${fallback} | ${setting.description} |`;
+  });
+  return ["| flag | variable | default | what it does |", "| --- | --- | --- | --- |", ...rows];
+}
+
+describe("README's configuration table", () => {
+  it("is the settings table: same rows, order, variables, defaults and descriptions", () => {
+    // prepare
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const section = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? "";
+
+    // act
+    const table = section.split("\n").filter((line) => line.startsWith("|"));
+
+    // assert
+    const expected = configurationTable(SERVER_SETTINGS);
+    assert.deepEqual(
+      table,
+      expected,
+      `README.md's "Configuration" table should read:\n${expected.join("\n")}\n`,
+    );
   });
 });

@@ -4,10 +4,12 @@ import {
   AbortedError,
   EngineDisposedError,
   GpuUnavailableError,
+  InvalidBatchError,
   InvalidDecisionError,
+  ReservedTokenError,
   TokenBudgetError,
 } from "../../../adapter/engine/errors.js";
-import { engineFieldMapFor, translateEngineField } from "../../../adapter/server/engineFieldMap.js";
+import { engineFieldMapFor, translateEnginePath } from "../../../adapter/server/engineFieldMap.js";
 import {
   BadRequestError,
   ClientDisconnectedError,
@@ -50,7 +52,7 @@ describe("mapEngineError", () => {
 
   it("maps by class: invalid input 400, abort and disposal 503, anything else 500", () => {
     const context = { fields: engineFieldMapFor(SHARED), retryAfterSeconds: 2 };
-    const budget = mapEngineError(new TokenBudgetError("questions[3]", 10, 5, "the prompt"), context);
+    const budget = mapEngineError(new TokenBudgetError(["questions", 3], 10, 5, "the prompt"), context);
     assert.ok(budget instanceof BadRequestError);
     assert.deepEqual(budget.problems, [
       { field: "decisions[3]", message: "the prompt needs 10 tokens, over the limit of 5" },
@@ -70,23 +72,52 @@ describe("mapEngineError", () => {
   });
 });
 
-describe("translateEngineField", () => {
-  it("names engine fields in the caller's wire format", () => {
+describe("translateEnginePath", () => {
+  it("names engine paths in the caller's wire format", () => {
     const single = engineFieldMapFor({
       kind: "semif",
       shape: "single",
       batch: { state: "s", questions: [] },
     });
-    assert.equal(translateEngineField("questions[0].options[2]", single), "decision.options[2]");
-    assert.equal(translateEngineField("state.customer", single), "decision.state.customer");
+    assert.equal(translateEnginePath(["questions", 0, "options", 2], single), "decision.options[2]");
+    assert.equal(translateEnginePath(["state", "customer"], single), "decision.state.customer");
     const shared = engineFieldMapFor(SHARED);
-    assert.equal(translateEngineField("questions[4]", shared), "decisions[4]");
-    assert.equal(translateEngineField("questions", shared), "decisions");
+    assert.equal(translateEnginePath(["questions", 4], shared), "decisions[4]");
+    assert.equal(translateEnginePath(["questions", 4, "temperature"], shared), "decisions[4].temperature");
+    assert.equal(translateEnginePath(["questions"], shared), "decisions");
+    assert.equal(translateEnginePath(["state"], shared), "decisions[0].state");
     const batch = { state: "s", questions: [{ id: "c", question: "i", options: [] }] };
     const systemOne = engineFieldMapFor(SYSTEM_ONE, batch);
-    assert.equal(translateEngineField("questions[0].options[1]", systemOne), "questions.c");
-    assert.equal(translateEngineField("questions[7]", systemOne), "questions");
-    assert.equal(translateEngineField("other", systemOne), "other");
-    assert.ok(new InvalidDecisionError("x", "y") instanceof Error);
+    assert.equal(translateEnginePath(["questions", 0, "options", 1], systemOne), "questions.c");
+    assert.equal(translateEnginePath(["questions", 7], systemOne), "questions");
+    assert.equal(
+      translateEnginePath(["questions", "a b", "criteria"], systemOne),
+      'questions["a b"].criteria',
+    );
+    assert.equal(translateEnginePath(["other"], systemOne), "other");
+  });
+});
+
+describe("engine problems", () => {
+  it("lists every problem of an InvalidBatchError at its caller's field, with the engine's reason", () => {
+    const error = new InvalidBatchError([
+      new InvalidDecisionError(["questions", 1, "options", 2, "id"], 'duplicate id "a"'),
+      new ReservedTokenError(["state"], "<|im_end|>"),
+    ]);
+    assert.ok(error instanceof InvalidDecisionError);
+    assert.deepEqual(error.path, ["questions", 1, "options", 2, "id"]);
+    const mapped = mapEngineError(error, { fields: engineFieldMapFor(SHARED), retryAfterSeconds: 1 });
+    assert.ok(mapped instanceof BadRequestError);
+    assert.deepEqual(mapped.problems, [
+      { field: "decisions[1].options[2].id", message: 'duplicate id "a"' },
+      { field: "decisions[0].state", message: 'contains the reserved chat-control text "<|im_end|>"' },
+    ]);
+  });
+
+  it("maps by path, not by message: a reason that looks like another field stays a reason", () => {
+    const error = new InvalidDecisionError(["questions", 0], "questions[9]: not this one");
+    const mapped = mapEngineError(error, { fields: engineFieldMapFor(SHARED), retryAfterSeconds: 1 });
+    assert.ok(mapped instanceof BadRequestError);
+    assert.deepEqual(mapped.problems, [{ field: "decisions[0]", message: "questions[9]: not this one" }]);
   });
 });

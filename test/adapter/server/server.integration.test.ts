@@ -13,6 +13,7 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import { serve } from "../../../adapter/server/serve.js";
 import { jevBenchToSystemOne, loadJevBench } from "../../../bench/loadJevBench.js";
+import { loadPythonStates } from "../wire/pythonStates.fixture.js";
 import { send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, testSettings } from "./serverHarness.js";
 
@@ -71,6 +72,24 @@ describe("the server on tiny-qwen3 (integration)", () => {
     assert.ok(Math.abs(total - 1) < 1e-9, `probabilities sum to ${total}`);
     assert.equal(result.prompt_version, "direct-options-v1");
     assert.match(result.prompt_sha256, /^[0-9a-f]{64}$/);
+  });
+
+  it("renders every state as SemIf's Python does: prompt_sha256 equals the committed Python hashes", async () => {
+    const fixtures = loadPythonStates();
+    const decision = (id: string, state: string): string =>
+      `{"id": ${JSON.stringify(id)}, "state": ${state}, "question": ${JSON.stringify(fixtures.question)}, "options": ${JSON.stringify(fixtures.options)}}`;
+    for (const fixture of fixtures.cases) {
+      // The request text carries the state exactly as written (integer-like keys, 2.0, 1e5, ...).
+      const single = await send(port, { body: `{"decision": ${decision("py", fixture.text)}}` });
+      assert.equal(single.status, 200, `${fixture.name}: ${single.text}`);
+      assert.equal(single.json.result.prompt_sha256, fixture.prompt_sha256, fixture.name);
+      const shared = await send(port, {
+        path: "/invocations",
+        body: `{"decisions": [${decision("a", fixture.text)}, ${decision("b", fixture.text)}]}`,
+      });
+      assert.equal(shared.status, 200, `${fixture.name}: ${shared.text}`);
+      for (const result of shared.json.results) assert.equal(result.prompt_sha256, fixture.prompt_sha256);
+    }
   });
 
   it("answers a shared decisions request like the single decisions, to 1e-4", async () => {

@@ -1,15 +1,12 @@
-/** Property tests of the request validators and the JSON text scan (fast-check). */
+/** Property tests of the request validators (fast-check); the JSON text scan's are in test/adapter/wire. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
 import { formatFieldPath, type PathSegment } from "../../../adapter/server/fieldPath.js";
-import { inspectJsonText } from "../../../adapter/server/inspectJsonText.js";
 import { findReservedToken, RESERVED_TOKENS } from "../../../adapter/server/reservedTokens.js";
 import type { RequestLimits, Validation } from "../../../adapter/server/types.js";
-import { validateChatRequest } from "../../../adapter/server/validateChatRequest.js";
-import { validateSemIfRequest } from "../../../adapter/server/validateSemIfRequest.js";
-import { validateSystemOneRequest } from "../../../adapter/server/validateSystemOneRequest.js";
+import { validateRequest } from "../../../adapter/server/validateRequest.js";
 
 const LIMITS: RequestLimits = {
   maxOptions: 26,
@@ -20,10 +17,12 @@ const LIMITS: RequestLimits = {
 };
 
 const VALIDATORS: ReadonlyArray<[string, (body: unknown) => Validation<unknown>]> = [
-  ["SemIf", (body) => validateSemIfRequest(body, LIMITS)],
-  ["System One", (body) => validateSystemOneRequest(body, LIMITS)],
-  ["chat", (body) => validateChatRequest(body, LIMITS)],
+  ["SemIf", (body) => validateRequest("semif", body, LIMITS)],
+  ["System One", (body) => validateRequest("systemone", body, LIMITS)],
+  ["chat", (body) => validateRequest("chat", body, LIMITS)],
 ];
+
+const validateSemIfRequest = (body: unknown, limits: RequestLimits) => validateRequest("semif", body, limits);
 
 /** Text that is a usable id or description: non-blank, no reserved chat-control text. */
 const cleanText = fc
@@ -79,13 +78,6 @@ function withText(
     return [name, withText(item, rest, key, change)];
   });
   return Object.fromEntries(entries);
-}
-
-function depthOf(value: unknown): number {
-  if (Array.isArray(value)) return 1 + Math.max(0, ...value.map(depthOf));
-  if (value !== null && typeof value === "object")
-    return 1 + Math.max(0, ...Object.values(value).map(depthOf));
-  return 0;
 }
 
 describe("request validators (properties)", () => {
@@ -196,44 +188,6 @@ describe("request validators (properties)", () => {
           const refused = validateSemIfRequest({ decisions: different }, LIMITS);
           assert.equal(refused.ok, false);
           assert.ok(!refused.ok && refused.problems.some((p) => p.field === `decisions[${odd}].state`));
-        },
-      ),
-    );
-  });
-});
-
-describe("inspectJsonText (properties)", () => {
-  it("finds no repeated keys in JSON.stringify output, compact or indented, and measures depth exactly", () => {
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), fc.boolean(), (value, indented) => {
-        const text = JSON.stringify(value, null, indented ? 2 : undefined);
-        const depth = depthOf(value);
-        assert.deepEqual(inspectJsonText(text, 100), { tooDeep: false, duplicateKeys: [] });
-        assert.equal(inspectJsonText(text, depth).tooDeep, false);
-        if (depth > 0) assert.equal(inspectJsonText(text, depth - 1).tooDeep, true);
-      }),
-    );
-  });
-
-  it("finds a key repeated in any object, at that object's path, whatever the key's escapes", () => {
-    fc.assert(
-      fc.property(
-        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }),
-        fc.string(),
-        fc.jsonValue({ maxDepth: 1 }),
-        (inner, wrapperKey, extra) => {
-          const [key] = Object.keys(inner);
-          fc.pre(key !== undefined);
-          const innerText = JSON.stringify(inner);
-          // Append the first key again, spelled with \u escapes so a byte compare would miss it.
-          const escaped = `"${[...key].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`).join("")}"`;
-          const repeated = `${innerText.slice(0, -1)},${escaped}:${JSON.stringify(extra)}}`;
-          const text = `{${JSON.stringify(wrapperKey)}: [1, ${repeated}]}`;
-          assert.doesNotThrow(() => JSON.parse(text));
-          const { duplicateKeys } = inspectJsonText(text, 100);
-          assert.deepEqual(duplicateKeys, [
-            { field: formatFieldPath([wrapperKey, 1]), message: `duplicate key ${JSON.stringify(key)}` },
-          ]);
         },
       ),
     );

@@ -3,8 +3,11 @@ import { describe, it } from "node:test";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
 import { findReservedToken } from "../../../adapter/server/reservedTokens.js";
 import type { Problem, RequestLimits, Validation } from "../../../adapter/server/types.js";
-import { validateChatRequest } from "../../../adapter/server/validateChatRequest.js";
-import { validateSystemOneRequest } from "../../../adapter/server/validateSystemOneRequest.js";
+import { validateRequest } from "../../../adapter/server/validateRequest.js";
+
+const validateSystemOneRequest = (body: unknown, limits: RequestLimits) =>
+  validateRequest("systemone", body, limits);
+const validateChatRequest = (body: unknown, limits: RequestLimits) => validateRequest("chat", body, limits);
 
 const LIMITS: RequestLimits = {
   maxOptions: 26,
@@ -32,6 +35,7 @@ describe("validateSystemOneRequest", () => {
     };
     const validation = validateSystemOneRequest(request, { ...LIMITS, maxQuestions: 4 });
     assert.ok(validation.ok, JSON.stringify(validation));
+    assert.ok(validation.value.kind === "systemone");
     assert.deepEqual(validation.value.request, request);
   });
 
@@ -146,7 +150,7 @@ describe("validateChatRequest", () => {
       },
       LIMITS,
     );
-    assert.ok(validation.ok);
+    assert.ok(validation.ok && validation.value.kind === "chat");
     assert.deepEqual(validation.value.request, {
       messages: [
         { role: "system", content: "" },
@@ -173,14 +177,15 @@ describe("validateChatRequest", () => {
       },
       LIMITS,
     );
+    // Every problem, in the schema's field order (unsupported fields last).
     assert.deepEqual(problemsOf(validation), [
-      "top_p: unsupported field (expected messages, max_tokens, stream, temperature, model)",
       'messages[0].role: must be one of system, user, assistant, got "tool"',
       "messages[1].content: must be a string (content parts are not supported), got an array",
       'messages[2].content: contains the reserved chat-control text "<|im_start|>"',
       "max_tokens: must be an integer from 1 to 64",
-      "temperature: must be a number from 0 to 2",
       "stream: streaming is not supported; omit stream or send false",
+      "temperature: must be a number from 0 to 2",
+      "top_p: unsupported field (expected messages, max_tokens, stream, temperature, model)",
     ]);
   });
 });

@@ -1,0 +1,197 @@
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import { commonPrefixLength } from "./commonPrefixLength.js";
+import { reusablePrefix } from "./reusablePrefix.js";
+import { StateFileCache } from "./StateFileCache.js";
+import { throwIfAborted } from "./throwIfAborted.js";
+
+/** What {@link ChunkedSequence} uses of a node-llama-cpp sequence (a fake in unit tests). */
+export type EvaluationSequence = Pick<
+  LlamaContextSequence,
+  | "contextTokens"
+  | "nextTokenIndex"
+  | "eraseContextTokenRanges"
+  | "evaluateWithoutGeneratingNewTokens"
+  | "takeCheckpoint"
+  | "saveStateToFile"
+  | "loadStateFromFile"
+  | "clearHistory"
+  | "controlledEvaluate"
+  | "evaluate"
+>;
+
+/** The token boundaries a prompt is evaluated at (see {@link ChunkedSequence.prefill}). */
+export interface ChunkedPrompt {
+  tokens: readonly Token[];
+  /** End of the preamble (the same in every prompt). */
+  preambleBoundary: number;
+  /** End of the state (the same for every question on one state). */
+  stateBoundary: number;
+}
+
+/** Options of {@link ChunkedSequence}. */
+export interface ChunkedSequenceOptions {
+  sequence: EvaluationSequence;
+  /** Tokens evaluated per decode step. */
+  batchSize: number;
+  /** Saved states across requests (its own bound; 0 bytes keeps none). */
+  stateFiles: StateFileCache;
+  /** States shorter than this beyond the preamble are cheaper to evaluate than to save and load. Default 32. */
+  stateFileMinTokens?: number;
+}
+
+/** What {@link ChunkedSequence.prefill} did. */
+export interface Prefill {
+  /** Tokens reused (live in the sequence or loaded from a saved state) instead of evaluated. */
+  reused: number;
+  /** Whether the state came from a saved state file. */
+  fromFile: boolean;
+}
+
+/**
+ * The live sequence and what it holds, evaluated in fixed chunks: every prompt is split at the
+ * same places — `[0, preamble)`, `[preamble, state)`, `[state, end)` — whatever was cached, so a
+ * question scored alone, in a batch, cold or on a cached state computes the same numbers.
+ *
+ * Reuse across prompts goes only back to a chunk end the live sequence shares with a cold run
+ * ({@link reusablePrefix}): attention models rewind their KV cache to it; recurrent and hybrid
+ * models restore the checkpoint taken there. A state not live any more may come back from a saved
+ * state file (made at the state boundary, so with exactly the chunks of a cold run).
+ */
+export class ChunkedSequence {
+  readonly sequence: EvaluationSequence;
+  readonly stateFiles: StateFileCache;
+  readonly #batchSize: number;
+  readonly #stateFileMinTokens: number;
+  /** Where the evaluation chunks of the live sequence ended. */
+  #chunkEnds: number[] = [];
+
+  constructor(options: ChunkedSequenceOptions) {
+    this.sequence = options.sequence;
+    this.stateFiles = options.stateFiles;
+    this.#batchSize = options.batchSize;
+    this.#stateFileMinTokens = options.stateFileMinTokens ?? 32;
+  }
+
+  /** Where the live sequence's evaluation chunks ended (for tests and diagnostics). */
+  get chunkEnds(): readonly number[] {
+    return this.#chunkEnds;
+  }
+
+  /**
+   * Brings the sequence to the end of the prompt's state: rewinds to the last reusable chunk end,
+   * loads a saved state when the state is not live, evaluates what is missing chunk by chunk
+   * (a checkpoint at each boundary, a state file at the state's end), and leaves
+   * `tokens.slice(stateBoundary)` to evaluate.
+   * @throws AbortedError when the signal aborts between chunks.
+   */
+  async prefill(prompt: ChunkedPrompt, signal?: AbortSignal): Promise<Prefill> {
+    const sequence = this.sequence;
+    const { tokens } = prompt;
+    const boundaries = [prompt.preambleBoundary, prompt.stateBoundary];
+    const keep = reusablePrefix(
+      boundaries,
+      commonPrefixLength(sequence.contextTokens, tokens),
+      this.#chunkEnds,
+    );
+    await this.#rewindTo(keep);
+    const stateKey = this.#stateFileKey(prompt);
+    let fromFile = false;
+    if (sequence.nextTokenIndex < prompt.stateBoundary && stateKey !== undefined) {
+      fromFile = await this.#loadStateFile(stateKey, tokens.slice(0, prompt.stateBoundary));
+      // A saved state was made by evaluating exactly these chunks.
+      if (fromFile) this.#chunkEnds = [prompt.preambleBoundary, prompt.stateBoundary];
+    }
+    const reused = sequence.nextTokenIndex;
+    let position = reused;
+    for (const boundary of boundaries) {
+      if (boundary <= position) continue;
+      await this.evaluate(tokens.slice(position, boundary), signal);
+      await sequence.takeCheckpoint();
+      position = boundary;
+      this.#chunkEnds.push(boundary);
+      if (boundary === prompt.stateBoundary && stateKey !== undefined) {
+        await this.stateFiles.store(
+          stateKey,
+          boundary,
+          async (path) => (await sequence.saveStateToFile(path)).fileSize,
+        );
+      }
+    }
+    return { reused, fromFile };
+  }
+
+  /** Evaluates tokens in batch-size chunks, checking the signal between chunks. */
+  async evaluate(tokens: readonly Token[], signal?: AbortSignal): Promise<void> {
+    for (let start = 0; start < tokens.length; start += this.#batchSize) {
+      throwIfAborted(signal);
+      await this.sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(start, start + this.#batchSize));
+    }
+  }
+
+  /** Records that a prompt's last chunk was evaluated, ending at `end`. */
+  endedChunkAt(end: number): void {
+    this.#chunkEnds.push(end);
+  }
+
+  /**
+   * Prepares generation on `tokens` (the chat path): rewinds to the longest common prefix, leaving
+   * at least one token to evaluate. Generation evaluates one chunk from there, so no later
+   * position is a chunk end that decisions could reuse.
+   * @returns the index from which `tokens` must be evaluated.
+   */
+  async rewindForGeneration(tokens: readonly Token[]): Promise<number> {
+    const keep = Math.min(commonPrefixLength(this.sequence.contextTokens, tokens), tokens.length - 1);
+    await this.#rewindTo(keep);
+    return this.sequence.nextTokenIndex;
+  }
+
+  /** Forgets every evaluated token, snapshot and saved state. */
+  async clear(): Promise<void> {
+    await this.sequence.clearHistory();
+    this.#chunkEnds = [];
+    await this.stateFiles.clear();
+  }
+
+  async #rewindTo(keep: number): Promise<void> {
+    const sequence = this.sequence;
+    if (keep < sequence.nextTokenIndex) {
+      await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    }
+    this.#chunkEnds = this.#chunkEnds.filter((end) => end <= keep);
+  }
+
+  /** Key of the prompt's state in the saved-state cache; undefined when the state is too short to be worth a file. */
+  #stateFileKey(prompt: ChunkedPrompt): string | undefined {
+    if (prompt.stateBoundary - prompt.preambleBoundary < this.#stateFileMinTokens) return undefined;
+    return StateFileCache.keyOf(prompt.tokens.slice(0, prompt.stateBoundary));
+  }
+
+  /**
+   * Replaces the sequence's state with a saved one holding exactly `stateTokens`.
+   * @returns whether it was loaded; a file that fails to load or holds other tokens is dropped.
+   */
+  async #loadStateFile(key: string, stateTokens: readonly Token[]): Promise<boolean> {
+    const saved = this.stateFiles.get(key);
+    if (saved === undefined) return false;
+    const sequence = this.sequence;
+    // Dropping the history also drops snapshots of the previous state, which must never be
+    // restored into this one.
+    await sequence.clearHistory();
+    this.#chunkEnds = [];
+    try {
+      await sequence.loadStateFromFile(saved.path, { acceptRisk: true });
+    } catch (error) {
+      // A lost or unreadable file only costs the evaluation it would have saved.
+      await sequence.clearHistory();
+      await this.stateFiles.loadFailed(key, error);
+      return false;
+    }
+    if (commonPrefixLength(sequence.contextTokens, stateTokens) !== stateTokens.length) {
+      await sequence.clearHistory();
+      await this.stateFiles.drop(key);
+      return false;
+    }
+    await sequence.takeCheckpoint();
+    return true;
+  }
+}

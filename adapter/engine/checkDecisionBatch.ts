@@ -1,0 +1,69 @@
+import { InvalidDecisionError, ReservedTokenError, TooManyOptionsError } from "./errors.js";
+import { findReservedToken } from "./findReservedToken.js";
+import type { PromptVocabulary } from "./PromptVocabulary.js";
+import type { DecisionBatch } from "./types.js";
+
+/**
+ * Every reason a batch cannot be scored, in request order — the one place these checks live:
+ * at least one question; unique question ids; per question 2 to `maxOptions` options with unique
+ * ids; a temperature, when given, positive and finite; no control text (asked of the vocabulary)
+ * in the state, a question or an option description. Paths are in the engine's terms
+ * (`["questions", 1, "options", 0, "id"]`).
+ *
+ * @param stateText the state as the prompt shows it (checked for control text).
+ * @returns the problems found; empty when the batch can be scored.
+ */
+export function checkDecisionBatch(
+  batch: DecisionBatch,
+  stateText: string,
+  vocabulary: PromptVocabulary,
+  maxOptions: number,
+): InvalidDecisionError[] {
+  const problems: InvalidDecisionError[] = [];
+  if (batch.questions.length === 0) {
+    problems.push(new InvalidDecisionError(["questions"], "at least one question is needed"));
+  }
+  const stateToken = findReservedToken(vocabulary, stateText);
+  if (stateToken !== undefined) problems.push(new ReservedTokenError(["state"], stateToken));
+  const questionIds = new Set<string>();
+  for (const [index, question] of batch.questions.entries()) {
+    const path = ["questions", index] as const;
+    if (questionIds.has(question.id)) {
+      problems.push(new InvalidDecisionError([...path, "id"], `duplicate id ${JSON.stringify(question.id)}`));
+    }
+    questionIds.add(question.id);
+    const count = question.options.length;
+    if (count < 2) {
+      problems.push(
+        new InvalidDecisionError([...path, "options"], `at least 2 options are needed, got ${count}`),
+      );
+    } else if (count > maxOptions) {
+      problems.push(new TooManyOptionsError([...path, "options"], count, maxOptions));
+    }
+    const optionIds = new Set<string>();
+    for (const [optionIndex, option] of question.options.entries()) {
+      const optionPath = [...path, "options", optionIndex] as const;
+      if (optionIds.has(option.id)) {
+        problems.push(
+          new InvalidDecisionError([...optionPath, "id"], `duplicate id ${JSON.stringify(option.id)}`),
+        );
+      }
+      optionIds.add(option.id);
+      const token = findReservedToken(vocabulary, option.description);
+      if (token !== undefined) problems.push(new ReservedTokenError([...optionPath, "description"], token));
+    }
+    const questionToken = findReservedToken(vocabulary, question.question);
+    if (questionToken !== undefined)
+      problems.push(new ReservedTokenError([...path, "question"], questionToken));
+    const temperature = question.temperature ?? 1;
+    if (!(temperature > 0) || !Number.isFinite(temperature)) {
+      problems.push(
+        new InvalidDecisionError(
+          [...path, "temperature"],
+          `must be a positive finite number, got ${temperature}`,
+        ),
+      );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,18 @@
+import type { PromptVocabulary } from "./PromptVocabulary.js";
+
+/**
+ * The control text hidden in caller-supplied `text`, asking the vocabulary itself: text that
+ * tokenizes differently with special-token parsing than without holds a control token (it could
+ * forge prompt structure, e.g. `<|im_end|>`).
+ *
+ * @returns the control token's text (or `(special token)` when it cannot be named); undefined when
+ *   the text holds none.
+ */
+export function findReservedToken(vocabulary: PromptVocabulary, text: string): string | undefined {
+  const withSpecial = vocabulary.tokenize(text, true);
+  const plain = vocabulary.tokenize(text, false);
+  if (withSpecial.length === plain.length && withSpecial.every((token, index) => token === plain[index]))
+    return undefined;
+  const special = withSpecial.find((token) => vocabulary.isSpecialToken(token));
+  return special === undefined ? "(special token)" : vocabulary.detokenize([special], true);
+}

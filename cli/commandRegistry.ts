@@ -1,0 +1,116 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_START_KIND } from "./constants.js";
+import { CommandModuleError, CommandUnavailableError } from "./errors.js";
+import type { CliCommand } from "./types.js";
+
+/**
+ * One sub-command as the registry knows it, without loading its module: its name, the line
+ * `decisions help` shows, where its module is and what that module needs besides `cli/`.
+ */
+export interface CommandEntry {
+  /** The sub-command's name (`decisions <name>`). */
+  name: string;
+  /** One line shown by `decisions help`. */
+  summary: string;
+  /** The command's module, relative to this file (`./commands/serveCommand.js`). */
+  module: string;
+  /** The {@link CliCommand} the module exports under this name. */
+  exportName: string;
+  /**
+   * Top-level folders of this package, besides `cli/`, that the module imports (`adapter`,
+   * `bench`, …). A command whose folders are not installed (the SageMaker image ships `adapter/`
+   * and `cli/` only) is not listed by `help` and refuses to run with a message naming them. A test
+   * bundles each module and checks this list against its real imports.
+   */
+  parts: readonly string[];
+  /** Packages it imports that a production install (`npm ci --omit=dev`) leaves out. Default none. */
+  devPackages?: readonly string[];
+}
+
+/**
+ * Every sub-command of `decisions`, in the order `help` lists them. Adding a command: write
+ * `cli/commands/<name>Command.ts` exporting `<name>Command: CliCommand`, then add its entry here.
+ */
+export const COMMAND_REGISTRY: readonly CommandEntry[] = [
+  {
+    name: "serve",
+    summary: "serve the decision model on the SageMaker contract (GET /ping, POST /invocations)",
+    module: "./commands/serveCommand.js",
+    exportName: "serveCommand",
+    parts: ["adapter"],
+  },
+  {
+    name: "start",
+    summary: `serve the adapter on a generated model (default ${DEFAULT_START_KIND}); what npm start runs`,
+    module: "./commands/startCommand.js",
+    exportName: "startCommand",
+    parts: ["adapter"],
+  },
+  {
+    name: "models",
+    summary: "generate test models, list the kinds, write or verify a model-manifest.json",
+    module: "./commands/modelsCommand.js",
+    exportName: "modelsCommand",
+    parts: ["adapter"],
+  },
+  {
+    name: "schema",
+    summary: "print the JSON Schema of a wire format (SemIf, System One, chat) for other languages' clients",
+    module: "./commands/schemaCommand.js",
+    exportName: "schemaCommand",
+    parts: ["adapter"],
+  },
+  {
+    name: "bench",
+    summary: "measure the engine against its floor and the standard path (P1–P6), write bench/results",
+    module: "./commands/benchCommand.js",
+    exportName: "benchCommand",
+    parts: ["adapter", "bench"],
+  },
+];
+
+/**
+ * What this installation lacks for the command: its folders (`bench/`) and dev packages that are
+ * not installed. Looks at the file system only; loads nothing.
+ */
+export function missingParts(entry: CommandEntry): string[] {
+  const missing: string[] = [];
+  for (const part of entry.parts) {
+    // cli/ and the folders it names sit side by side both in the sources and in dist/.
+    if (!existsSync(fileURLToPath(new URL(`../${part}/`, import.meta.url)))) missing.push(`${part}/`);
+  }
+  for (const name of entry.devPackages ?? []) {
+    if (!isResolvable(name)) missing.push(`the package ${name}`);
+  }
+  return missing;
+}
+
+/**
+ * Loads the command's module and returns its command.
+ * @throws CommandUnavailableError when this installation lacks what it needs ({@link missingParts}).
+ * @throws CommandModuleError when the module does not export the command the entry names.
+ */
+export async function loadCommand(entry: CommandEntry): Promise<CliCommand> {
+  const missing = missingParts(entry);
+  if (missing.length > 0) throw new CommandUnavailableError(entry.name, missing);
+  const module = (await import(entry.module)) as Record<string, unknown>;
+  const command = module[entry.exportName];
+  if (!isCliCommand(command)) throw new CommandModuleError(entry.name, entry.module, entry.exportName);
+  return command;
+}
+
+function isCliCommand(value: unknown): value is CliCommand {
+  return typeof value === "object" && value !== null && typeof (value as CliCommand).run === "function";
+}
+
+function isResolvable(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch (error) {
+    // Only "not installed" means missing; any other failure is a broken install and is reported.
+    if ((error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND") return false;
+    throw error;
+  }
+}

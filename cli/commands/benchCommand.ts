@@ -1,0 +1,54 @@
+/**
+ * `decisions bench`: measures the engine and the adapter against node-llama-cpp used directly
+ * (their floor) and against the standard generation path, side by side in one run.
+ */
+import { formatReport } from "../../bench/formatReport.js";
+import { runBench } from "../../bench/runBench.js";
+import { UsageError } from "../errors.js";
+import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { CliCommand } from "../types.js";
+
+const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http]
+
+  --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
+  --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
+  --threads    CPU threads (default: all cores)
+  --out        folder for <timestamp>.json and .svg (default: bench/results)
+  --no-http    skip the figures measured through the HTTP adapter
+`;
+
+/** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
+export const benchCommand: CliCommand = {
+  async run(args) {
+    const { values } = parseCommandArgs({
+      args,
+      options: {
+        quick: { type: "boolean", default: false },
+        model: { type: "string" },
+        threads: { type: "string" },
+        out: { type: "string" },
+        "no-http": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      usage: USAGE,
+    });
+    if (values.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    const threads = values.threads === undefined ? undefined : Number(values.threads);
+    if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
+      throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
+    }
+    const { report, jsonPath, svgPath } = await runBench({
+      quick: values.quick,
+      modelPath: values.model,
+      threads,
+      outDir: values.out,
+      http: !values["no-http"],
+    });
+    process.stdout.write(formatReport(report));
+    process.stdout.write(`\nwrote ${jsonPath}\nwrote ${svgPath}\n`);
+    return 0;
+  },
+};

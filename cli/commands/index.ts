@@ -1,0 +1,19 @@
+/**
+ * The sub-commands of `decisions`, one module each. The CLI itself never imports this index: the
+ * registry loads each module on demand (`help` loads none), and some modules need parts that an
+ * installation may not ship (`bench` needs `bench/`). For tests and programs that embed a command.
+ */
+export { benchCommand } from "./benchCommand.js";
+export { createModelsCommand, modelsCommand } from "./modelsCommand.js";
+export { createSchemaCommand, schemaCommand } from "./schemaCommand.js";
+export {
+  parseServeArgs,
+  type ServeArgs,
+  serveCommand,
+  serveUsage,
+  serveWithFlags,
+  settingFlags,
+  settingsUsage,
+  settingValues,
+} from "./serveCommand.js";
+export { startCommand, startUsage } from "./startCommand.js";

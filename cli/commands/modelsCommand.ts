@@ -1,0 +1,159 @@
+/**
+ * `decisions models`: generated test models (list the kinds, generate one) and the
+ * `model-manifest.json` that pins a GGUF (write or verify).
+ */
+import type { GgufWriteProgress } from "../../adapter/gguf/index.js";
+import {
+  DEFAULT_MODEL_SEED,
+  generateModel,
+  isModelKind,
+  MODEL_KIND_SPECS,
+  MODEL_KINDS,
+  modelManifestPath,
+  verifyModelManifest,
+  writeModelManifest,
+} from "../../adapter/models/index.js";
+import { UsageError } from "../errors.js";
+import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { CliCommand, CliOutput } from "../types.js";
+
+const USAGE = `usage:
+  decisions models list
+  decisions models generate --kind <kind> --out <file.gguf> [--seed N]
+  decisions models manifest <file.gguf> [--source S] [--revision R]
+  decisions models manifest <file.gguf> --verify
+`;
+
+/**
+ * Builds the `decisions models` command with the given output streams (tests pass their own).
+ * Sub-commands: `list` (kinds with a description), `generate` (writes a generated GGUF and prints its
+ * path, size and sha256; progress on stderr), `manifest` (writes or, with `--verify`, checks the
+ * `model-manifest.json` beside a GGUF).
+ */
+export function createModelsCommand(output: Partial<CliOutput> = {}): CliCommand {
+  const stdout = output.stdout ?? process.stdout;
+  const stderr = output.stderr ?? process.stderr;
+  return {
+    async run(args: string[]): Promise<number> {
+      const [sub, ...rest] = args;
+      switch (sub) {
+        case "list":
+          return list(rest, stdout);
+        case "generate":
+          return generate(rest, stdout, stderr);
+        case "manifest":
+          return manifest(rest, stdout);
+        case "help":
+        case "--help":
+        case "-h":
+          stdout.write(USAGE);
+          return 0;
+        default:
+          throw new UsageError(
+            sub === undefined ? "a sub-command is needed" : `unknown sub-command "${sub}"`,
+            { usage: USAGE },
+          );
+      }
+    },
+  };
+}
+
+/** The `decisions models` command, writing to the process's stdout and stderr. */
+export const modelsCommand: CliCommand = createModelsCommand();
+
+function list(args: string[], stdout: CliOutput["stdout"]): number {
+  parseCommandArgs({ args, options: {}, usage: USAGE });
+  const width = Math.max(...MODEL_KINDS.map((kind) => kind.length));
+  for (const kind of MODEL_KINDS)
+    stdout.write(`${kind.padEnd(width)}  ${MODEL_KIND_SPECS[kind].description}\n`);
+  return 0;
+}
+
+async function generate(
+  args: string[],
+  stdout: CliOutput["stdout"],
+  stderr: CliOutput["stderr"],
+): Promise<number> {
+  const { values } = parseCommandArgs({
+    args,
+    options: { kind: { type: "string" }, out: { type: "string" }, seed: { type: "string" } },
+    usage: USAGE,
+  });
+  const { kind, out } = values;
+  if (kind === undefined || !isModelKind(kind)) {
+    throw new UsageError(
+      `--kind must be one of ${MODEL_KINDS.join(", ")}${kind === undefined ? "" : ` (got "${kind}")`}`,
+    );
+  }
+  if (out === undefined || out.length === 0) throw new UsageError("--out <file.gguf> is required");
+  const seed = values.seed === undefined ? DEFAULT_MODEL_SEED : Number(values.seed);
+  if (!Number.isSafeInteger(seed) || seed < 0 || !/^\d+$/.test(values.seed ?? "0")) {
+    throw new UsageError(`--seed must be a non-negative integer (got "${values.seed}")`);
+  }
+  const started = performance.now();
+  const large = MODEL_KIND_SPECS[kind].large;
+  if (large) stderr.write(`generating ${kind} (seed ${seed}) into ${out}\n`);
+  const onProgress = large ? progressPrinter(stderr) : undefined;
+  const result = await generateModel({ kind, out, seed, onProgress });
+  const seconds = (performance.now() - started) / 1000;
+  stdout.write(
+    [
+      `path    ${result.path}`,
+      `kind    ${result.kind}`,
+      `seed    ${result.seed}`,
+      `size    ${result.sizeBytes} bytes (${formatMegabytes(result.sizeBytes)})`,
+      `sha256  ${result.sha256}`,
+      `time    ${seconds.toFixed(1)} s`,
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+async function manifest(args: string[], stdout: CliOutput["stdout"]): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { source: { type: "string" }, revision: { type: "string" }, verify: { type: "boolean" } },
+    allowPositionals: true,
+    usage: USAGE,
+  });
+  const [gguf, ...extra] = positionals;
+  if (gguf === undefined || extra.length > 0)
+    throw new UsageError("exactly one GGUF path is needed", { usage: USAGE });
+  if (values.verify === true) {
+    if (values.source !== undefined || values.revision !== undefined) {
+      throw new UsageError("--verify takes no --source or --revision");
+    }
+    const result = await verifyModelManifest(gguf);
+    if (result.manifest === null) {
+      stdout.write(`no ${modelManifestPath(gguf)}; sha256 ${result.sha256}, ${result.sizeBytes} bytes\n`);
+      return 1;
+    }
+    stdout.write(`ok: ${gguf} matches ${modelManifestPath(gguf)} (sha256 ${result.sha256})\n`);
+    return 0;
+  }
+  const written = await writeModelManifest(gguf, { source: values.source, revision: values.revision });
+  stdout.write(`wrote ${modelManifestPath(gguf)}\n${JSON.stringify(written, null, 2)}\n`);
+  return 0;
+}
+
+function progressPrinter(stderr: CliOutput["stderr"]): (p: GgufWriteProgress) => void {
+  let lastTenth = -1;
+  return (progress) => {
+    const fraction = progress.bytesWritten / progress.totalBytes;
+    const line = `${(fraction * 100).toFixed(0).padStart(3)}%  ${formatMegabytes(progress.bytesWritten)} / ${formatMegabytes(progress.totalBytes)}  ${progress.tensorName}`;
+    if (stderr.isTTY === true) {
+      stderr.write(`\r${line.padEnd(79)}${progress.tensorsWritten === progress.tensorCount ? "\n" : ""}`);
+      return;
+    }
+    const tenth = Math.floor(fraction * 10);
+    if (tenth !== lastTenth) {
+      lastTenth = tenth;
+      stderr.write(`${line}\n`);
+    }
+  };
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
