@@ -29,3 +29,21 @@ export class ModelDownloadError extends ModelFileError {
 export class ModelChecksumMismatchError extends ModelDownloadError {
   override name = "ModelChecksumMismatchError";
 }
+
+/** Why {@link ModelPackageError} was raised. */
+export type ModelPackageFailure = "target-exists" | "not-a-gguf" | "write-failed";
+
+/** A `model.tar.gz` could not be written: the target exists, the input is not a GGUF, or a write failed. */
+export class ModelPackageError extends ModelFileError {
+  override name = "ModelPackageError";
+  /** What went wrong, for callers that map it (the CLI's exit code, for one). */
+  readonly reason: ModelPackageFailure;
+  /** The file concerned: the archive for `target-exists` and `write-failed`, the GGUF for `not-a-gguf`. */
+  readonly path: string;
+
+  constructor(message: string, reason: ModelPackageFailure, path: string, options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+    this.path = path;
+  }
+}

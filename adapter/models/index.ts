@@ -12,6 +12,7 @@ export type {
   ModelCatalogueEntry,
 } from "./downloadModel.js";
 export { downloadModel, MODEL_CATALOGUE } from "./downloadModel.js";
+export type { ModelPackageFailure } from "./errors.js";
 export {
   ModelChecksumMismatchError,
   ModelDownloadError,
@@ -19,6 +20,7 @@ export {
   ModelGenerationError,
   ModelManifestError,
   ModelManifestMismatchError,
+  ModelPackageError,
 } from "./errors.js";
 export type { EnsureGeneratedModelOptions, GeneratedModel, GenerateModelOptions } from "./generateModel.js";
 export {
@@ -51,6 +53,8 @@ export {
 } from "./modelManifest.js";
 export type { MetadataEntry } from "./modelMetadata.js";
 export { GENERATOR_VERSION_KEY, modelMetadata, vocabMetadata } from "./modelMetadata.js";
+export type { PackagedModel, PackageModelOptions } from "./packageModel.js";
+export { packageModel } from "./packageModel.js";
 export { packageRoot } from "./packageRoot.js";
 export {
   loadQwen3Vocab,

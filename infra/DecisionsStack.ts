@@ -1,0 +1,283 @@
+import { join } from "node:path";
+import {
+  Annotations,
+  Aws,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from "aws-cdk-lib";
+import type { RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { Construct } from "constructs";
+import { decideMaxConcurrency } from "./config/decideMaxConcurrency.js";
+import type { InfraSettings } from "./config/readInfraSettings.js";
+import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
+import { DecideFunction } from "./constructs/DecideFunction.js";
+import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
+import { IncidentRule } from "./constructs/IncidentRule.js";
+import { IngestBucket } from "./constructs/IngestBucket.js";
+import { IngestFunction } from "./constructs/IngestFunction.js";
+import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
+import { OutcomesTable } from "./constructs/OutcomesTable.js";
+import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
+import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
+import { StandardEndpoint } from "./constructs/StandardEndpoint.js";
+import { WorkQueue } from "./constructs/WorkQueue.js";
+
+/** Where the stack finds the code it deploys. */
+export interface DecisionsSources {
+  /** The repository root (build context of the adapter images; `package-lock.json`; `policies/`). */
+  projectRoot: string;
+  /** The policies the functions bundle. Default: read from `<projectRoot>/policies`. */
+  policies?: readonly PolicyCatalogueEntry[];
+  /** Default `<projectRoot>/functions/decide/handler.ts`. */
+  decideEntry?: string;
+  /** Default `<projectRoot>/functions/ingest/handler.ts`. */
+  ingestEntry?: string;
+}
+
+/** Props of {@link DecisionsStack}. */
+export interface DecisionsStackProps extends StackProps {
+  settings: InfraSettings;
+  sources: DecisionsSources;
+}
+
+/**
+ * The whole decision pipeline in one stack: the decision endpoint (and optionally the standard
+ * one), the work queue and its DLQ, the decide function on it, batch ingest from S3, the incident
+ * rule, the outcomes table with its stream published to a bus, alarms and a dashboard.
+ */
+export class DecisionsStack extends Stack {
+  readonly workQueue: WorkQueue;
+  readonly decisionEndpoint: DecisionEndpoint;
+  readonly standardEndpoint: StandardEndpoint | undefined;
+  readonly outcomes: OutcomesTable;
+  readonly decide: DecideFunction;
+  readonly ingestBucket: IngestBucket;
+  readonly ingest: IngestFunction;
+  readonly ingestWorkflow: IngestWorkflow;
+  readonly incidents: IncidentRule;
+  readonly alarms: PipelineAlarms;
+  readonly dashboard: PipelineDashboard;
+  /** The decide event source's maximum concurrency, derived from the endpoint's maximum capacity. */
+  readonly decideMaxConcurrency: number;
+  /** The policies deployed with the functions. */
+  readonly policies: readonly PolicyCatalogueEntry[];
+
+  constructor(scope: Construct, id: string, props: DecisionsStackProps) {
+    super(scope, id, props);
+    const { settings, sources } = props;
+    const projectRoot = sources.projectRoot;
+    const logRetention = settings.logRetentionDays as RetentionDays;
+    const functionTimeout = Duration.seconds(settings.functionTimeoutSeconds);
+    const batchingWindow = Duration.seconds(settings.batchingWindowSeconds);
+    const modelDataUrl = resolvePlaceholders(settings.modelDataUrl);
+    this.policies = sources.policies ?? readPolicyCatalogue(join(projectRoot, "policies"));
+
+    this.decisionEndpoint = new DecisionEndpoint(this, "DecisionEndpoint", {
+      projectRoot,
+      accelerator: settings.accelerator,
+      modelDataUrl,
+      cpuInstanceType: settings.cpuInstanceType,
+      gpuInstancePools: settings.gpuInstancePools,
+      cpuFallbackPool: settings.cpuFallbackPool,
+      instanceProvisionTimeout: Duration.seconds(settings.instanceProvisionTimeoutSeconds),
+      containerStartupTimeout: Duration.seconds(settings.containerStartupTimeoutSeconds),
+      modelDownloadTimeout: Duration.seconds(settings.modelDownloadTimeoutSeconds),
+      cpuThreads: settings.cpuThreads,
+      gpuLayers: settings.gpuLayers,
+      contextSize: settings.contextSize,
+      requestsPerInstance: settings.requestsPerInstance,
+      minInstances: settings.minInstances,
+      maxInstances: settings.maxInstances,
+      targetInvocationsPerInstance: settings.targetInvocationsPerInstance,
+    });
+
+    this.standardEndpoint =
+      settings.standardEndpoint && settings.standardImage !== undefined
+        ? new StandardEndpoint(this, "StandardEndpoint", {
+            image: settings.standardImage,
+            instanceType: settings.standardInstanceType,
+            modelDataUrl:
+              settings.standardModelDataUrl === ""
+                ? modelDataUrl
+                : resolvePlaceholders(settings.standardModelDataUrl),
+            contextSize: settings.contextSize,
+          })
+        : undefined;
+
+    this.workQueue = new WorkQueue(this, "WorkQueue", {
+      consumerTimeout: functionTimeout,
+      batchingWindow,
+      maxReceiveCount: settings.maxReceiveCount,
+      maxMessageBytes: settings.maxMessageBytes,
+      retention: Duration.days(settings.queueRetentionDays),
+    });
+
+    this.outcomes = new OutcomesTable(this, "Outcomes", {
+      removalPolicy:
+        settings.outcomesRemovalPolicy === "retain" ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      busName: settings.outcomesBusName,
+    });
+
+    this.decideMaxConcurrency = decideMaxConcurrency({
+      maxInstances: this.decisionEndpoint.maxInstances,
+      requestsPerInstance: settings.requestsPerInstance,
+      groupsPerInvocation: settings.maxConcurrentGroups,
+    });
+    this.decide = new DecideFunction(this, "Decide", {
+      entry: sources.decideEntry ?? join(projectRoot, "functions", "decide", "handler.ts"),
+      projectRoot,
+      queue: this.workQueue.queue,
+      table: this.outcomes.table,
+      statusIndexArn: this.outcomes.statusIndexArn,
+      endpointName: this.decisionEndpoint.endpointName,
+      endpointArn: this.decisionEndpoint.endpointArn,
+      timeout: functionTimeout,
+      memorySize: settings.functionMemoryMb,
+      batchSize: settings.batchSize,
+      batchingWindow,
+      maxConcurrency: this.decideMaxConcurrency,
+      maxConcurrentGroups: settings.maxConcurrentGroups,
+      metricsNamespace: settings.metricsNamespace,
+      logRetention,
+    });
+
+    this.ingestBucket = new IngestBucket(this, "IngestBucket");
+    this.ingest = new IngestFunction(this, "Ingest", {
+      entry: sources.ingestEntry ?? join(projectRoot, "functions", "ingest", "handler.ts"),
+      projectRoot,
+      bucket: this.ingestBucket.bucket,
+      prefix: settings.ingestPrefix,
+      queue: this.workQueue.queue,
+      table: this.outcomes.table,
+      maxLinesPerInvocation: settings.ingestMaxLinesPerInvocation,
+      memorySize: settings.functionMemoryMb,
+      metricsNamespace: settings.metricsNamespace,
+      logRetention,
+    });
+
+    this.ingestWorkflow = new IngestWorkflow(this, "IngestWorkflow", {
+      bucket: this.ingestBucket.bucket,
+      prefix: settings.ingestPrefix,
+      suffix: settings.ingestSuffix,
+      ingest: this.ingest.function,
+      logRetention,
+    });
+
+    this.incidents = new IncidentRule(this, "IncidentRule", {
+      busName: settings.incidentEventBus,
+      source: settings.incidentSource,
+      detailType: settings.incidentDetailType,
+      queue: this.workQueue.queue,
+      deadLetterQueue: this.workQueue.deadLetterQueue,
+    });
+
+    this.alarms = new PipelineAlarms(this, "Alarms", {
+      queue: this.workQueue.queue,
+      deadLetterQueue: this.workQueue.deadLetterQueue,
+      endpointName: this.decisionEndpoint.endpointName,
+      variantName: this.decisionEndpoint.variantName,
+      decideFunction: this.decide.function,
+      ingestFunction: this.ingest.function,
+      ingestWorkflow: this.ingestWorkflow.stateMachine,
+      metricsNamespace: settings.metricsNamespace,
+      policies: this.policies.map((policy) => policy.name),
+      oldestMessageAge: Duration.seconds(settings.oldestMessageAlarmSeconds),
+      fallbackRatePercent: settings.fallbackRateAlarmPercent,
+      email: settings.alarmEmail,
+    });
+    this.dashboard = new PipelineDashboard(this, "Dashboard", {
+      metrics: this.alarms.metrics,
+      queue: this.workQueue.queue,
+      deadLetterQueue: this.workQueue.deadLetterQueue,
+      decideFunction: this.decide.function,
+      ingestFunction: this.ingest.function,
+      ingestWorkflow: this.ingestWorkflow.stateMachine,
+    });
+
+    this.warnWhenNoPolicyMapsIncidents(settings);
+    this.acknowledgeBucketNotificationsHandler();
+    this.addOutputs();
+  }
+
+  /** An incident rule whose events no policy maps would turn every incident into a `rejected` outcome. */
+  private warnWhenNoPolicyMapsIncidents(settings: InfraSettings): void {
+    const mapped = this.policies.some((policy) =>
+      policy.events.some(
+        (event) =>
+          event.source === settings.incidentSource && event.detailType === settings.incidentDetailType,
+      ),
+    );
+    if (!mapped) {
+      Annotations.of(this.incidents).addWarningV2(
+        "decisions:incidentEventsUnmapped",
+        `no policy maps events of source "${settings.incidentSource}" and detail-type "${settings.incidentDetailType}" (knobs incidentSource, incidentDetailType): each such event would be recorded as rejected`,
+      );
+    }
+  }
+
+  private addOutputs(): void {
+    const outputs: Record<string, { value: string; description: string }> = {
+      WorkQueueUrl: {
+        value: this.workQueue.queue.queueUrl,
+        description: "decisions submit --queue-url <this>",
+      },
+      DeadLetterQueueUrl: {
+        value: this.workQueue.deadLetterQueue.queueUrl,
+        description: "dead-lettered work items",
+      },
+      DecisionEndpointName: {
+        value: this.decisionEndpoint.endpointName,
+        description: "the decision endpoint",
+      },
+      OutcomesTableName: {
+        value: this.outcomes.table.tableName,
+        description: "decisions outcomes --table <this>",
+      },
+      OutcomesBusName: {
+        value: this.outcomes.bus.eventBusName,
+        description: "rules here receive every outcome",
+      },
+      IngestBucketName: {
+        value: this.ingestBucket.bucket.bucketName,
+        description: "upload JSONL batch files under the ingest prefix",
+      },
+      IngestWorkflowArn: {
+        value: this.ingestWorkflow.stateMachine.stateMachineArn,
+        description: "one execution per batch file",
+      },
+      AlarmTopicArn: { value: this.alarms.topic.topicArn, description: "subscribe to the pipeline's alarms" },
+      DashboardName: { value: this.dashboard.dashboard.dashboardName, description: "CloudWatch dashboard" },
+    };
+    if (this.standardEndpoint !== undefined) {
+      outputs.StandardEndpointName = {
+        value: this.standardEndpoint.endpointName,
+        description: "the standard text-generation endpoint",
+      };
+    }
+    for (const [id, output] of Object.entries(outputs)) new CfnOutput(this, id, output);
+  }
+
+  /**
+   * S3 bucket notifications are configured by a custom resource that CDK adds to the stack (a
+   * singleton Lambda function); its findings are CDK's, acknowledged here with reasons.
+   */
+  private acknowledgeBucketNotificationsHandler(): void {
+    for (const child of this.node.children) {
+      if (!child.node.id.startsWith("BucketNotificationsHandler")) continue;
+      Validations.of(child).acknowledge({
+        id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+        reason:
+          "CDK's bucket-notifications custom resource (runs at deploy only, to configure this stack's bucket) logs with the basic execution role.",
+      });
+    }
+  }
+}
+
+/** Replaces `{account}` and `{region}` with the deploying account and region. */
+function resolvePlaceholders(uri: string): string {
+  return uri.replaceAll("{account}", Aws.ACCOUNT_ID).replaceAll("{region}", Aws.REGION);
+}

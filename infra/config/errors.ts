@@ -1,0 +1,48 @@
+/** Errors of the CDK app's configuration. */
+
+/** One context knob that failed validation. */
+export interface InfraConfigProblem {
+  /** The context key, as written in `cdk.json` or after `-c`. */
+  knob: string;
+  /** What is wrong, for the person who set it. */
+  message: string;
+}
+
+/**
+ * The CDK context is invalid: thrown at synth, before any construct is created, naming every bad
+ * knob at once.
+ */
+export class InfraConfigError extends Error {
+  override name = "InfraConfigError";
+  /** Every problem found, in knob order. */
+  readonly problems: readonly InfraConfigProblem[];
+
+  constructor(problems: readonly InfraConfigProblem[]) {
+    super(
+      `invalid CDK context (cdk.json "context" or -c):\n${problems
+        .map((problem) => `  ${problem.knob}: ${problem.message}`)
+        .join("\n")}`,
+    );
+    this.problems = problems;
+  }
+}
+
+/** Why an image reference was refused. */
+export type ImageReferenceFailure = "mutable-tag" | "not-ecr" | "malformed";
+
+/**
+ * A container image reference that SageMaker cannot pull reproducibly: not pinned by digest, or not
+ * in Amazon ECR.
+ */
+export class ImageReferenceError extends Error {
+  override name = "ImageReferenceError";
+  readonly reason: ImageReferenceFailure;
+  /** The reference as given. */
+  readonly reference: string;
+
+  constructor(message: string, reason: ImageReferenceFailure, reference: string) {
+    super(message);
+    this.reason = reason;
+    this.reference = reference;
+  }
+}

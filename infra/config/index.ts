@@ -1,0 +1,12 @@
+/** Configuration of the CDK app: the context knobs, their validation, and values derived from them. */
+
+export type { MaxConcurrencyInputs } from "./decideMaxConcurrency.js";
+export { decideMaxConcurrency, SQS_MAX_CONCURRENCY_RANGE } from "./decideMaxConcurrency.js";
+export type { ImageReferenceFailure, InfraConfigProblem } from "./errors.js";
+export { ImageReferenceError, InfraConfigError } from "./errors.js";
+export type { PinnedImage } from "./parsePinnedImage.js";
+export { parsePinnedImage } from "./parsePinnedImage.js";
+export type { ContextValue, InfraKnob, InfraSettings } from "./readInfraSettings.js";
+export { INFRA_KNOBS, readInfraSettings } from "./readInfraSettings.js";
+export type { PolicyCatalogueEntry } from "./readPolicyCatalogue.js";
+export { readPolicyCatalogue } from "./readPolicyCatalogue.js";

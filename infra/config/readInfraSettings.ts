@@ -1,0 +1,492 @@
+import type { Node } from "constructs";
+import { InfraConfigError, type InfraConfigProblem } from "./errors.js";
+import { type PinnedImage, parsePinnedImage } from "./parsePinnedImage.js";
+
+/**
+ * Everything the CDK app is configured with, read once from the CDK context by
+ * {@link readInfraSettings}. Constructs receive this object (or parts of it) and never read context.
+ */
+export interface InfraSettings {
+  stackName: string;
+  accelerator: "cpu" | "gpu";
+  /** `s3://bucket/key` of the model.tar.gz; `{account}` and `{region}` are replaced at deploy. */
+  modelDataUrl: string;
+  cpuInstanceType: string;
+  /** GPU instance types in the order SageMaker tries them (priority 1 first). */
+  gpuInstancePools: readonly string[];
+  cpuFallbackPool: boolean;
+  instanceProvisionTimeoutSeconds: number;
+  containerStartupTimeoutSeconds: number;
+  modelDownloadTimeoutSeconds: number;
+  /** SEMIF_THREADS, or `auto` for the adapter's default (available parallelism). */
+  cpuThreads: number | "auto";
+  gpuLayers: number;
+  contextSize: number;
+  requestsPerInstance: number;
+  minInstances: number;
+  maxInstances: number;
+  targetInvocationsPerInstance: number;
+  maxConcurrentGroups: number;
+  batchSize: number;
+  batchingWindowSeconds: number;
+  functionTimeoutSeconds: number;
+  functionMemoryMb: number;
+  maxReceiveCount: number;
+  maxMessageBytes: number;
+  queueRetentionDays: number;
+  ingestPrefix: string;
+  ingestSuffix: string;
+  ingestMaxLinesPerInvocation: number;
+  incidentEventBus: string;
+  incidentSource: string;
+  incidentDetailType: string;
+  outcomesBusName: string;
+  outcomesRemovalPolicy: "retain" | "destroy";
+  fallbackRateAlarmPercent: number;
+  oldestMessageAlarmSeconds: number;
+  /** Where alarm notifications are e-mailed; undefined for none. */
+  alarmEmail: string | undefined;
+  logRetentionDays: number;
+  metricsNamespace: string;
+  standardEndpoint: boolean;
+  /** The standard endpoint's image, parsed; undefined when none is given. */
+  standardImage: PinnedImage | undefined;
+  standardInstanceType: string;
+  /** `s3://` model.tar.gz of the standard endpoint; empty for the decision endpoint's. */
+  standardModelDataUrl: string;
+}
+
+/** A JSON value as it can appear in `cdk.json`. */
+export type ContextValue = string | number | boolean | readonly string[];
+
+/** One context knob: its name (the context key), its default and what it does. */
+export interface InfraKnob {
+  name: keyof InfraSettings;
+  /** The default, as written in `cdk.json`. */
+  defaultValue: ContextValue;
+  description: string;
+}
+
+interface KnobRule extends InfraKnob {
+  /** Turns a context value (JSON from cdk.json, or a string from `-c`) into the setting. */
+  parse(value: unknown): unknown;
+}
+
+/** Allowed `RetentionInDays` of CloudWatch log groups. */
+const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+const INSTANCE_TYPE = /^ml\.[a-z0-9-]+\.[a-z0-9]+$/;
+
+function integer(min: number, max: number): (value: unknown) => number {
+  return (value) => {
+    const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+    if (!/^-?\d+$/.test(text)) throw new Error(`must be an integer, got ${JSON.stringify(value)}`);
+    const number = Number(text);
+    if (number < min || number > max)
+      throw new Error(`must be an integer from ${min} to ${max}, got ${text}`);
+    return number;
+  };
+}
+
+function boolean(value: unknown): boolean {
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(`must be true or false, got ${JSON.stringify(value)}`);
+}
+
+function oneOf<const T extends string>(...choices: T[]): (value: unknown) => T {
+  return (value) => {
+    if (typeof value === "string" && (choices as string[]).includes(value)) return value as T;
+    throw new Error(`must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);
+  };
+}
+
+function text(pattern: RegExp, what: string): (value: unknown) => string {
+  return (value) => {
+    if (typeof value === "string" && pattern.test(value)) return value;
+    throw new Error(`must be ${what}, got ${JSON.stringify(value)}`);
+  };
+}
+
+function instanceType(value: unknown): string {
+  return text(INSTANCE_TYPE, "a SageMaker instance type such as ml.c6i.8xlarge")(value);
+}
+
+function instanceTypes(value: unknown): string[] {
+  const items =
+    typeof value === "string"
+      ? value.split(",").map((item) => item.trim())
+      : Array.isArray(value)
+        ? (value as unknown[])
+        : undefined;
+  if (items === undefined || items.length === 0) {
+    throw new Error(
+      `must be a list of instance types (a JSON array, or comma-separated), got ${JSON.stringify(value)}`,
+    );
+  }
+  const types = items.map(instanceType);
+  if (new Set(types).size !== types.length)
+    throw new Error(`lists an instance type twice: ${types.join(", ")}`);
+  return types;
+}
+
+function s3ModelUrl(value: unknown): string {
+  return text(
+    /^s3:\/\/[a-z0-9{}][a-z0-9.{}-]{1,254}\/\S+\.tar\.gz$/,
+    "an s3://bucket/key URI of a .tar.gz ({account} and {region} may appear in it)",
+  )(value);
+}
+
+const RULES: readonly KnobRule[] = [
+  {
+    name: "stackName",
+    defaultValue: "Decisions",
+    description: "name of the CloudFormation stack",
+    parse: text(/^[A-Za-z][A-Za-z0-9-]{0,127}$/, "a CloudFormation stack name"),
+  },
+  {
+    name: "accelerator",
+    defaultValue: "cpu",
+    description:
+      "`cpu`: the decision endpoint runs the CPU image on `cpuInstanceType`; `gpu`: the CUDA image on the `gpuInstancePools`",
+    parse: oneOf("cpu", "gpu"),
+  },
+  {
+    name: "modelDataUrl",
+    defaultValue: "s3://decisions-models-{account}-{region}/model.tar.gz",
+    description:
+      "the `model.tar.gz` of `decisions models package` in S3; `{account}` and `{region}` are replaced by the deploying account and region",
+    parse: s3ModelUrl,
+  },
+  {
+    name: "cpuInstanceType",
+    defaultValue: "ml.c6i.8xlarge",
+    description: "instance type of the CPU endpoint, and of the last (CPU) pool with `accelerator=gpu`",
+    parse: instanceType,
+  },
+  {
+    name: "gpuInstancePools",
+    defaultValue: ["ml.g6e.xlarge", "ml.g6.xlarge", "ml.g5.xlarge"],
+    description:
+      "GPU instance types in the order SageMaker tries them when capacity is short (priority 1 first); at most 5 pools in all",
+    parse: instanceTypes,
+  },
+  {
+    name: "cpuFallbackPool",
+    defaultValue: true,
+    description:
+      "with `accelerator=gpu`, add `cpuInstanceType` as the last pool, running the CPU image (`modelNameOverride`), so the endpoint comes up when no GPU capacity exists",
+    parse: boolean,
+  },
+  {
+    name: "instanceProvisionTimeoutSeconds",
+    defaultValue: 1800,
+    description: "how long SageMaker waits for capacity of one pool before trying the next",
+    parse: integer(60, 3600),
+  },
+  {
+    name: "containerStartupTimeoutSeconds",
+    defaultValue: 1800,
+    description: "time for the container to answer `/ping` after start (loading a multi-GB GGUF)",
+    parse: integer(60, 3600),
+  },
+  {
+    name: "modelDownloadTimeoutSeconds",
+    defaultValue: 1800,
+    description: "time to download and unpack the model.tar.gz onto an instance",
+    parse: integer(60, 3600),
+  },
+  {
+    name: "cpuThreads",
+    defaultValue: "auto",
+    description:
+      "`SEMIF_THREADS` of the adapter (llama.cpp threads); `auto`: the instance's available parallelism",
+    parse: (value) => (value === "auto" ? "auto" : integer(1, 1024)(value)),
+  },
+  {
+    name: "gpuLayers",
+    defaultValue: -1,
+    description:
+      "`SEMIF_GPU_LAYERS` of the GPU model: -1 all layers on the GPU, N that many (the CPU model always runs 0)",
+    parse: integer(-1, 100_000),
+  },
+  {
+    name: "contextSize",
+    defaultValue: 8192,
+    description: "`SEMIF_CONTEXT_SIZE` of the adapter: no prompt may be longer, in tokens",
+    parse: integer(64, 1 << 20),
+  },
+  {
+    name: "requestsPerInstance",
+    defaultValue: 9,
+    description:
+      "requests one instance admits at once: 1 running (`SEMIF_MAX_IN_FLIGHT=1`) plus `SEMIF_QUEUE_DEPTH` = this − 1 waiting; used for the function's maximum concurrency",
+    parse: integer(1, 10_000),
+  },
+  {
+    name: "minInstances",
+    defaultValue: 1,
+    description: "fewest endpoint instances (autoscaling floor; also the initial count)",
+    parse: integer(1, 100),
+  },
+  {
+    name: "maxInstances",
+    defaultValue: 2,
+    description: "most endpoint instances (autoscaling ceiling)",
+    parse: integer(1, 100),
+  },
+  {
+    name: "targetInvocationsPerInstance",
+    defaultValue: 30,
+    description:
+      "autoscaling target: InvokeEndpoint calls per instance per minute (one call scores one group of items)",
+    parse: integer(1, 100_000),
+  },
+  {
+    name: "maxConcurrentGroups",
+    defaultValue: 4,
+    description:
+      "`MAX_CONCURRENT_GROUPS` of the decide function: InvokeEndpoint calls one invocation has in flight",
+    parse: integer(1, 64),
+  },
+  {
+    name: "batchSize",
+    defaultValue: 10,
+    description: "most SQS messages per decide invocation (more than 10 needs `batchingWindowSeconds` ≥ 1)",
+    parse: integer(1, 10_000),
+  },
+  {
+    name: "batchingWindowSeconds",
+    defaultValue: 1,
+    description:
+      "how long the event source gathers messages before invoking (larger batches, more shared groups)",
+    parse: integer(0, 300),
+  },
+  {
+    name: "functionTimeoutSeconds",
+    defaultValue: 120,
+    description:
+      "timeout of the decide function; the work queue's visibility timeout is 6 × this + `batchingWindowSeconds`",
+    parse: integer(75, 900),
+  },
+  {
+    name: "functionMemoryMb",
+    defaultValue: 1024,
+    description: "memory of the decide and ingest functions (CPU share grows with it)",
+    parse: integer(128, 10_240),
+  },
+  {
+    name: "maxReceiveCount",
+    defaultValue: 5,
+    description:
+      "receives of a message before SQS moves it to the DLQ (at least 5, so throttling alone never dead-letters)",
+    parse: integer(5, 1000),
+  },
+  {
+    name: "maxMessageBytes",
+    defaultValue: 1_048_576,
+    description: "largest work item (SQS message) in bytes; SQS allows up to 1 MiB",
+    parse: integer(1024, 1_048_576),
+  },
+  {
+    name: "queueRetentionDays",
+    defaultValue: 4,
+    description: "how long the work queue keeps a message (the DLQ keeps 14 days)",
+    parse: integer(1, 14),
+  },
+  {
+    name: "ingestPrefix",
+    defaultValue: "incoming/",
+    description: "key prefix of the ingest bucket whose new objects are ingested",
+    parse: text(/^[^*?\s]*$/, "an S3 key prefix without wildcards"),
+  },
+  {
+    name: "ingestSuffix",
+    defaultValue: ".jsonl",
+    description: "key suffix of ingested objects",
+    parse: text(/^[^*?\s]*$/, "an S3 key suffix without wildcards"),
+  },
+  {
+    name: "ingestMaxLinesPerInvocation",
+    defaultValue: 10_000,
+    description:
+      "`MAX_LINES_PER_INVOCATION` of the ingest function: lines read before it checkpoints and continues",
+    parse: integer(1, 10_000_000),
+  },
+  {
+    name: "incidentEventBus",
+    defaultValue: "default",
+    description: "EventBridge bus whose incident events are turned into work items",
+    parse: text(/^[A-Za-z0-9._\-/]{1,256}$/, "an event bus name"),
+  },
+  {
+    name: "incidentSource",
+    defaultValue: "acme.monitoring",
+    description: "`source` of the incident events the rule matches (as in `policies/incident-priority.yaml`)",
+    parse: text(/^\S{1,256}$/, "an event source"),
+  },
+  {
+    name: "incidentDetailType",
+    defaultValue: "Incident Opened",
+    description: "`detail-type` of the incident events the rule matches",
+    parse: text(/^.{1,128}$/, "a detail-type"),
+  },
+  {
+    name: "outcomesBusName",
+    defaultValue: "decisions-outcomes",
+    description: "EventBridge bus the outcomes table's stream is published to (through a Pipe)",
+    parse: text(/^[A-Za-z0-9._-]{1,256}$/, "an event bus name"),
+  },
+  {
+    name: "outcomesRemovalPolicy",
+    defaultValue: "retain",
+    description: "what `cdk destroy` does with the outcomes table: `retain` it or `destroy` it",
+    parse: oneOf("retain", "destroy"),
+  },
+  {
+    name: "fallbackRateAlarmPercent",
+    defaultValue: 20,
+    description: "alarm when more than this percentage of decisions in 15 minutes end as `fallback`",
+    parse: integer(1, 100),
+  },
+  {
+    name: "oldestMessageAlarmSeconds",
+    defaultValue: 900,
+    description: "alarm when the oldest work item has waited longer than this",
+    parse: integer(60, 1_209_600),
+  },
+  {
+    name: "alarmEmail",
+    defaultValue: "",
+    description: "e-mail address subscribed to the alarm topic; empty for none",
+    parse: (value) =>
+      value === "" ? undefined : text(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "an e-mail address or empty")(value),
+  },
+  {
+    name: "logRetentionDays",
+    defaultValue: 30,
+    description: "retention of the functions' log groups, in days",
+    parse: (value) => {
+      const days = integer(1, 3653)(value);
+      if (!(LOG_RETENTION_DAYS as readonly number[]).includes(days))
+        throw new Error(`must be one of ${LOG_RETENTION_DAYS.join(", ")}, got ${days}`);
+      return days;
+    },
+  },
+  {
+    name: "metricsNamespace",
+    defaultValue: "Decisions",
+    description: "CloudWatch namespace of the functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`)",
+    parse: text(/^[A-Za-z0-9._/#:-]{1,255}$/, "a CloudWatch namespace"),
+  },
+  {
+    name: "standardEndpoint",
+    defaultValue: false,
+    description: "also deploy the standard text-generation endpoint (the AWS llama.cpp image, OpenAI chat)",
+    parse: boolean,
+  },
+  {
+    name: "standardImage",
+    defaultValue: "",
+    description:
+      "image of the standard endpoint, pinned by digest: `763104351884.dkr.ecr.<region>.amazonaws.com/llama-cpp@sha256:…`; a tag alone is refused",
+    parse: (value) => {
+      if (value === "") return undefined;
+      if (typeof value !== "string")
+        throw new Error(`must be an image reference, got ${JSON.stringify(value)}`);
+      try {
+        return parsePinnedImage(value);
+      } catch (error) {
+        throw new Error((error as Error).message, { cause: error });
+      }
+    },
+  },
+  {
+    name: "standardInstanceType",
+    defaultValue: "ml.c6i.8xlarge",
+    description: "instance type of the standard endpoint",
+    parse: instanceType,
+  },
+  {
+    name: "standardModelDataUrl",
+    defaultValue: "",
+    description: "model.tar.gz of the standard endpoint; empty: the decision endpoint's `modelDataUrl`",
+    parse: (value) => (value === "" ? "" : s3ModelUrl(value)),
+  },
+];
+
+/** Every context knob with its default and meaning (the README table and `cdk.json` list the same). */
+export const INFRA_KNOBS: readonly InfraKnob[] = RULES.map(({ parse: _parse, ...knob }) => knob);
+
+/** Context keys that look like ours (plain camelCase) but are none: a typo, refused. */
+const OUR_KEY_SHAPE = /^[a-z][A-Za-z0-9]*$/;
+
+/** Most instance pools a production variant may have (priorities 1–5). */
+const MAX_POOLS = 5;
+
+/**
+ * Reads and validates the CDK context (`cdk.json` "context", overridden by `-c knob=value`) into
+ * {@link InfraSettings}. Defaults are applied here and nowhere else. Numbers and booleans may be
+ * given as strings (as `-c` gives them), lists as JSON arrays or comma-separated strings.
+ *
+ * @param node the app's node (`app.node`), whose context is read.
+ * @throws {InfraConfigError} naming every invalid or unknown knob at once.
+ */
+export function readInfraSettings(node: Node): InfraSettings {
+  const problems: InfraConfigProblem[] = [];
+  const parsed: Partial<Record<keyof InfraSettings, unknown>> = {};
+  for (const rule of RULES) {
+    const raw: unknown = node.tryGetContext(rule.name) ?? rule.defaultValue;
+    try {
+      parsed[rule.name] = rule.parse(raw);
+    } catch (error) {
+      problems.push({ knob: rule.name, message: (error as Error).message });
+    }
+  }
+  const known = new Set<string>(RULES.map((rule) => rule.name));
+  for (const key of Object.keys(node.getAllContext())) {
+    if (OUR_KEY_SHAPE.test(key) && !known.has(key)) {
+      problems.push({ knob: key, message: "is not a knob of this app (see the README's table of knobs)" });
+    }
+  }
+  if (problems.length > 0) throw new InfraConfigError(problems);
+
+  const settings = parsed as InfraSettings;
+  problems.push(...crossChecks(settings));
+  if (problems.length > 0) throw new InfraConfigError(problems);
+  return settings;
+}
+
+function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
+  const problems: InfraConfigProblem[] = [];
+  if (settings.maxInstances < settings.minInstances) {
+    problems.push({
+      knob: "maxInstances",
+      message: `must be at least minInstances (${settings.minInstances}), got ${settings.maxInstances}`,
+    });
+  }
+  if (settings.batchSize > 10 && settings.batchingWindowSeconds < 1) {
+    problems.push({
+      knob: "batchSize",
+      message: `more than 10 messages per batch needs batchingWindowSeconds ≥ 1 (SQS event sources), got batchSize ${settings.batchSize} with a window of 0`,
+    });
+  }
+  const pools = settings.gpuInstancePools.length + (settings.cpuFallbackPool ? 1 : 0);
+  if (settings.accelerator === "gpu" && pools > MAX_POOLS) {
+    problems.push({
+      knob: "gpuInstancePools",
+      message: `a variant has at most ${MAX_POOLS} instance pools; ${settings.gpuInstancePools.length} GPU pools${settings.cpuFallbackPool ? " plus the CPU fallback pool" : ""} make ${pools}`,
+    });
+  }
+  if (settings.standardEndpoint && settings.standardImage === undefined) {
+    problems.push({
+      knob: "standardImage",
+      message:
+        "is required with standardEndpoint=true: the AWS llama.cpp SageMaker image pinned by digest, 763104351884.dkr.ecr.<region>.amazonaws.com/llama-cpp@sha256:<digest>",
+    });
+  }
+  return problems;
+}

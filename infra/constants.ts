@@ -1,0 +1,32 @@
+import { DECIDE_METRICS } from "../functions/decide/DecideTelemetry.js";
+import { OUTCOME_STATUSES } from "../functions/outcomes/OutcomeSchema.js";
+
+/**
+ * What the alarms and the dashboard read of the decide function's metrics (CloudWatch embedded
+ * metric format through Powertools, namespace `POWERTOOLS_METRICS_NAMESPACE`; every metric carries
+ * Powertools' default dimension `service` = `POWERTOOLS_SERVICE_NAME`). Metric names come from
+ * `functions/decide/DecideTelemetry.ts`, so a rename there reaches the alarms.
+ */
+export const DECISION_METRICS = {
+  /** `POWERTOOLS_SERVICE_NAME` of the decide function: the `service` dimension of its metrics. */
+  decideService: "decide",
+  /** `POWERTOOLS_SERVICE_NAME` of the ingest function. */
+  ingestService: "ingest",
+  /** Powertools' default dimension. */
+  serviceDimension: "service",
+  /** Count per outcome written, dimensions `service`, `policy`, `status`. */
+  decisions: DECIDE_METRICS.decisions,
+  policyDimension: "policy",
+  statusDimension: "status",
+  /** The statuses an outcome is written with. */
+  statuses: OUTCOME_STATUSES,
+  /** Work items per endpoint request (one policy, one state); dimension `service`. */
+  groupSize: DECIDE_METRICS.groupSize,
+  /** Milliseconds of each successful endpoint attempt, as the function sees it; dimension `service`. */
+  endpointLatency: DECIDE_METRICS.endpointLatency,
+  /** Endpoint and DynamoDB retries; dimension `service`. */
+  retries: DECIDE_METRICS.retries,
+} as const;
+
+/** A status an outcome is written with. */
+export type DecisionStatus = (typeof OUTCOME_STATUSES)[number];

@@ -1,0 +1,89 @@
+import type { Duration } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
+import type { RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { DECISION_METRICS } from "../constants.js";
+import { PipelineFunction } from "./PipelineFunction.js";
+
+/** Props of {@link DecideFunction}. */
+export interface DecideFunctionProps {
+  /** `functions/decide/handler.ts`. */
+  entry: string;
+  projectRoot: string;
+  /** The work queue it consumes. */
+  queue: IQueue;
+  /** The outcomes table it writes. */
+  table: ITable;
+  /** ARN of the table's `by-status` index. */
+  statusIndexArn: string;
+  /** The one endpoint it invokes. */
+  endpointName: string;
+  endpointArn: string;
+  timeout: Duration;
+  memorySize: number;
+  batchSize: number;
+  batchingWindow: Duration;
+  /** The event source's maximum concurrency (see `decideMaxConcurrency`). */
+  maxConcurrency: number;
+  /** `MAX_CONCURRENT_GROUPS`: InvokeEndpoint calls in flight per invocation. */
+  maxConcurrentGroups: number;
+  metricsNamespace: string;
+  logRetention: RetentionDays;
+}
+
+/**
+ * The decide function (`functions/decide/handler.ts`) on the work queue: an SQS event source with
+ * ReportBatchItemFailures (only the records that failed for a transient reason come back), the
+ * batch size and window, and a maximum concurrency derived from the endpoint's capacity. It may
+ * invoke that one endpoint, put and get items of the outcomes table, and query its review index.
+ */
+export class DecideFunction extends Construct {
+  readonly function: IFunction;
+  readonly eventSource: SqsEventSource;
+
+  constructor(scope: Construct, id: string, props: DecideFunctionProps) {
+    super(scope, id);
+    const fn = new PipelineFunction(this, "Handler", {
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      timeout: props.timeout,
+      memorySize: props.memorySize,
+      logRetention: props.logRetention,
+      description:
+        "Decides work items: groups by policy and state, invokes the decision endpoint, records outcomes",
+      environment: {
+        OUTCOMES_TABLE: props.table.tableName,
+        ENDPOINT_NAME: props.endpointName,
+        MAX_CONCURRENT_GROUPS: String(props.maxConcurrentGroups),
+        POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
+        POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
+      },
+    });
+    this.function = fn.function;
+
+    fn.role.addToPolicy(
+      new PolicyStatement({ actions: ["sagemaker:InvokeEndpoint"], resources: [props.endpointArn] }),
+    );
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        actions: ["dynamodb:PutItem", "dynamodb:GetItem"],
+        resources: [props.table.tableArn],
+      }),
+    );
+    fn.role.addToPolicy(
+      new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.statusIndexArn] }),
+    );
+
+    this.eventSource = new SqsEventSource(props.queue, {
+      batchSize: props.batchSize,
+      maxBatchingWindow: props.batchingWindow,
+      reportBatchItemFailures: true,
+      maxConcurrency: props.maxConcurrency,
+    });
+    this.function.addEventSource(this.eventSource);
+  }
+}

@@ -1,0 +1,37 @@
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { Construct } from "constructs";
+
+/**
+ * The bucket batch files are dropped into (JSONL objects under the ingest prefix): encrypted
+ * (SSE-S3), TLS only, public access blocked, versioned (item ids include the object's version),
+ * with server access logs in a bucket of their own, and its events sent to EventBridge. Both buckets are kept by `cdk destroy`.
+ */
+export class IngestBucket extends Construct {
+  readonly bucket: Bucket;
+  readonly accessLogs: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.accessLogs = new Bucket(this, "AccessLogs", {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.bucket = new Bucket(this, "Bucket", {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      versioned: true,
+      // New objects reach the ingest workflow as EventBridge "Object Created" events.
+      eventBridgeEnabled: true,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: "ingest/",
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

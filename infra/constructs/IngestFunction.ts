@@ -1,0 +1,88 @@
+import { type CfnElement, Duration, Validations } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import type { RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { DECISION_METRICS } from "../constants.js";
+import { PipelineFunction } from "./PipelineFunction.js";
+
+/** Props of {@link IngestFunction}. */
+export interface IngestFunctionProps {
+  /** `functions/ingest/handler.ts`. */
+  entry: string;
+  projectRoot: string;
+  /** The bucket whose new objects are ingested. */
+  bucket: IBucket;
+  /** It may read keys with this prefix only (empty: all). */
+  prefix: string;
+  /** Where the work items go. */
+  queue: IQueue;
+  /** Where a line that is not a valid work item is recorded as `rejected`. */
+  table: ITable;
+  maxLinesPerInvocation: number;
+  memorySize: number;
+  metricsNamespace: string;
+  logRetention: RetentionDays;
+}
+
+/** Timeout of one ingest invocation; it checkpoints after `maxLinesPerInvocation` lines. */
+export const INGEST_TIMEOUT = Duration.minutes(5);
+
+/**
+ * The ingest function (`functions/ingest/handler.ts`, batch classification): given one checkpoint
+ * `{bucket, key, versionId?, line, byteOffset}` it streams that JSONL object from there, sends its
+ * lines to the work queue and returns `{objects, pending}` (see `IngestWorkflow`, which invokes it).
+ * It may read objects under the prefix only, send to that queue only, and put and get items of the
+ * outcomes table.
+ */
+export class IngestFunction extends Construct {
+  readonly function: IFunction;
+
+  constructor(scope: Construct, id: string, props: IngestFunctionProps) {
+    super(scope, id);
+    const fn = new PipelineFunction(this, "Handler", {
+      entry: props.entry,
+      projectRoot: props.projectRoot,
+      timeout: INGEST_TIMEOUT,
+      memorySize: props.memorySize,
+      logRetention: props.logRetention,
+      description: "Ingests JSONL batch files: one work item per line onto the work queue",
+      environment: {
+        WORK_QUEUE_URL: props.queue.queueUrl,
+        OUTCOMES_TABLE: props.table.tableName,
+        MAX_LINES_PER_INVOCATION: String(props.maxLinesPerInvocation),
+        POWERTOOLS_SERVICE_NAME: DECISION_METRICS.ingestService,
+        POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
+      },
+    });
+    this.function = fn.function;
+
+    const objects = props.bucket.arnForObjects(`${props.prefix}*`);
+    fn.role.addToPolicy(
+      new PolicyStatement({ actions: ["s3:GetObject", "s3:GetObjectVersion"], resources: [objects] }),
+    );
+    Validations.of(fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${idOf(props.bucket)}.Arn>/${props.prefix}*]`,
+      reason: "Batch files are any objects under the ingest prefix; the role reads nothing else.",
+    });
+    fn.role.addToPolicy(
+      new PolicyStatement({ actions: ["sqs:SendMessage"], resources: [props.queue.queueArn] }),
+    );
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        actions: ["dynamodb:PutItem", "dynamodb:GetItem"],
+        resources: [props.table.tableArn],
+      }),
+    );
+  }
+}
+
+/** The logical id of a bucket defined in this app, as cdk-nag names it in findings. */
+function idOf(bucket: IBucket): string {
+  const resource = bucket.node.defaultChild;
+  if (resource === undefined) return bucket.node.id;
+  return bucket.stack.getLogicalId(resource as CfnElement);
+}

@@ -1,0 +1,117 @@
+import { Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
+import { EventBus } from "aws-cdk-lib/aws-events";
+import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { CfnPipe } from "aws-cdk-lib/aws-pipes";
+import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../functions/outcomes/outcomesTable.js";
+
+/** Props of {@link OutcomesTable}. */
+export interface OutcomesTableProps {
+  /** What `cdk destroy` does with the table. */
+  removalPolicy: RemovalPolicy;
+  /** Name of the EventBridge bus the outcomes are published to. */
+  busName: string;
+}
+
+/** `source` of the events the Pipe puts on the outcomes bus. */
+export const OUTCOME_EVENT_SOURCE = "decisions.outcomes";
+
+/** `detail-type` of the events the Pipe puts on the outcomes bus (detail: the DynamoDB stream record). */
+export const OUTCOME_EVENT_DETAIL_TYPE = "Decision Outcome Recorded";
+
+/**
+ * The outcomes table (keys and review index as `functions/outcomes/outcomesTable.ts` defines them):
+ * on-demand, point-in-time recovery, encrypted with the AWS-managed key, a NEW_AND_OLD_IMAGES
+ * stream; and the stream published to an EventBridge bus by a Pipe (no code), inserts and
+ * modifications only, records that cannot be delivered kept in a queue.
+ *
+ * Subscribers match on `source` {@link OUTCOME_EVENT_SOURCE} and, e.g.,
+ * `detail.dynamodb.NewImage.status.S`.
+ */
+export class OutcomesTable extends Construct {
+  readonly table: Table;
+  /** ARN of the `by-status` index (the human review queue). */
+  readonly statusIndexArn: string;
+  readonly bus: EventBus;
+  readonly pipe: CfnPipe;
+  /** Stream records the Pipe could not deliver. */
+  readonly undelivered: Queue;
+
+  constructor(scope: Construct, id: string, props: OutcomesTableProps) {
+    super(scope, id);
+    this.table = new Table(this, "Table", {
+      partitionKey: { name: OUTCOMES_TABLE_KEYS.partition, type: AttributeType.STRING },
+      sortKey: { name: OUTCOMES_TABLE_KEYS.sort, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      removalPolicy: props.removalPolicy,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: OUTCOMES_STATUS_INDEX.name,
+      partitionKey: { name: OUTCOMES_STATUS_INDEX.partition, type: AttributeType.STRING },
+      sortKey: { name: OUTCOMES_STATUS_INDEX.sort, type: AttributeType.STRING },
+    });
+    this.statusIndexArn = `${this.table.tableArn}/index/${OUTCOMES_STATUS_INDEX.name}`;
+
+    this.bus = new EventBus(this, "Bus", { eventBusName: props.busName });
+    this.undelivered = new Queue(this, "Undelivered", {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.undelivered).acknowledge({
+      id: "AwsSolutions-SQS3",
+      reason: "This queue is the dead-letter target of the outcomes Pipe.",
+    });
+
+    const streamArn = this.table.tableStreamArn;
+    if (streamArn === undefined) throw new Error("OutcomesTable: the table has no stream");
+    const role = new Role(this, "PipeRole", {
+      assumedBy: new ServicePrincipal("pipes.amazonaws.com", {
+        conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } },
+      }),
+      description: "Outcomes Pipe: reads the outcomes table's stream, puts events on the outcomes bus",
+    });
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
+        resources: [streamArn],
+      }),
+    );
+    role.addToPolicy(new PolicyStatement({ actions: ["dynamodb:ListStreams"], resources: ["*"] }));
+    Validations.of(role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason: "dynamodb:ListStreams has no resource-level permissions; it lists stream ARNs only.",
+    });
+    this.bus.grantPutEventsTo(role);
+    this.undelivered.grantSendMessages(role);
+
+    this.pipe = new CfnPipe(this, "Pipe", {
+      description: "Publishes outcomes (inserts and modifications) to the outcomes bus",
+      roleArn: role.roleArn,
+      source: streamArn,
+      sourceParameters: {
+        dynamoDbStreamParameters: {
+          startingPosition: "LATEST",
+          batchSize: 10,
+          maximumRetryAttempts: 10,
+          deadLetterConfig: { arn: this.undelivered.queueArn },
+        },
+        filterCriteria: { filters: [{ pattern: JSON.stringify({ eventName: ["INSERT", "MODIFY"] }) }] },
+      },
+      target: this.bus.eventBusArn,
+      targetParameters: {
+        eventBridgeEventBusParameters: {
+          source: OUTCOME_EVENT_SOURCE,
+          detailType: OUTCOME_EVENT_DETAIL_TYPE,
+        },
+      },
+    });
+    // The role's policy must exist before the Pipe starts reading.
+    this.pipe.node.addDependency(role);
+  }
+}

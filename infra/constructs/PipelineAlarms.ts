@@ -1,0 +1,151 @@
+import { Duration } from "aws-cdk-lib";
+import {
+  Alarm,
+  ComparisonOperator,
+  type MathExpression,
+  type Metric,
+  Stats,
+  TreatMissingData,
+} from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { Topic } from "aws-cdk-lib/aws-sns";
+import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import type { IStateMachine } from "aws-cdk-lib/aws-stepfunctions";
+import { Construct } from "constructs";
+import { type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
+
+/** Props of {@link PipelineAlarms}. */
+export interface PipelineAlarmsProps {
+  queue: IQueue;
+  deadLetterQueue: IQueue;
+  endpointName: string;
+  variantName: string;
+  decideFunction: IFunction;
+  ingestFunction: IFunction;
+  /** The ingest workflow: an execution that fails leaves a batch file partly ingested. */
+  ingestWorkflow: IStateMachine;
+  metricsNamespace: string;
+  /** Names of the deployed policies: one fallback-rate alarm each. */
+  policies: readonly string[];
+  /** Alarm when the oldest message is older than this. */
+  oldestMessageAge: Duration;
+  /** Alarm when more than this percentage of a policy's decisions are `fallback` (15-minute window). */
+  fallbackRatePercent: number;
+  /** Subscribed to the alarm topic when given. */
+  email: string | undefined;
+}
+
+/**
+ * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
+ * the DLQ holds a message; the oldest work item waits too long; the endpoint answers 5xx or
+ * ModelError; the decide or ingest function errors or is throttled; a policy's fallback rate is
+ * above the threshold.
+ */
+export class PipelineAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Record<string, Alarm>;
+  readonly metrics: PipelineMetrics;
+
+  constructor(scope: Construct, id: string, props: PipelineAlarmsProps) {
+    super(scope, id);
+    this.topic = new Topic(this, "Topic", { displayName: "Decision pipeline alarms", enforceSSL: true });
+    if (props.email !== undefined) this.topic.addSubscription(new EmailSubscription(props.email));
+    this.metrics = pipelineMetrics(props);
+    const action = new SnsAction(this.topic);
+    const minutes = (count: number) => Duration.minutes(count);
+
+    const definitions: Record<
+      string,
+      { metric: Metric | MathExpression; threshold: number; periods: number; description: string }
+    > = {
+      DeadLetters: {
+        metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
+        threshold: 1,
+        periods: 1,
+        description: "Work items are in the dead-letter queue: inspect them, fix the cause, redrive.",
+      },
+      OldestWorkItem: {
+        metric: props.queue.metricApproximateAgeOfOldestMessage({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
+        threshold: props.oldestMessageAge.toSeconds(),
+        periods: 5,
+        description: "Work items wait longer than the configured age: the pipeline is behind or stuck.",
+      },
+      Endpoint5xx: {
+        metric: this.metrics.endpoint5xx,
+        threshold: 1,
+        periods: 1,
+        description: "The decision endpoint answered 5xx (SageMaker or instance failures).",
+      },
+      EndpointModelErrors: {
+        metric: this.metrics.endpointModelErrors,
+        threshold: 1,
+        periods: 3,
+        description: "The adapter answered non-2xx (ModelError) in three consecutive 5-minute periods.",
+      },
+      DecideErrors: {
+        metric: props.decideFunction.metricErrors({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: "The decide function failed an invocation (its whole batch is retried).",
+      },
+      DecideThrottles: {
+        metric: props.decideFunction.metricThrottles({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description:
+          "The decide function was throttled: raise the account's concurrency or lower maxInstances.",
+      },
+      IngestErrors: {
+        metric: props.ingestFunction.metricErrors({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: "The ingest function failed on a batch file.",
+      },
+      IngestThrottles: {
+        metric: props.ingestFunction.metricThrottles({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: "The ingest function was throttled.",
+      },
+      IngestWorkflowFailures: {
+        metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description:
+          "An ingest workflow failed, timed out or was aborted: that batch file was not read to its end.",
+      },
+    };
+    for (const [policy, rate] of Object.entries(this.metrics.fallbackRateByPolicy)) {
+      definitions[`FallbackRate-${policy}`] = {
+        metric: rate,
+        threshold: props.fallbackRatePercent,
+        periods: 1,
+        description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds).`,
+      };
+    }
+    this.alarms = {};
+    for (const [name, definition] of Object.entries(definitions)) {
+      const alarm = new Alarm(this, name, {
+        metric: definition.metric,
+        threshold: definition.threshold,
+        evaluationPeriods: definition.periods,
+        comparisonOperator: name.startsWith("FallbackRate-")
+          ? ComparisonOperator.GREATER_THAN_THRESHOLD
+          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: definition.description,
+      });
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+      this.alarms[name] = alarm;
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/** The constructs of the decision pipeline, one per architectural task. */
+
+export type { DecideFunctionProps } from "./DecideFunction.js";
+export { DecideFunction } from "./DecideFunction.js";
+export type { DecisionEndpointProps, DecisionInstancePool } from "./DecisionEndpoint.js";
+export { DECISION_VARIANT_NAME, DecisionEndpoint } from "./DecisionEndpoint.js";
+export type { IncidentRuleProps } from "./IncidentRule.js";
+export { IncidentRule } from "./IncidentRule.js";
+export { IngestBucket } from "./IngestBucket.js";
+export type { IngestFunctionProps } from "./IngestFunction.js";
+export { INGEST_TIMEOUT, IngestFunction } from "./IngestFunction.js";
+export type { IngestWorkflowProps } from "./IngestWorkflow.js";
+export { INGEST_WORKFLOW_TIMEOUT, IngestWorkflow } from "./IngestWorkflow.js";
+export type { OutcomesTableProps } from "./OutcomesTable.js";
+export { OUTCOME_EVENT_DETAIL_TYPE, OUTCOME_EVENT_SOURCE, OutcomesTable } from "./OutcomesTable.js";
+export type { PipelineAlarmsProps } from "./PipelineAlarms.js";
+export { PipelineAlarms } from "./PipelineAlarms.js";
+export type { PipelineDashboardProps } from "./PipelineDashboard.js";
+export { PipelineDashboard } from "./PipelineDashboard.js";
+export type { PipelineFunctionProps } from "./PipelineFunction.js";
+export { BUNDLED_POLICY_DIR, PipelineFunction } from "./PipelineFunction.js";
+export type { PipelineMetrics } from "./pipelineMetrics.js";
+export { pipelineMetrics } from "./pipelineMetrics.js";
+export type { StandardEndpointProps } from "./StandardEndpoint.js";
+export { StandardEndpoint } from "./StandardEndpoint.js";
+export type { WorkQueueProps } from "./WorkQueue.js";
+export { MIN_MAX_RECEIVE_COUNT, VISIBILITY_TIMEOUT_FACTOR, WorkQueue } from "./WorkQueue.js";

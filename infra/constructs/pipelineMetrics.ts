@@ -1,0 +1,111 @@
+import { Duration } from "aws-cdk-lib";
+import { MathExpression, Metric, Stats } from "aws-cdk-lib/aws-cloudwatch";
+import { DECISION_METRICS, type DecisionStatus } from "../constants.js";
+
+/** Metrics of the pipeline, shared by the alarms and the dashboard. */
+export interface PipelineMetrics {
+  /** Decisions of all policies by status (a sum over the policies). */
+  decisionsByStatus: Record<DecisionStatus, MathExpression>;
+  /** Per policy: the percentage of its decisions that were `fallback`, over 15 minutes. */
+  fallbackRateByPolicy: Record<string, MathExpression>;
+  groupSize: Metric;
+  /** Endpoint latency as the decide function measures it (ms). */
+  functionEndpointLatency: Metric;
+  retries: Metric;
+  endpointInvocations: Metric;
+  endpoint5xx: Metric;
+  endpointModelErrors: Metric;
+  /** SageMaker's ModelLatency (microseconds) with the given statistic. */
+  endpointLatency: (statistic: string) => Metric;
+}
+
+/** Where the metrics come from. */
+export interface PipelineMetricsProps {
+  metricsNamespace: string;
+  /** Names of the deployed policies (`Decisions` is emitted per policy). */
+  policies: readonly string[];
+  endpointName: string;
+  variantName: string;
+}
+
+/** The window of the fallback rate. */
+export const FALLBACK_RATE_WINDOW = Duration.minutes(15);
+
+/**
+ * Builds the pipeline's metrics: the decide function's EMF metrics (`Decisions` per policy and
+ * status, `GroupSize`, `EndpointLatency`, `Retries`) and the endpoint's (`AWS/SageMaker`).
+ */
+export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
+  const period = Duration.minutes(5);
+  const service = { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.decideService };
+  const decisions = (policy: string, status: DecisionStatus, window = period): Metric =>
+    new Metric({
+      namespace: props.metricsNamespace,
+      metricName: DECISION_METRICS.decisions,
+      dimensionsMap: {
+        ...service,
+        [DECISION_METRICS.policyDimension]: policy,
+        [DECISION_METRICS.statusDimension]: status,
+      },
+      statistic: Stats.SUM,
+      period: window,
+    });
+  // Metric-math ids must start with a lower-case letter and hold only letters, digits and `_`.
+  const id = (index: number, status: string) => `p${index}_${status}`;
+
+  const decisionsByStatus = Object.fromEntries(
+    DECISION_METRICS.statuses.map((status) => {
+      const usingMetrics = Object.fromEntries(
+        props.policies.map((policy, index) => [id(index, status), decisions(policy, status)]),
+      );
+      const expression = Object.keys(usingMetrics)
+        .map((name) => `FILL(${name}, 0)`)
+        .join(" + ");
+      return [status, new MathExpression({ expression, usingMetrics, label: status, period })];
+    }),
+  ) as Record<DecisionStatus, MathExpression>;
+
+  const fallbackRateByPolicy = Object.fromEntries(
+    props.policies.map((policy, index) => {
+      const usingMetrics = Object.fromEntries(
+        DECISION_METRICS.statuses.map((status) => [
+          id(index, status),
+          decisions(policy, status, FALLBACK_RATE_WINDOW),
+        ]),
+      );
+      const total = DECISION_METRICS.statuses.map((status) => `FILL(${id(index, status)}, 0)`).join(" + ");
+      return [
+        policy,
+        new MathExpression({
+          expression: `100 * FILL(${id(index, "fallback")}, 0) / (${total})`,
+          usingMetrics,
+          label: `${policy} fallback rate (%)`,
+          period: FALLBACK_RATE_WINDOW,
+        }),
+      ];
+    }),
+  );
+
+  const own = (metricName: string, statistic: string): Metric =>
+    new Metric({ namespace: props.metricsNamespace, metricName, dimensionsMap: service, statistic, period });
+  const endpoint = (metricName: string, statistic: string): Metric =>
+    new Metric({
+      namespace: "AWS/SageMaker",
+      metricName,
+      dimensionsMap: { EndpointName: props.endpointName, VariantName: props.variantName },
+      statistic,
+      period,
+    });
+  return {
+    decisionsByStatus,
+    fallbackRateByPolicy,
+    groupSize: own(DECISION_METRICS.groupSize, Stats.AVERAGE),
+    functionEndpointLatency: own(DECISION_METRICS.endpointLatency, Stats.p(95)),
+    retries: own(DECISION_METRICS.retries, Stats.SUM),
+    endpointInvocations: endpoint("Invocations", Stats.SUM),
+    endpoint5xx: endpoint("Invocation5XXErrors", Stats.SUM),
+    // SageMaker's count of ModelError answers (the container answered non-2xx, or timed out).
+    endpointModelErrors: endpoint("InvocationModelErrors", Stats.SUM),
+    endpointLatency: (statistic) => endpoint("ModelLatency", statistic),
+  };
+}

@@ -1,0 +1,38 @@
+/** The CDK app of the decision pipeline: its stack, constructs and configuration. */
+
+export type {
+  InfraConfigProblem,
+  InfraKnob,
+  InfraSettings,
+  PinnedImage,
+  PolicyCatalogueEntry,
+} from "./config/index.js";
+export {
+  decideMaxConcurrency,
+  ImageReferenceError,
+  INFRA_KNOBS,
+  InfraConfigError,
+  parsePinnedImage,
+  readInfraSettings,
+  readPolicyCatalogue,
+} from "./config/index.js";
+export { DECISION_METRICS } from "./constants.js";
+export type { DecisionInstancePool } from "./constructs/index.js";
+export {
+  DecideFunction,
+  DecisionEndpoint,
+  IncidentRule,
+  IngestBucket,
+  IngestFunction,
+  IngestWorkflow,
+  OUTCOME_EVENT_DETAIL_TYPE,
+  OUTCOME_EVENT_SOURCE,
+  OutcomesTable,
+  PipelineAlarms,
+  PipelineDashboard,
+  PipelineFunction,
+  StandardEndpoint,
+  WorkQueue,
+} from "./constructs/index.js";
+export type { DecisionsSources, DecisionsStackProps } from "./DecisionsStack.js";
+export { DecisionsStack } from "./DecisionsStack.js";

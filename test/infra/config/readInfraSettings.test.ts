@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { App } from "aws-cdk-lib";
+import fc from "fast-check";
+import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { INFRA_KNOBS, InfraConfigError, readInfraSettings } from "../../../infra/index.js";
+
+function read(context: Record<string, unknown>) {
+  return readInfraSettings(new App({ context }).node);
+}
+
+function problemsOf(context: Record<string, unknown>): Array<{ knob: string; message: string }> {
+  try {
+    read(context);
+  } catch (error) {
+    if (error instanceof InfraConfigError) return [...error.problems];
+    throw error;
+  }
+  assert.fail("expected an InfraConfigError");
+}
+
+describe("readInfraSettings", () => {
+  it("applies the documented defaults when the context is empty", () => {
+    const settings = read({});
+
+    assert.equal(settings.accelerator, "cpu");
+    assert.equal(settings.cpuInstanceType, "ml.c6i.8xlarge");
+    assert.deepEqual(settings.gpuInstancePools, ["ml.g6e.xlarge", "ml.g6.xlarge", "ml.g5.xlarge"]);
+    assert.equal(settings.maxReceiveCount, 5);
+    assert.equal(settings.cpuThreads, "auto");
+    assert.equal(settings.standardEndpoint, false);
+    assert.equal(settings.standardImage, undefined);
+    assert.equal(settings.alarmEmail, undefined);
+  });
+
+  it("reads the strings `-c` gives as numbers, booleans and lists", () => {
+    const settings = read({
+      maxInstances: "6",
+      cpuFallbackPool: "false",
+      gpuInstancePools: "ml.g6.2xlarge,ml.g5.2xlarge",
+      cpuThreads: "16",
+    });
+
+    assert.equal(settings.maxInstances, 6);
+    assert.equal(settings.cpuFallbackPool, false);
+    assert.deepEqual(settings.gpuInstancePools, ["ml.g6.2xlarge", "ml.g5.2xlarge"]);
+    assert.equal(settings.cpuThreads, 16);
+  });
+
+  it("names every invalid knob at once", () => {
+    const problems = problemsOf({
+      accelerator: "tpu",
+      batchSize: "ten",
+      modelDataUrl: "https://example.com/m.tar.gz",
+    });
+
+    assert.deepEqual(problems.map((problem) => problem.knob).sort(), [
+      "accelerator",
+      "batchSize",
+      "modelDataUrl",
+    ]);
+    assert.match(problems.find((problem) => problem.knob === "accelerator")?.message ?? "", /cpu, gpu/);
+  });
+
+  it("refuses a knob it does not know, such as a misspelt one", () => {
+    const problems = problemsOf({ maxInstance: 4 });
+
+    assert.deepEqual(
+      problems.map((problem) => problem.knob),
+      ["maxInstance"],
+    );
+  });
+
+  it("leaves CDK's own context keys alone", () => {
+    assert.doesNotThrow(() =>
+      read({
+        "@aws-cdk/core:newStyleStackSynthesis": true,
+        "aws:cdk:bundling-stacks": [],
+        "cli-telemetry": false,
+      }),
+    );
+  });
+
+  it("refuses a maximum below the minimum, a large batch without a window, and too many pools", () => {
+    assert.deepEqual(
+      problemsOf({ minInstances: 3, maxInstances: 2 }).map((problem) => problem.knob),
+      ["maxInstances"],
+    );
+    assert.deepEqual(
+      problemsOf({ batchSize: 50, batchingWindowSeconds: 0 }).map((problem) => problem.knob),
+      ["batchSize"],
+    );
+    assert.deepEqual(
+      problemsOf({
+        accelerator: "gpu",
+        gpuInstancePools: ["ml.g5.xlarge", "ml.g5.2xlarge", "ml.g6.xlarge", "ml.g6.2xlarge", "ml.g6e.xlarge"],
+      }).map((problem) => problem.knob),
+      ["gpuInstancePools"],
+    );
+  });
+
+  it("refuses a mutable standard image tag even while the standard endpoint is off", () => {
+    const problems = problemsOf({
+      standardImage: "763104351884.dkr.ecr.us-east-1.amazonaws.com/llama-cpp:latest",
+    });
+
+    assert.equal(problems[0]?.knob, "standardImage");
+    assert.match(problems[0]?.message ?? "", /not pinned by digest/);
+  });
+
+  it("accepts every integer in a knob's range and refuses those outside it", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000, max: 10_000 }), fc.boolean(), (value, asString) => {
+        const context = { maxReceiveCount: asString ? String(value) : value };
+        if (value >= 5 && value <= 1000) {
+          assert.equal(read(context).maxReceiveCount, value);
+        } else {
+          assert.deepEqual(
+            problemsOf(context).map((problem) => problem.knob),
+            ["maxReceiveCount"],
+          );
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("cdk.json and the README", () => {
+  const root = packageRoot();
+
+  it("cdk.json sets every knob to its default and nothing else of ours", () => {
+    const cdkJson = JSON.parse(readFileSync(join(root, "cdk.json"), "utf8")) as {
+      context: Record<string, unknown>;
+    };
+    const ours = Object.fromEntries(
+      Object.entries(cdkJson.context).filter(([key]) => /^[a-z][A-Za-z0-9]*$/.test(key)),
+    );
+
+    assert.deepEqual(ours, Object.fromEntries(INFRA_KNOBS.map((knob) => [knob.name, knob.defaultValue])));
+  });
+
+  it("the infra README's table documents every knob with its default", () => {
+    const readme = readFileSync(join(root, "infra", "README.md"), "utf8");
+
+    for (const knob of INFRA_KNOBS) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${knob.name}\` |`));
+      assert.ok(row !== undefined, `no README row for ${knob.name}`);
+      assert.ok(row.includes(JSON.stringify(knob.defaultValue)), `${knob.name}'s row shows its default`);
+    }
+  });
+});
