@@ -9,7 +9,9 @@ import {
   isModelKind,
   MODEL_KIND_SPECS,
   MODEL_KINDS,
+  ModelPackageError,
   modelManifestPath,
+  packageModel,
   verifyModelManifest,
   writeModelManifest,
 } from "../../adapter/models/index.js";
@@ -22,6 +24,7 @@ const USAGE = `usage:
   decisions models generate --kind <kind> --out <file.gguf> [--seed N]
   decisions models manifest <file.gguf> [--source S] [--revision R]
   decisions models manifest <file.gguf> --verify
+  decisions models package <file.gguf> --out <model.tar.gz> [--source S] [--revision R]
 `;
 
 /**
@@ -43,6 +46,8 @@ export function createModelsCommand(output: Partial<CliOutput> = {}): CliCommand
           return generate(rest, stdout, stderr);
         case "manifest":
           return manifest(rest, stdout);
+        case "package":
+          return packageArchive(rest, stdout);
         case "help":
         case "--help":
         case "-h":
@@ -135,6 +140,38 @@ async function manifest(args: string[], stdout: CliOutput["stdout"]): Promise<nu
   const written = await writeModelManifest(gguf, { source: values.source, revision: values.revision });
   stdout.write(`wrote ${modelManifestPath(gguf)}\n${JSON.stringify(written, null, 2)}\n`);
   return 0;
+}
+
+/** `models package`: the model.tar.gz SageMaker unpacks to /opt/ml/model (GGUF + manifest), never overwriting. */
+async function packageArchive(args: string[], stdout: CliOutput["stdout"]): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { out: { type: "string" }, source: { type: "string" }, revision: { type: "string" } },
+    allowPositionals: true,
+    usage: USAGE,
+  });
+  const [gguf, ...extra] = positionals;
+  if (gguf === undefined || extra.length > 0)
+    throw new UsageError("exactly one GGUF path is needed", { usage: USAGE });
+  if (values.out === undefined || values.out.length === 0)
+    throw new UsageError("--out <model.tar.gz> is required", { usage: USAGE });
+  try {
+    const packaged = await packageModel(gguf, values.out, {
+      source: values.source,
+      revision: values.revision,
+    });
+    stdout.write(
+      `wrote ${packaged.path} (${formatMegabytes(packaged.archiveBytes)})\n${JSON.stringify(packaged.manifest, null, 2)}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ModelPackageError && error.reason === "target-exists") {
+      throw new UsageError(
+        `${values.out} exists; it is never overwritten (remove it or choose another --out)`,
+      );
+    }
+    throw error;
+  }
 }
 
 function progressPrinter(stderr: CliOutput["stderr"]): (p: GgufWriteProgress) => void {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,5 +112,33 @@ describe("decisions models", () => {
 
     await assert.rejects(command.run(["manifest"]), UsageError);
     await assert.rejects(command.run(["manifest", "a.gguf", "b.gguf"]), UsageError);
+  });
+
+  it("packages a GGUF with its manifest as model.tar.gz and refuses to overwrite it", async () => {
+    const gguf = join(folder, "packaged.gguf");
+    await capture().command.run(["generate", "--kind", "tiny-llama", "--out", gguf]);
+    const archive = join(folder, "model.tar.gz");
+    const { command, stdout } = capture();
+
+    const code = await command.run([
+      "package",
+      gguf,
+      "--out",
+      archive,
+      "--source",
+      "generated",
+      "--revision",
+      "r1",
+    ]);
+
+    assert.equal(code, 0);
+    assert.match(stdout(), /wrote .*model\.tar\.gz/);
+    const listed = execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).trim().split("\n").sort();
+    assert.deepEqual(listed, ["model-manifest.json", "packaged.gguf"]);
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", archive, "model-manifest.json"], { encoding: "utf8" }),
+    );
+    assert.equal(manifest.sha256, await sha256File(gguf));
+    await assert.rejects(capture().command.run(["package", gguf, "--out", archive]), UsageError);
   });
 });
