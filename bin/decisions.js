@@ -3,8 +3,11 @@
 // `npm ci` (the prepare script) and by `npm test`; this file only forwards to the compiled CLI.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { exitUnlessNodeSupported } from "./nodeRequirement.js";
 
-const main = new URL("../dist/adapter/cli/main.js", import.meta.url);
+// First, before the CLI's modules load: an old Node.js gets an explanation, not a stack trace.
+exitUnlessNodeSupported(new URL("../", import.meta.url));
+const main = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(main))) {
   process.stderr.write("decisions: the compiled sources are missing; run `npm run build` first.\n");
   process.exit(1);

