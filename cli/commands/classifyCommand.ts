@@ -1,0 +1,192 @@
+/**
+ * `decisions classify <items.jsonl> --policy <name>`: offline batch classification in this process
+ * — the pipeline's parsing, grouping, policy and outcome format, with the engine called directly
+ * (no HTTP, no queue) — into a resumable JSONL file of outcomes, with progress and a summary.
+ */
+import { readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { SingleBar } from "cli-progress";
+import { AbortedError } from "../../adapter/engine/errors.js";
+import { Scorer } from "../../adapter/engine/Scorer.js";
+import { loadPolicies } from "../../functions/policy/index.js";
+import {
+  type ClassifySummary,
+  classifyItems,
+  InProcessEndpoint,
+  ResultsFile,
+  readItemRecords,
+} from "../../operations/classify/index.js";
+import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../operations/shared/index.js";
+import { DEFAULT_START_KIND } from "../constants.js";
+import { ensureServedModel } from "../ensureServedModel.js";
+import { UsageError } from "../errors.js";
+import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { CliCommand, CliOutput } from "../types.js";
+
+/** Usage text of `decisions classify`. */
+export function classifyUsage(): string {
+  return [
+    "usage: decisions classify <items.jsonl> --policy <name> [--model <file.gguf>] [--out <results.jsonl>]",
+    "",
+    "Decides every work item of a JSONL file in this process, the way the pipeline does (same parsing,",
+    "shared-state grouping, prompt, policy rules and outcome format), and appends one outcome per line",
+    "to --out. Rerunning skips the items --out already holds, so an interrupted run resumes; a killed",
+    "run loses at most the item in flight. Items without a `policy` field get --policy.",
+    "",
+    "options:",
+    "  --policy <name>        the policy to decide with (required)",
+    `  --model <file.gguf>    the model (default: a generated ${DEFAULT_START_KIND} with random weights:`,
+    "                         the answers are meaningless, the pipeline is real)",
+    "  --out <file>           the results (default: <items>.outcomes.jsonl beside the input)",
+    "  --policies <dir>       the policy files (default: this repository's policies/)",
+    "  --threads <n>          CPU threads for the engine (default: every core)",
+    "  --context-size <n>     the engine's context in tokens: the longest prompt (default 8192)",
+    "",
+  ].join("\n");
+}
+
+/** Builds the `decisions classify` command writing to the given streams (tests pass their own). */
+export function createClassifyCommand(output: Partial<CliOutput> = {}): CliCommand {
+  const stdout = output.stdout ?? process.stdout;
+  const stderr = output.stderr ?? process.stderr;
+  return {
+    async run(args) {
+      const usage = classifyUsage();
+      const { values, positionals } = parseCommandArgs({
+        args,
+        options: {
+          policy: { type: "string" },
+          model: { type: "string" },
+          out: { type: "string" },
+          policies: { type: "string" },
+          threads: { type: "string" },
+          "context-size": { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
+        allowPositionals: true,
+        usage,
+      });
+      if (values.help === true) {
+        stdout.write(usage);
+        return 0;
+      }
+      const [input, ...extra] = positionals;
+      if (input === undefined || extra.length > 0)
+        throw new UsageError("exactly one items file is needed", { usage });
+      const policyName = values.policy;
+      if (policyName === undefined || policyName === "")
+        throw new UsageError("--policy is required", { usage });
+      const threads = readPositive(values.threads, "--threads", availableParallelism(), usage);
+      const contextSize = readPositive(values["context-size"], "--context-size", 8192, usage);
+      const out =
+        values.out ?? join(dirname(input), `${basename(input).replace(/\.jsonl?$/i, "")}.outcomes.jsonl`);
+
+      const policyDir = values.policies ?? defaultPolicyDir();
+      const policies = await loadPolicies(policyDir);
+      const policy = policies.get(policyName);
+      if (policy === undefined) throw new UnknownPolicyError(policyName, policyDir, policies.names());
+      const text = await readFile(input, "utf8").catch((error: NodeJS.ErrnoException) => {
+        throw new InputFileError(
+          input,
+          error.code === "ENOENT" ? "no such file" : `cannot be read (${error.code})`,
+          {
+            cause: error,
+          },
+        );
+      });
+      const records = readItemRecords(text, policyName);
+      let modelPath = values.model;
+      if (modelPath === undefined) {
+        stderr.write(
+          `no --model: using the generated ${DEFAULT_START_KIND} model; its weights are random, so the answers are meaningless (the pipeline is real)\n`,
+        );
+        modelPath = await ensureServedModel(DEFAULT_START_KIND, stderr);
+      }
+
+      const { file, resume } = await ResultsFile.open(out);
+      const abort = new AbortController();
+      const onSignal = (): void => abort.abort(new AbortedError("interrupted"));
+      process.once("SIGINT", onSignal);
+      const bar = new SingleBar({
+        stream: stderr as NodeJS.WritableStream,
+        noTTYOutput: true,
+        notTTYSchedule: 5000,
+        format:
+          "classify [{bar}] {percentage}% | {value}/{total} items | {rate} items/s | ETA {eta_formatted}",
+        hideCursor: stderr.isTTY === true,
+      });
+      const started = performance.now();
+      let summary: ClassifySummary | undefined;
+      try {
+        if (resume.truncatedBytes > 0) {
+          stderr.write(
+            `${out}: cut off an unfinished last line (${resume.truncatedBytes} bytes) of an interrupted run\n`,
+          );
+        }
+        if (resume.lines > 0) stderr.write(`${out}: resuming, ${resume.lines} outcome(s) already there\n`);
+        const engine = await Scorer.load({ modelPath, threads, contextSize });
+        try {
+          const endpoint = new InProcessEndpoint({ engine });
+          let first: number | undefined;
+          summary = await classifyItems({
+            records,
+            policy,
+            policies,
+            endpoint,
+            results: file,
+            resume,
+            signal: abort.signal,
+            onProgress: ({ done, total }) => {
+              if (first === undefined) {
+                first = done - 1;
+                bar.start(total, first, { rate: "0.0" });
+              }
+              const seconds = (performance.now() - started) / 1000;
+              bar.update(done, { rate: ((done - first) / Math.max(seconds, 1e-3)).toFixed(1) });
+            },
+          });
+        } finally {
+          await engine.dispose();
+        }
+      } catch (error) {
+        if (!abort.signal.aborted) throw error;
+        bar.stop();
+        stderr.write(
+          `interrupted: the outcomes so far are in ${out}; run the same command again to resume\n`,
+        );
+        return 130;
+      } finally {
+        bar.stop();
+        process.removeListener("SIGINT", onSignal);
+        await file.close();
+      }
+      stdout.write(describeSummary(summary, policyName, out, (performance.now() - started) / 1000));
+      return 0;
+    },
+  };
+}
+
+/** The `decisions classify` command, writing to the process's stdout and stderr. */
+export const classifyCommand: CliCommand = createClassifyCommand();
+
+function describeSummary(summary: ClassifySummary, policy: string, out: string, seconds: number): string {
+  const written = Object.values(summary.written).reduce((sum, count) => sum + (count ?? 0), 0);
+  const byStatus = Object.entries(summary.written)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(", ");
+  return [
+    `classified ${written} item(s) with policy ${policy} in ${seconds.toFixed(1)} s (${(written / Math.max(seconds, 1e-3)).toFixed(1)} items/s)${byStatus ? `: ${byStatus}` : ""}`,
+    `${summary.total} item(s) in the input; ${summary.skipped} already in the results; ${summary.groups} shared-state group(s), ${summary.requests} engine call(s) this run`,
+    `outcomes: ${out}`,
+    "",
+  ].join("\n");
+}
+
+function readPositive(text: string | undefined, flag: string, fallback: number, usage: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1)
+    throw new UsageError(`${flag} must be a positive integer, got "${text}"`, { usage });
+  return value;
+}

@@ -1,0 +1,14 @@
+/**
+ * Offline batch classification (`decisions classify`): work items from a JSONL file decided in
+ * this process by the pipeline's own units and the engine, without HTTP or a queue, into a
+ * resumable JSONL file of outcomes in the pipeline's format.
+ */
+export {
+  type ClassifyItemsOptions,
+  type ClassifyProgress,
+  type ClassifySummary,
+  classifyItems,
+} from "./classifyItems.js";
+export { InProcessEndpoint, type InProcessEndpointOptions } from "./InProcessEndpoint.js";
+export { ResultsFile, type ResumeState, resultKey } from "./ResultsFile.js";
+export { type ItemRecord, readItemRecords } from "./readItemRecords.js";

@@ -1,0 +1,11 @@
+/**
+ * The units behind the decision owners' commands — `decisions submit`, `dlq`, `outcomes` and
+ * `classify` — one folder each: `queue/` (send work items and events, list and redrive the
+ * dead-letter queue), `outcomes/` (read, export and review the outcomes table), `classify/`
+ * (offline batch classification through the pipeline's own units), `shared/` (AWS client
+ * settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
+ */
+export { classifyItems, InProcessEndpoint, ResultsFile, readItemRecords } from "./classify/index.js";
+export { exportOutcomes, OutcomesTable, reviewOutcome, toLabelledDecision } from "./outcomes/index.js";
+export { listDeadLetters, redriveDeadLetters, submitMessages } from "./queue/index.js";
+export { awsClientConfig, defaultPolicyDir, loadNamedPolicy, OperationError } from "./shared/index.js";

@@ -1,0 +1,143 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+import {
+  OUTCOMES_STATUS_INDEX,
+  OUTCOMES_TABLE_KEYS,
+  STORED_OUTCOME_STATUSES,
+  type StoredOutcome,
+  type StoredOutcomeStatus,
+} from "../../functions/outcomes/index.js";
+import { OutcomesTableError } from "./errors.js";
+import { readStoredOutcome } from "./readStoredOutcome.js";
+
+/** Options of {@link OutcomesTable}. */
+export interface OutcomesTableOptions {
+  /** A document client (see `createOutcomesClient`). */
+  client: DynamoDBDocumentClient;
+  /** The outcomes table's name. */
+  tableName: string;
+}
+
+/**
+ * Reads the outcomes table the way decision owners look at it: one outcome, the newest outcomes
+ * of a policy (by status through the `by-status` index, or across every status), and every
+ * outcome of a policy page by page for an export. Items are validated against the stored outcome
+ * schema as they are read.
+ *
+ * @example
+ * const table = new OutcomesTable({ client, tableName: "outcomes" });
+ * const waiting = await table.newest("ticket-routing", { status: "fallback", limit: 20 });
+ */
+export class OutcomesTable {
+  readonly tableName: string;
+  readonly #client: DynamoDBDocumentClient;
+
+  constructor(options: OutcomesTableOptions) {
+    this.#client = options.client;
+    this.tableName = options.tableName;
+  }
+
+  /**
+   * The outcome of (policy, id), strongly consistent; undefined when none.
+   * @throws OutcomesTableError, MalformedOutcomeError
+   */
+  async get(policy: string, id: string): Promise<StoredOutcome | undefined> {
+    const output = await this.#send(() =>
+      this.#client.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: { [OUTCOMES_TABLE_KEYS.partition]: policy, [OUTCOMES_TABLE_KEYS.sort]: id },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return output.Item === undefined ? undefined : readStoredOutcome(output.Item, this.tableName);
+  }
+
+  /**
+   * The newest `limit` outcomes of a policy (by `updated_at`, newest first): of one status through
+   * the `by-status` index, or, without a status, the newest of every status merged.
+   * @throws OutcomesTableError, MalformedOutcomeError
+   */
+  async newest(
+    policy: string,
+    options: { status?: StoredOutcomeStatus; limit: number },
+  ): Promise<StoredOutcome[]> {
+    const statuses = options.status === undefined ? STORED_OUTCOME_STATUSES : [options.status];
+    const lists = await Promise.all(
+      statuses.map(async (status) => {
+        const items: StoredOutcome[] = [];
+        for await (const page of this.#pages(statusQuery(this.tableName, policy, status), options.limit)) {
+          items.push(...page);
+          if (items.length >= options.limit) break;
+        }
+        return items;
+      }),
+    );
+    return lists
+      .flat()
+      .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0))
+      .slice(0, options.limit);
+  }
+
+  /**
+   * Every outcome of a policy (of one status: newest first through the index; of all: in id
+   * order from the table), one page at a time.
+   * @throws OutcomesTableError, MalformedOutcomeError
+   */
+  async *all(
+    policy: string,
+    options: { status?: StoredOutcomeStatus } = {},
+  ): AsyncGenerator<StoredOutcome[]> {
+    const query: QueryCommandInput =
+      options.status === undefined
+        ? {
+            TableName: this.tableName,
+            KeyConditionExpression: "#pk = :pk",
+            ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition },
+            ExpressionAttributeValues: { ":pk": policy },
+          }
+        : statusQuery(this.tableName, policy, options.status);
+    yield* this.#pages(query);
+  }
+
+  async *#pages(query: QueryCommandInput, limit?: number): AsyncGenerator<StoredOutcome[]> {
+    let after: Record<string, unknown> | undefined;
+    do {
+      const input: QueryCommandInput = {
+        ...query,
+        ...(limit !== undefined ? { Limit: limit } : {}),
+        ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
+      };
+      const output = await this.#send(() => this.#client.send(new QueryCommand(input)));
+      yield (output.Items ?? []).map((item) => readStoredOutcome(item, this.tableName));
+      after = output.LastEvaluatedKey;
+    } while (after !== undefined);
+  }
+
+  async #send<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const fields = (error ?? {}) as { name?: unknown; code?: unknown };
+      const name =
+        typeof fields.code === "string" && fields.name === "Error" ? fields.code : String(fields.name);
+      throw new OutcomesTableError(this.tableName, name, { cause: error });
+    }
+  }
+}
+
+function statusQuery(tableName: string, policy: string, status: StoredOutcomeStatus): QueryCommandInput {
+  return {
+    TableName: tableName,
+    IndexName: OUTCOMES_STATUS_INDEX.name,
+    KeyConditionExpression: "#pk = :pk",
+    ExpressionAttributeNames: { "#pk": OUTCOMES_STATUS_INDEX.partition },
+    ExpressionAttributeValues: { ":pk": `${policy}#${status}` },
+    ScanIndexForward: false,
+  };
+}

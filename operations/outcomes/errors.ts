@@ -1,0 +1,95 @@
+import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import { OperationError } from "../shared/errors.js";
+
+/** No outcome is stored for (policy, id). */
+export class OutcomeNotFoundError extends OperationError {
+  override name = "OutcomeNotFoundError";
+  constructor(
+    readonly tableName: string,
+    readonly policy: string,
+    readonly id: string,
+  ) {
+    super(`no outcome for policy "${policy}" and id "${id}" in ${tableName}`);
+  }
+}
+
+/** A stored item does not have the outcome schema's shape (written by something else, or damaged). */
+export class MalformedOutcomeError extends OperationError {
+  override name = "MalformedOutcomeError";
+  constructor(
+    readonly tableName: string,
+    /** The item's key, as far as it has one. */
+    readonly key: { policy?: unknown; id?: unknown },
+    /** What does not match, `path: message` each. */
+    readonly problems: readonly string[],
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the item ${JSON.stringify(key)} in ${tableName} is not an outcome: ${problems.slice(0, 3).join("; ")}`,
+      options,
+    );
+  }
+}
+
+/** The table could not be read or written (missing table, no access, DynamoDB down). */
+export class OutcomesTableError extends OperationError {
+  override name = "OutcomesTableError";
+  constructor(
+    readonly tableName: string,
+    /** The SDK error's name or the Node error code. */
+    readonly errorName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the outcomes table ${tableName}: ${errorName}: ${(options?.cause as Error | undefined)?.message ?? ""}`,
+      options,
+    );
+  }
+}
+
+/** A reviewer's answer does not fit the policy's question, or names a question it does not ask. */
+export class ReviewAnswerError extends OperationError {
+  override name = "ReviewAnswerError";
+  constructor(
+    /** The question id as given. */
+    readonly question: string,
+    /** Why it does not fit, for a person. */
+    readonly reason: string,
+  ) {
+    super(`--set ${question}: ${reason}`);
+  }
+}
+
+/** The outcome cannot be reviewed in its current state (rejected, or without answers). */
+export class NotReviewableError extends OperationError {
+  override name = "NotReviewableError";
+  constructor(
+    readonly outcome: StoredOutcome,
+    readonly reason: string,
+  ) {
+    super(`${outcome.policy}/${outcome.id} cannot be reviewed: ${reason}`);
+  }
+}
+
+/**
+ * The outcome changed between the moment it was read and the review's write (someone else
+ * reviewed it, or it is not the version the reviewer saw). Carries what is stored now.
+ */
+export class ReviewConflictError extends OperationError {
+  override name = "ReviewConflictError";
+  constructor(
+    readonly policy: string,
+    readonly id: string,
+    /** The `updated_at` the review expected. */
+    readonly expectedUpdatedAt: string,
+    /** The outcome as stored now, when DynamoDB returned it. */
+    readonly current: StoredOutcome | Record<string, unknown> | undefined,
+    options?: { cause?: unknown },
+  ) {
+    const now = (current as { updated_at?: unknown } | undefined)?.updated_at;
+    super(
+      `${policy}/${id} changed since it was read (expected updated_at ${expectedUpdatedAt}, now ${typeof now === "string" ? now : "unknown"}): read it again and review that`,
+      options,
+    );
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The outcomes table as decision owners use it (`decisions outcomes`): list and show outcomes,
+ * export them (JSONL, CSV, labelled data for `decisions calibrate`), and record a person's review
+ * of an outcome, conditional on it not having changed since it was read.
+ */
+export { createOutcomesClient } from "./createOutcomesClient.js";
+export {
+  MalformedOutcomeError,
+  NotReviewableError,
+  OutcomeNotFoundError,
+  OutcomesTableError,
+  ReviewAnswerError,
+  ReviewConflictError,
+} from "./errors.js";
+export {
+  type ExportCounts,
+  type ExportFormat,
+  type ExportOutcomesOptions,
+  exportOutcomes,
+} from "./exportOutcomes.js";
+export { OutcomesTable, type OutcomesTableOptions } from "./OutcomesTable.js";
+export { outcomesToCsv } from "./outcomesToCsv.js";
+export { parseReviewAnswer } from "./parseReviewAnswer.js";
+export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome } from "./reviewOutcome.js";
+export { type LabelledAnswer, type LabelledDecision, toLabelledDecision } from "./toLabelledDecision.js";

@@ -1,0 +1,148 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { REVIEWED_STATUS, type StoredOutcome, StoredOutcomeSchema } from "../../functions/outcomes/index.js";
+import type { AnswerValue, Policy } from "../../functions/policy/index.js";
+import {
+  NotReviewableError,
+  OutcomeNotFoundError,
+  OutcomesTableError,
+  ReviewAnswerError,
+  ReviewConflictError,
+} from "./errors.js";
+import { OutcomesTable } from "./OutcomesTable.js";
+import { parseReviewAnswer } from "./parseReviewAnswer.js";
+
+/** Options of {@link reviewOutcome}. */
+export interface ReviewOutcomeOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** The outcome's policy, loaded (`functions/policy`): the answers are checked against its questions. */
+  policy: Policy;
+  /** The work item id. */
+  id: string;
+  /** Question id → the reviewer's answer as typed (`--set q=answer`). At least one. */
+  answers: Readonly<Record<string, string>>;
+  /** Who reviews (`--by`). */
+  by?: string;
+  /**
+   * The `updated_at` the reviewer saw (`--expect-updated-at`, from `outcomes show`). Default: the
+   * one read at the start of this review.
+   */
+  expectUpdatedAt?: string;
+  /** The clock. Default `() => new Date()`. */
+  now?: () => Date;
+}
+
+/** What {@link reviewOutcome} wrote. */
+export interface ReviewResult {
+  outcome: StoredOutcome;
+  /** The outcome was decided under another version of the policy file than the one checked against. */
+  policyChanged: boolean;
+}
+
+/**
+ * Records a person's decision on an outcome (typically a `fallback` one waiting in the review
+ * queue): each answer given replaces the one that stood (`source: "human"`), the model's own
+ * answer is kept beside it in `model_answer` and its probability and distribution stay; status
+ * becomes `reviewed`, `updated_at` the review's time, and `review` records who, when, what stood
+ * before and the version reviewed.
+ *
+ * The write is conditional on the outcome not having changed since it was read (`updated_at`
+ * and `status` as read, or `expectUpdatedAt`), so two reviewers never overwrite each other
+ * unseen: the second gets a {@link ReviewConflictError} carrying the current outcome.
+ *
+ * @throws OutcomeNotFoundError when no outcome exists for (policy, id).
+ * @throws NotReviewableError for a `rejected` outcome or one without answers.
+ * @throws ReviewAnswerError for a question the policy or the outcome does not have, or an answer
+ *   that does not fit it.
+ * @throws ReviewConflictError when it changed since it was read.
+ * @throws OutcomesTableError when DynamoDB fails.
+ */
+export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<ReviewResult> {
+  const { policy, id, tableName } = options;
+  const table = new OutcomesTable({ client: options.client, tableName });
+  const current = await table.get(policy.name, id);
+  if (current === undefined) throw new OutcomeNotFoundError(tableName, policy.name, id);
+  const expected = options.expectUpdatedAt ?? current.updated_at;
+  if (expected !== current.updated_at) throw new ReviewConflictError(policy.name, id, expected, current);
+  if (current.status === "rejected")
+    throw new NotReviewableError(current, `it was rejected (${current.reason ?? "no reason"})`);
+  const before = current.answers;
+  if (before === undefined || Object.keys(before).length === 0)
+    throw new NotReviewableError(current, "it has no answers");
+  if (Object.keys(options.answers).length === 0) throw new ReviewAnswerError("", "give at least one answer");
+
+  const given: Record<string, AnswerValue> = {};
+  const answers = { ...before };
+  const previous: NonNullable<StoredOutcome["review"]>["previous_answers"] = {};
+  for (const [qid, text] of Object.entries(options.answers)) {
+    const question = policy.question(qid);
+    if (question === undefined) {
+      throw new ReviewAnswerError(
+        qid,
+        `policy "${policy.name}" asks no such question (it asks ${policy.questions.map((q) => q.id).join(", ")})`,
+      );
+    }
+    const stood = before[qid];
+    if (stood === undefined) throw new ReviewAnswerError(qid, "this outcome has no answer to it");
+    const value = parseReviewAnswer(question, text);
+    given[qid] = value;
+    previous[qid] = { answer: stood.answer, source: stood.source };
+    const modelAnswer = stood.source === "model" ? stood.answer : (stood.model_answer ?? stood.answer);
+    answers[qid] = { ...stood, answer: value, source: "human", model_answer: modelAnswer };
+  }
+  const at = laterThan(current.updated_at, (options.now ?? (() => new Date()))());
+  const reviewed: StoredOutcome = StoredOutcomeSchema.parse({
+    ...current,
+    status: REVIEWED_STATUS,
+    policy_status: `${policy.name}#${REVIEWED_STATUS}`,
+    updated_at: at,
+    answers,
+    review: {
+      ...(options.by !== undefined ? { by: options.by } : {}),
+      at,
+      previous_status: current.status,
+      previous_updated_at: current.updated_at,
+      answers: given,
+      previous_answers: previous,
+      policy_version: policy.version,
+      policy_sha256: policy.sha256,
+    },
+  });
+  try {
+    await options.client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: reviewed,
+        ConditionExpression: "#updated = :updated AND #status = :status",
+        ExpressionAttributeNames: { "#updated": "updated_at", "#status": "status" },
+        ExpressionAttributeValues: { ":updated": current.updated_at, ":status": current.status },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  } catch (error) {
+    if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
+      // The old item comes back in attribute-value form even through the document client.
+      const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
+      const now = raw === undefined ? undefined : unmarshall(raw);
+      const parsed = now === undefined ? undefined : StoredOutcomeSchema.safeParse(now);
+      throw new ReviewConflictError(policy.name, id, expected, parsed?.success ? parsed.data : now, {
+        cause: error,
+      });
+    }
+    throw new OutcomesTableError(tableName, (error as Error).name, { cause: error });
+  }
+  return {
+    outcome: reviewed,
+    policyChanged: current.policy_sha256 !== undefined && current.policy_sha256 !== policy.sha256,
+  };
+}
+
+/** `now` as ISO-8601, moved to 1 ms after `previous` when the clock is not past it (the index sorts by it). */
+function laterThan(previous: string, now: Date): string {
+  const last = Date.parse(previous);
+  return Number.isFinite(last) && now.getTime() <= last
+    ? new Date(last + 1).toISOString()
+    : now.toISOString();
+}

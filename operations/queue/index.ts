@@ -1,0 +1,32 @@
+/**
+ * Queue operations of the decision owners' CLI: send work items and events to a work queue
+ * (`decisions submit`), and list and move back the messages of its dead-letter queue
+ * (`decisions dlq`). Bodies travel exactly as written.
+ */
+export { BODY_PREVIEW_CHARS, SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
+export { createSqsClient, regionOfQueueUrl } from "./createSqsClient.js";
+export { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
+export { SourceQueueUnknownError } from "./errors.js";
+export { findSourceQueues } from "./findSourceQueues.js";
+export { type DeadLetter, type ListDeadLettersOptions, listDeadLetters } from "./listDeadLetters.js";
+export {
+  type MessageFileFormat,
+  type ParseMessageFileOptions,
+  parseMessageFile,
+} from "./parseMessageFile.js";
+export { messageFileFormatOf, readMessageFile } from "./readMessageFile.js";
+export {
+  type MovedLetter,
+  type RedriveDeadLettersOptions,
+  type RedriveReport,
+  redriveDeadLetters,
+  type UnmovedLetter,
+} from "./redriveDeadLetters.js";
+export {
+  type OutgoingMessage,
+  type SendMessageBatchesOptions,
+  type SendResult,
+  sendMessageBatches,
+} from "./sendMessageBatches.js";
+export { type SubmitMessagesOptions, submitMessages } from "./submitMessages.js";
+export type { FailedEntry, MessageEntry, MessageFile, RefusedEntry, SendReport, SentEntry } from "./types.js";

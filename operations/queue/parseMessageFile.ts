@@ -1,0 +1,103 @@
+import { type JsonNode, JsonTextError, parseJsonText } from "../../adapter/wire/index.js";
+import { SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
+import type { MessageEntry, MessageFile, RefusedEntry } from "./types.js";
+
+/** How an input file holds its messages. */
+export type MessageFileFormat =
+  /** JSON Lines: one message per non-blank line (work items, or events one per line). */
+  | "lines"
+  /** One JSON document: an object is one message; an array holds one message per element. */
+  | "document";
+
+/** Options of {@link parseMessageFile}. */
+export interface ParseMessageFileOptions {
+  format: MessageFileFormat;
+  /** Largest body in UTF-8 bytes; a longer one is refused (`MessageTooLong`). Default {@link SQS_MAX_PAYLOAD_BYTES}. */
+  maxMessageBytes?: number;
+}
+
+/**
+ * Splits an input file into message bodies, each the JSON text exactly as written (key order and
+ * number spelling reach the pipeline unchanged), and checks each with the wire module's strict
+ * parser — the one the decide function reads bodies with — so a body the pipeline would refuse
+ * as "not JSON" (a syntax error, a duplicate key) is reported here and never sent. Never throws.
+ *
+ * - `lines`: blank lines are skipped; a trailing `\r` is dropped; line numbers count every line.
+ * - `document`: an object is one message (the text trimmed); an array gives one message per
+ *   element (its text cut out of the document); anything else, or invalid JSON, is refused.
+ */
+export function parseMessageFile(text: string, options: ParseMessageFileOptions): MessageFile {
+  const maxBytes = options.maxMessageBytes ?? SQS_MAX_PAYLOAD_BYTES;
+  const file: MessageFile = { messages: [], refused: [] };
+  const accept = (entry: MessageEntry): void => {
+    const bytes = Buffer.byteLength(entry.body, "utf8");
+    if (bytes <= maxBytes) file.messages.push(entry);
+    else
+      file.refused.push({
+        ...located(entry.line, entry.id),
+        code: "MessageTooLong",
+        message: `the message is ${bytes} bytes, more than the ${maxBytes} a message may have`,
+      });
+  };
+  if (options.format === "lines") {
+    text.split("\n").forEach((raw, index) => {
+      const body = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      if (body.trim() === "") return;
+      const line = index + 1;
+      const parsed = tryParse(body);
+      if (parsed instanceof JsonTextError) {
+        file.refused.push(invalidJson(line, `${parsed.reason} at column ${parsed.column}`));
+      } else accept({ line, body, ...idOf(parsed) });
+    });
+    return file;
+  }
+  const root = tryParse(text);
+  if (root instanceof JsonTextError) {
+    file.refused.push(invalidJson(root.line, root.message));
+    return file;
+  }
+  const nodes = root.kind === "array" ? root.items : [root];
+  for (const node of nodes) {
+    const line = lineAt(text, node.start);
+    if (node.kind !== "object") {
+      file.refused.push(invalidJson(line, `a message must be a JSON object, found ${node.kind}`));
+    } else accept({ line, body: text.slice(node.start, node.end), ...idOf(node) });
+  }
+  return file;
+}
+
+function tryParse(text: string): JsonNode | JsonTextError {
+  try {
+    return parseJsonText(text);
+  } catch (error) {
+    if (error instanceof JsonTextError) return error;
+    throw error;
+  }
+}
+
+function invalidJson(line: number, message: string): RefusedEntry {
+  return { line, code: "InvalidJson", message: `not valid JSON: ${message}` };
+}
+
+function located(line: number, id: string | undefined): { line: number; id?: string } {
+  return id === undefined ? { line } : { line, id };
+}
+
+/** The top-level string `id` of a work item or an EventBridge event. */
+function idOf(node: JsonNode): { id?: string } {
+  if (node.kind !== "object") return {};
+  const member = node.members.find((candidate) => candidate.key === "id");
+  return member?.value.kind === "string" ? { id: member.value.value } : {};
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (
+    let index = text.indexOf("\n");
+    index !== -1 && index < offset;
+    index = text.indexOf("\n", index + 1)
+  ) {
+    line += 1;
+  }
+  return line;
+}

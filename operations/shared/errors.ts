@@ -1,0 +1,36 @@
+/**
+ * Errors of the decision owners' operations (`decisions submit`, `dlq`, `outcomes`, `classify`).
+ * Each carries its data as fields; the commands print the message.
+ */
+
+/** Base class of every error an operation raises on purpose. */
+export class OperationError extends Error {
+  override name = "OperationError";
+}
+
+/** An input file could not be read (missing, unreadable, or not what the command takes). */
+export class InputFileError extends OperationError {
+  override name = "InputFileError";
+  constructor(
+    /** The file as given. */
+    readonly file: string,
+    /** What is wrong with it, for a person. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}: ${reason}`, options);
+  }
+}
+
+/** The policy folder asked for is loaded, but holds no policy of that name. */
+export class UnknownPolicyError extends OperationError {
+  override name = "UnknownPolicyError";
+  constructor(
+    readonly policy: string,
+    readonly dir: string,
+    /** The names the folder holds. */
+    readonly known: readonly string[],
+  ) {
+    super(`no policy "${policy}" in ${dir} (it holds: ${known.join(", ") || "none"})`);
+  }
+}

@@ -1,0 +1,338 @@
+/**
+ * `decisions outcomes list|show|export|review` against DynamoDB Local on 127.0.0.1 with the real
+ * outcomes table definition, outcomes decided by the real ticket-routing policy, and the labelled
+ * export read back by `decisions calibrate`'s reader.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
+import { UsageError } from "../../../cli/errors.js";
+import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
+import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
+import { type Outcome, OutcomeSchema, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
+import { decide, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
+import { ReviewAnswerError, ReviewConflictError } from "../../../operations/outcomes/index.js";
+
+const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
+
+function capture() {
+  let out = "";
+  let err = "";
+  const command = createOutcomesCommand({
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+  });
+  return { command, stdout: () => out, stderr: () => err };
+}
+
+/** An outcome of ticket-routing decided by the real policy on the given model probabilities. */
+function outcomeOf(
+  policy: Policy,
+  id: string,
+  at: string,
+  queue: Record<string, number>,
+  facts = {},
+): Outcome {
+  const labels = [
+    "billing",
+    "technical_support",
+    "account_access",
+    "orders_shipping",
+    "sales",
+    "security",
+    "legal",
+    "triage",
+  ];
+  const decision = decide(policy, facts, {
+    queue: {
+      type: "choice",
+      probabilities: Object.fromEntries(labels.map((label) => [label, queue[label] ?? 0])),
+    },
+    priority: { type: "choice", probabilities: { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 } },
+    needs_human: { type: "noul", noul: 0.9 },
+  });
+  return OutcomeSchema.parse({
+    policy: policy.name,
+    id,
+    policy_status: `${policy.name}#${decision.status}`,
+    status: decision.status,
+    ...(decision.reason ? { reason: decision.reason } : {}),
+    answers: decision.answers,
+    rules_fired: decision.rules_fired,
+    policy_version: policy.version,
+    policy_sha256: policy.sha256,
+    model: "tiny-qwen3",
+    source: { kind: "sqs", message_id: `m-${id}`, receive_count: 1 },
+    created_at: at,
+    updated_at: at,
+    state_preview: `ticket ${id}, "quoted", with a comma`,
+  });
+}
+
+describe("decisions outcomes (DynamoDB Local)", () => {
+  let ddbLocal: DynamoDbLocal;
+  let doc: DynamoDBDocumentClient;
+  let policy: Policy;
+  let dir: string;
+  let tables = 0;
+  let endpoint: string[];
+
+  /** A fresh outcomes table holding: three fallback items (t-1 oldest), one decided, one rejected. */
+  const seeded = async (): Promise<string[]> => {
+    tables += 1;
+    const table = `outcomes-${tables}`;
+    await doc.send(new CreateTableCommand(outcomesTableDefinition(table)));
+    const unsure = { billing: 0.3, technical_support: 0.25, triage: 0.45 };
+    const outcomes = [
+      outcomeOf(policy, "t-1", "2026-12-01T10:00:00.000Z", unsure),
+      outcomeOf(policy, "t-2", "2026-12-01T10:00:02.000Z", unsure),
+      outcomeOf(policy, "t-3", "2026-12-01T10:00:01.000Z", unsure),
+      outcomeOf(policy, "t-4", "2026-12-01T10:00:03.000Z", { billing: 0.97, triage: 0.03 }),
+      {
+        ...outcomeOf(policy, "t-5", "2026-12-01T10:00:04.000Z", unsure),
+        status: "rejected",
+        policy_status: `${policy.name}#rejected`,
+        reason: "facts: bad",
+      },
+    ] as Outcome[];
+    assert.deepEqual(
+      outcomes.map((outcome) => outcome.status),
+      ["fallback", "fallback", "fallback", "decided", "rejected"],
+    );
+    for (const outcome of outcomes) await doc.send(new PutCommand({ TableName: table, Item: outcome }));
+    return ["--table", table, ...endpoint, "--policy", policy.name, "--policies", POLICIES];
+  };
+
+  before(async () => {
+    ddbLocal = await startDynamoDbLocal();
+    endpoint = ["--endpoint-url", ddbLocal.endpoint];
+    doc = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: ddbLocal.endpoint,
+        region: "us-east-1",
+        credentials: LOCAL_CREDENTIALS,
+      }),
+    );
+    const loaded = await loadPolicies(POLICIES);
+    policy = loaded.get("ticket-routing") as Policy;
+    dir = await mkdtemp(join(tmpdir(), "outcomes-"));
+  });
+
+  after(async () => {
+    doc?.destroy();
+    await ddbLocal?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("lists the review queue newest first through the index, up to --limit", async () => {
+    const table = await seeded();
+    const { command, stdout } = capture();
+
+    const code = await command.run(["list", ...table, "--status", "fallback", "--limit", "2", "--json"]);
+
+    assert.equal(code, 0);
+    const ids = stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).id);
+    assert.deepEqual(ids, ["t-2", "t-3"]);
+  });
+
+  it("lists every status merged newest first, readably", async () => {
+    const table = await seeded();
+    const { command, stdout } = capture();
+
+    await command.run(["list", ...table]);
+
+    const rows = stdout().trim().split("\n");
+    assert.match(rows[0] ?? "", /^5 newest outcome\(s\) of ticket-routing:$/);
+    assert.deepEqual(
+      rows.slice(1).map((row) => row.split(/\s+/)[2]),
+      ["t-5", "t-4", "t-2", "t-3", "t-1"],
+    );
+    assert.match(rows[3] ?? "", /fallback\s+t-2\s+.*queue=triage \(0\.\d\d, fallback\)/);
+  });
+
+  it("shows one outcome as stored", async () => {
+    const table = await seeded();
+    const { command, stdout } = capture();
+
+    await command.run(["show", "t-4", ...table]);
+
+    const shown = JSON.parse(stdout());
+    assert.equal(shown.status, "decided");
+    assert.equal(shown.answers.queue.answer, "billing");
+  });
+
+  it("records a review: the person's answer stands, the model's is kept, the status is reviewed", async () => {
+    const table = await seeded();
+    const { command, stdout } = capture();
+
+    const code = await command.run(["review", "t-1", ...table, "--set", "queue=billing", "--by", "ana"]);
+
+    assert.equal(code, 0);
+    assert.match(
+      stdout(),
+      /^reviewed ticket-routing\/t-1: queue=billing \(model: triage, was triage\); status reviewed \(was fallback\)/,
+    );
+    const shown = capture();
+    await shown.command.run(["show", "t-1", ...table]);
+    const outcome = JSON.parse(shown.stdout());
+    assert.equal(outcome.status, "reviewed");
+    assert.equal(outcome.policy_status, "ticket-routing#reviewed");
+    assert.deepEqual(
+      {
+        answer: outcome.answers.queue.answer,
+        source: outcome.answers.queue.source,
+        model: outcome.answers.queue.model_answer,
+      },
+      { answer: "billing", source: "human", model: "triage" },
+    );
+    const seededQueue = outcomeOf(policy, "t-1", "2026-12-01T10:00:00.000Z", {
+      billing: 0.3,
+      technical_support: 0.25,
+      triage: 0.45,
+    }).answers?.queue;
+    assert.deepEqual(
+      [outcome.answers.queue.probability, outcome.answers.queue.distribution],
+      [seededQueue?.probability, seededQueue?.distribution],
+      "the model's probability and distribution stay",
+    );
+    assert.equal(outcome.review.by, "ana");
+    assert.equal(outcome.review.previous_status, "fallback");
+    assert.equal(outcome.review.previous_updated_at, "2026-12-01T10:00:00.000Z");
+    assert.ok(outcome.updated_at > "2026-12-01T10:00:00.000Z");
+    const queue = capture();
+    await queue.command.run(["list", ...table, "--status", "fallback", "--json"]);
+    assert.ok(!queue.stdout().includes('"id":"t-1"'), "no longer in the fallback queue");
+  });
+
+  it("refuses a review when the outcome changed since it was read", async () => {
+    const table = await seeded();
+    const first = capture();
+    await first.command.run([
+      "review",
+      "t-2",
+      ...table,
+      "--set",
+      "queue=sales",
+      "--expect-updated-at",
+      "2026-12-01T10:00:02.000Z",
+    ]);
+    const { command } = capture();
+
+    await assert.rejects(
+      command.run([
+        "review",
+        "t-2",
+        ...table,
+        "--set",
+        "queue=legal",
+        "--expect-updated-at",
+        "2026-12-01T10:00:02.000Z",
+      ]),
+      ReviewConflictError,
+    );
+
+    const shown = capture();
+    await shown.command.run(["show", "t-2", ...table]);
+    assert.equal(JSON.parse(shown.stdout()).answers.queue.answer, "sales");
+  });
+
+  it("checks answers against the policy's questions, and refuses a rejected outcome", async () => {
+    const table = await seeded();
+    const { command } = capture();
+
+    await assert.rejects(
+      command.run(["review", "t-3", ...table, "--set", "queue=plumbing"]),
+      ReviewAnswerError,
+    );
+    await assert.rejects(command.run(["review", "t-3", ...table, "--set", "mood=happy"]), ReviewAnswerError);
+    await assert.rejects(
+      command.run(["review", "t-3", ...table, "--set", "needs_human=maybe"]),
+      ReviewAnswerError,
+    );
+    await assert.rejects(command.run(["review", "t-5", ...table, "--set", "queue=billing"]), /was rejected/);
+    await assert.rejects(command.run(["review", "t-3", ...table]), UsageError);
+    const shown = capture();
+    await shown.command.run(["show", "t-3", ...table]);
+    assert.equal(JSON.parse(shown.stdout()).status, "fallback");
+  });
+
+  it("exports JSONL and CSV of a policy", async () => {
+    const table = await seeded();
+    const jsonl = join(dir, `all-${tables}.jsonl`);
+    const csv = join(dir, `fallback-${tables}.csv`);
+
+    assert.equal(await capture().command.run(["export", ...table, "--out", jsonl]), 0);
+    assert.equal(
+      await capture().command.run([
+        "export",
+        ...table,
+        "--status",
+        "fallback",
+        "--format",
+        "csv",
+        "--out",
+        csv,
+      ]),
+      0,
+    );
+
+    const lines = (await readFile(jsonl, "utf8")).trim().split("\n");
+    assert.deepEqual(lines.map((line) => JSON.parse(line).id).sort(), ["t-1", "t-2", "t-3", "t-4", "t-5"]);
+    const rows = (await readFile(csv, "utf8")).split("\r\n").filter((row) => row !== "");
+    assert.equal(rows.length, 4);
+    assert.match(
+      rows[0] ?? "",
+      /^policy,id,status,updated_at,created_at,reason,queue,queue\.probability,queue\.source,queue\.model_answer,priority,/,
+    );
+    assert.match(rows[1] ?? "", /^ticket-routing,t-2,fallback,/);
+    assert.match(rows[1] ?? "", /,"ticket t-2, ""quoted"", with a comma"$/);
+  });
+
+  it("exports reviewed outcomes as labelled data that calibrate reads, with the temperature undone", async () => {
+    const table = await seeded();
+    await capture().command.run([
+      "review",
+      "t-1",
+      ...table,
+      "--set",
+      "queue=billing",
+      "--set",
+      "priority=P1",
+      "--by",
+      "ana",
+    ]);
+    await capture().command.run(["review", "t-3", ...table, "--set", "needs_human=no"]);
+    const out = join(dir, `labelled-${tables}.jsonl`);
+    const { command, stderr } = capture();
+
+    const code = await command.run(["export", ...table, "--labelled", "--out", out]);
+
+    assert.equal(code, 0);
+    assert.match(stderr(), /exported 2 labelled decision\(s\) of ticket-routing/);
+    const lines = readLabelledDecisions(await readFile(out, "utf8"), out);
+    const byId = new Map(lines.map(({ decision }) => [decision.id, decision]));
+    assert.deepEqual(Object.keys(byId.get("t-1")?.questions ?? {}).sort(), ["priority", "queue"]);
+    assert.equal(byId.get("t-1")?.questions.queue?.label, "billing");
+    assert.equal(byId.get("t-1")?.questions.queue?.temperature, 1.3);
+    assert.equal(byId.get("t-1")?.reviewed_by, "ana");
+    assert.equal(byId.get("t-3")?.questions.needs_human?.label, false);
+    const forecasts = collectForecasts(policy, lines);
+    const raw = forecasts.questions.get("queue")?.[0]?.raw;
+    assert.ok(raw !== undefined);
+    assert.ok(
+      Math.abs((raw.probabilities[raw.labels.indexOf("triage")] ?? 0) - 0.45) < 1e-9,
+      "the model's own 0.45",
+    );
+  });
+});

@@ -1,0 +1,141 @@
+/** `decisions submit` against fauxqs on 127.0.0.1, with real SQS clients. */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { CreateQueueCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
+import { UsageError } from "../../../cli/errors.js";
+import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
+
+function capture() {
+  let out = "";
+  let err = "";
+  const command = createSubmitCommand({
+    stdout: { write: (text: string) => (out += text) },
+    stderr: { write: (text: string) => (err += text) },
+  });
+  return { command, stdout: () => out, stderr: () => err };
+}
+
+async function drain(sqs: SQSClient, queueUrl: string): Promise<Message[]> {
+  const messages: Message[] = [];
+  for (;;) {
+    const output = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+    );
+    if (!output.Messages?.length) return messages;
+    messages.push(...output.Messages);
+  }
+}
+
+describe("decisions submit (fauxqs)", () => {
+  let fauxqs: Fauxqs;
+  let sqs: SQSClient;
+  let dir: string;
+  let queues = 0;
+
+  const newQueue = async (): Promise<string> => {
+    queues += 1;
+    const created = await sqs.send(new CreateQueueCommand({ QueueName: `submit-${queues}` }));
+    return new URL(new URL(created.QueueUrl ?? "").pathname, fauxqs.endpoint).href;
+  };
+
+  before(async () => {
+    fauxqs = await startFauxqs();
+    sqs = new SQSClient({
+      endpoint: fauxqs.endpoint,
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      useQueueUrlAsEndpoint: false,
+    });
+    dir = await mkdtemp(join(tmpdir(), "submit-"));
+  });
+
+  after(async () => {
+    sqs?.destroy();
+    await fauxqs?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("sends every line of a JSONL file exactly as written", async () => {
+    const queueUrl = await newQueue();
+    const lines = Array.from(
+      { length: 23 },
+      (_, index) =>
+        `{"id": "t-${index}", "policy": "ticket-routing", "state": {"2024": ${index}, "score": 2.0}}`,
+    );
+    const file = join(dir, "items.jsonl");
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const { command, stdout, stderr } = capture();
+
+    const code = await command.run([file, "--queue-url", queueUrl, "--endpoint-url", fauxqs.endpoint]);
+
+    assert.equal(code, 0, stderr());
+    assert.equal(stdout(), `sent 23 of 23 message(s) to ${queueUrl}\n`);
+    const bodies = (await drain(sqs, queueUrl)).map((message) => message.Body);
+    assert.deepEqual([...bodies].sort(), [...lines].sort());
+  });
+
+  it("reports a line that is not JSON with its number, sends the rest, and exits 1", async () => {
+    const queueUrl = await newQueue();
+    const file = join(dir, "mixed.jsonl");
+    await writeFile(
+      file,
+      '{"id": "a", "policy": "p", "state": "x"}\n{"id": "b", oops}\n{"id": "c", "policy": "p", "state": "y"}\n',
+    );
+    const { command, stdout, stderr } = capture();
+
+    const code = await command.run([file, "--queue-url", queueUrl, "--endpoint-url", fauxqs.endpoint]);
+
+    assert.equal(code, 1);
+    assert.match(stderr(), /^line 2: InvalidJson: not valid JSON: .* at column \d+\n$/);
+    assert.equal(stdout(), `sent 2 of 3 message(s) to ${queueUrl}; 1 failed\n`);
+    assert.equal((await drain(sqs, queueUrl)).length, 2);
+  });
+
+  it("sends a .json EventBridge event as one message, as written", async () => {
+    const queueUrl = await newQueue();
+    const event =
+      '{\n  "version": "0",\n  "id": "ev-1",\n  "detail-type": "Incident Opened",\n  "source": "acme.monitoring",\n  "detail": {"severity": 2.0}\n}';
+    const file = join(dir, "event.json");
+    await writeFile(file, `${event}\n`);
+    const { command, stderr } = capture();
+
+    const code = await command.run([file, "--queue-url", queueUrl, "--endpoint-url", fauxqs.endpoint]);
+
+    assert.equal(code, 0, stderr());
+    assert.deepEqual(
+      (await drain(sqs, queueUrl)).map((message) => message.Body),
+      [event],
+    );
+  });
+
+  it("reports every entry, and exits 1, when the queue does not exist", async () => {
+    const file = join(dir, "two.jsonl");
+    await writeFile(file, '{"id": "a"}\n{"id": "b"}\n');
+    const { command, stderr } = capture();
+
+    const code = await command.run([
+      file,
+      "--queue-url",
+      `${fauxqs.endpoint}/000000000000/no-such-queue`,
+      "--endpoint-url",
+      fauxqs.endpoint,
+    ]);
+
+    assert.equal(code, 1);
+    const lines = stderr().trim().split("\n");
+    assert.equal(lines.length, 2);
+    assert.match(lines[0] ?? "", /^line 1 \(id a\): .*QueueDoesNotExist/);
+  });
+
+  it("refuses to run without a queue URL or an input file", async () => {
+    const { command } = capture();
+
+    await assert.rejects(command.run(["items.jsonl"]), UsageError);
+    await assert.rejects(command.run(["--queue-url", "http://127.0.0.1:1/q"]), UsageError);
+  });
+});

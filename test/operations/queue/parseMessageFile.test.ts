@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { parseMessageFile } from "../../../operations/queue/parseMessageFile.js";
+
+describe("parseMessageFile", () => {
+  it("keeps each line's text exactly as written, with its line number and id", () => {
+    const text =
+      '{"id":"a","policy":"p","state":{"2024":1,"x":2.0}}\n\n{"id": "b", "policy": "p", "state": "s"}\r\n';
+
+    const file = parseMessageFile(text, { format: "lines" });
+
+    assert.deepEqual(file.refused, []);
+    assert.deepEqual(file.messages, [
+      { line: 1, body: '{"id":"a","policy":"p","state":{"2024":1,"x":2.0}}', id: "a" },
+      { line: 3, body: '{"id": "b", "policy": "p", "state": "s"}', id: "b" },
+    ]);
+  });
+
+  it("refuses a line that is not JSON or repeats a key, naming the line, and keeps the others", () => {
+    const text = ['{"id":"a"}', "{not json", '{"id":"c","id":"d"}', '{"id":"e"}'].join("\n");
+
+    const file = parseMessageFile(text, { format: "lines" });
+
+    assert.deepEqual(
+      file.messages.map((message) => message.line),
+      [1, 4],
+    );
+    assert.deepEqual(
+      file.refused.map((entry) => [entry.line, entry.code]),
+      [
+        [2, "InvalidJson"],
+        [3, "InvalidJson"],
+      ],
+    );
+    assert.match(file.refused[1]?.message ?? "", /duplicate key "id"/);
+  });
+
+  it("refuses a message longer than the limit", () => {
+    const file = parseMessageFile('{"id":"big","state":"xxxxxxxxxx"}\n{"id":"ok"}', {
+      format: "lines",
+      maxMessageBytes: 20,
+    });
+
+    assert.deepEqual(file.refused, [
+      {
+        line: 1,
+        id: "big",
+        code: "MessageTooLong",
+        message: "the message is 33 bytes, more than the 20 a message may have",
+      },
+    ]);
+    assert.deepEqual(file.messages, [{ line: 2, body: '{"id":"ok"}', id: "ok" }]);
+  });
+
+  it("reads a document as one message, or an array as one message per element, cut as written", () => {
+    const event =
+      '{\n  "id": "e-1",\n  "detail-type": "Incident",\n  "source": "ops",\n  "detail": {"sev": 2.0}\n}';
+
+    assert.deepEqual(parseMessageFile(`${event}\n`, { format: "document" }).messages, [
+      { line: 1, body: event, id: "e-1" },
+    ]);
+    const array = parseMessageFile(`[\n${event},\n{"id": "e-2"}, 3\n]`, { format: "document" });
+    assert.deepEqual(array.messages, [
+      { line: 2, body: event, id: "e-1" },
+      { line: 8, body: '{"id": "e-2"}', id: "e-2" },
+    ]);
+    assert.deepEqual(
+      array.refused.map((entry) => [entry.line, entry.code]),
+      [[8, "InvalidJson"]],
+    );
+  });
+
+  it("gives back every JSON object line unchanged, whatever its content (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string(), fc.jsonValue()), { maxLength: 8 }), (objects) => {
+        const lines = objects.map((object) => JSON.stringify(object));
+        const file = parseMessageFile(lines.join("\n"), { format: "lines" });
+
+        assert.deepEqual(file.refused, []);
+        assert.deepEqual(
+          file.messages.map((message) => message.body),
+          lines,
+        );
+      }),
+    );
+  });
+});
