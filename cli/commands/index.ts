@@ -4,7 +4,12 @@
  * installation may not ship (`bench` needs `bench/`). For tests and programs that embed a command.
  */
 export { benchCommand } from "./benchCommand.js";
+export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js";
+export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
+export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
+export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
 export { createModelsCommand, modelsCommand } from "./modelsCommand.js";
+export { createOutcomesCommand, outcomesCommand } from "./outcomesCommand.js";
 export { createSchemaCommand, schemaCommand } from "./schemaCommand.js";
 export {
   parseServeArgs,
@@ -17,3 +22,4 @@ export {
   settingValues,
 } from "./serveCommand.js";
 export { startCommand, startUsage } from "./startCommand.js";
+export { createSubmitCommand, submitCommand, submitUsage } from "./submitCommand.js";

@@ -60,7 +60,7 @@ describe("the decisions command in the CPU image's file set", () => {
 
     assert.ok(names.includes("serve"), help.stdout);
     assert.ok(!names.includes("bench"), help.stdout);
-    assert.match(help.stdout, /not installed here: bench \(needs bench\/\)/);
+    assert.match(help.stdout, /not installed here: .*\bbench \(needs bench\/\)/);
     for (const name of names) {
       assert.ok(
         COMMAND_REGISTRY.some((entry) => entry.name === name),
@@ -71,7 +71,7 @@ describe("the decisions command in the CPU image's file set", () => {
 
   it("runs every listed command with --help", () => {
     const names = listed(decisions("help").stdout);
-    assert.ok(names.length >= 4, names.join(", "));
+    for (const needed of ["serve", "models", "schema"]) assert.ok(names.includes(needed), names.join(", "));
 
     for (const name of names) {
       const run = decisions(name, "--help");

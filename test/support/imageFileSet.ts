@@ -118,12 +118,12 @@ export async function buildImageFileSet(dockerfile: string): Promise<ImageFileSe
     }
     // The build stage installs every dependency (dev included) to compile: this checkout's stand in.
     symlinkSync(join(REPO_ROOT, "node_modules"), join(build, "node_modules"));
-    if (!buildStage.some((i) => i.keyword === "RUN" && i.args === "npx tsc -p tsconfig.json")) {
+    if (!buildStage.some((i) => i.keyword === "RUN" && i.args === "npx tsc -p tsconfig.image.json")) {
       throw new Error(`${dockerfile}: the build stage no longer runs \`npx tsc -p tsconfig.json\``);
     }
     const tsc = spawnSync(
       process.execPath,
-      [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+      [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.image.json"],
       {
         cwd: build,
         encoding: "utf8",

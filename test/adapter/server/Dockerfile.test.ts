@@ -186,10 +186,10 @@ describe("the CPU image's build replayed on the files it COPYs", () => {
       }
     }
     symlinkSync(join(ROOT, "node_modules"), join(build, "node_modules"));
-    assert.ok(buildStage.some((i) => i.keyword === "RUN" && i.args === "npx tsc -p tsconfig.json"));
+    assert.ok(buildStage.some((i) => i.keyword === "RUN" && i.args === "npx tsc -p tsconfig.image.json"));
     const tsc = spawnSync(
       process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"],
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.image.json"],
       {
         cwd: build,
         encoding: "utf8",

@@ -1,27 +1,42 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MODEL_KINDS } from "../../../adapter/models/modelKinds.js";
 import { startCommand, startUsage } from "../../../cli/commands/startCommand.js";
-import { DEFAULT_START_KIND } from "../../../cli/constants.js";
 import { UsageError } from "../../../cli/errors.js";
 
 describe("decisions start", () => {
-  it("refuses an unknown kind, given either way, before generating anything", async () => {
-    await assert.rejects(startCommand.run(["--kind", "tiny-gpt"]), UsageError);
-    await assert.rejects(startCommand.run(["--kind=tiny-gpt"]), /--kind must be one of/);
-  });
-
-  it("refuses unknown flags, positionals and --model as usage errors", async () => {
+  it("refuses unknown flags and positionals as usage errors, before starting anything", async () => {
     await assert.rejects(startCommand.run(["--nope"]), UsageError);
     await assert.rejects(startCommand.run(["extra"]), UsageError);
-    await assert.rejects(startCommand.run(["--model", "/m.gguf"]), UsageError);
+    await assert.rejects(startCommand.run(["--kind", "tiny-qwen3"]), UsageError);
   });
 
-  it("documents its kinds, its default and the serve options", () => {
-    const usage = startUsage();
+  it("refuses a bad port, thread count, log level or timeout naming the flag", async () => {
+    await assert.rejects(startCommand.run(["--gateway-port", "70000"]), /--gateway-port must be an integer/);
+    await assert.rejects(startCommand.run(["--threads", "0"]), /--threads must be an integer/);
+    await assert.rejects(
+      startCommand.run(["--function-log-level", "loud"]),
+      /--function-log-level must be one of/,
+    );
+    await assert.rejects(
+      startCommand.run(["--timeout-seconds", "-3"]),
+      /--timeout-seconds must be an integer/,
+    );
+  });
 
-    for (const kind of MODEL_KINDS) assert.ok(usage.includes(kind), kind);
-    assert.ok(usage.includes(`default ${DEFAULT_START_KIND}`));
-    assert.match(usage, /--max-in-flight/);
+  it("documents the model, the ports and the loopback binding", () => {
+    const usage = startUsage();
+    for (const flag of [
+      "--model",
+      "--dynamodb-port",
+      "--sqs-port",
+      "--gateway-port",
+      "--adapter-port",
+      "--events",
+    ]) {
+      assert.ok(usage.includes(flag), flag);
+    }
+    assert.match(usage, /DECISIONS_MODEL/);
+    assert.match(usage, /random weights/);
+    assert.match(usage, /127\.0\.0\.1 only/);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * `decisions up`: the whole pipeline on this machine, kept running until SIGINT or SIGTERM, with
+ * one JSON line on stdout once ready naming every endpoint, queue, table and bucket, so a user (or
+ * a script) can send their own items with `decisions submit` or any SQS client and read outcomes
+ * with any DynamoDB client.
+ */
+import { createLocalDecideHandler, DEMO_MODEL_NOTICE, startLocalStack } from "../../local/index.js";
+import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { CliCommand, CliOutput } from "../types.js";
+import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
+
+/** Usage text of `decisions up`. */
+export function upUsage(): string {
+  return [
+    "usage: decisions up [options]",
+    "",
+    "Starts DynamoDB Local, fauxqs (SQS + S3), the adapter, the SageMaker gateway and the decide",
+    "function behind an SQS event source poller; prints one JSON line on stdout when ready (region,",
+    "sqs_endpoint, queue_url, dlq_url, dynamodb_endpoint, table, s3_endpoint, bucket, gateway_url,",
+    "endpoint_name, adapter_url, …); runs until SIGINT or SIGTERM, then stops everything.",
+    "",
+    "options:",
+    ...localStackUsage(),
+    "",
+  ].join("\n");
+}
+
+/** Where `up` writes and which signals stop it (tests pass their own). */
+export interface UpCommandIo extends CliOutput {
+  signals: {
+    once(signal: NodeJS.Signals, listener: () => void): unknown;
+    off(signal: NodeJS.Signals, listener: () => void): unknown;
+  };
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Builds the `decisions up` command. */
+export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
+  const signals = io.signals ?? process;
+  return {
+    async run(args) {
+      const usage = upUsage();
+      const { values } = parseCommandArgs({ args, options: localStackFlags(), usage });
+      if (values.help === true) {
+        stdout.write(usage);
+        return 0;
+      }
+      const env = io.env ?? process.env;
+      const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage);
+      disableMetricsUnlessAsked(env);
+      const note = (line: string): void => {
+        stderr.write(`${line}\n`);
+      };
+      const stack = await startLocalStack({
+        ...settings,
+        log: note,
+        createHandler: (context) => createLocalDecideHandler(context, { logLevel: functionLogLevel }),
+        poller: {
+          onBatch: ({ records, outcome }) => {
+            if (outcome.failed.length === 0) return;
+            const why = outcome.wholeBatchFailure ?? "reported in batchItemFailures";
+            note(
+              `${outcome.failed.length} of ${records.length} records failed and return after the visibility timeout: ${why}`,
+            );
+          },
+          onError: (error) =>
+            note(`poller: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
+        },
+      });
+      if (stack.model.generated) note(DEMO_MODEL_NOTICE);
+      note(
+        `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
+      );
+      stdout.write(`${JSON.stringify(stack.connectionInfo())}\n`);
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        const onInt = (): void => done("SIGINT");
+        const onTerm = (): void => done("SIGTERM");
+        const done = (name: NodeJS.Signals): void => {
+          signals.off("SIGINT", onInt);
+          signals.off("SIGTERM", onTerm);
+          resolve(name);
+        };
+        signals.once("SIGINT", onInt);
+        signals.once("SIGTERM", onTerm);
+      });
+      note(`${signal}: stopping`);
+      await stack.stop();
+      note("stopped");
+      return 0;
+    },
+  };
+}
+
+/**
+ * The decide function's Powertools metrics print EMF documents on stdout, which would break the
+ * one-line stdout contract, and no CloudWatch reads them here: off unless the user chose.
+ */
+export function disableMetricsUnlessAsked(env: Readonly<Record<string, string | undefined>>): void {
+  if (env.POWERTOOLS_METRICS_DISABLED === undefined) process.env.POWERTOOLS_METRICS_DISABLED = "true";
+}
+
+/** The `up` sub-command on the process's stdout, stderr, signals and environment. */
+export const upCommand: CliCommand = createUpCommand();

@@ -1,0 +1,60 @@
+import { join } from "node:path";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { packageRoot } from "../adapter/models/packageRoot.js";
+import { createDecideDeps, createDecideHandler, readDecideConfig } from "../functions/decide/index.js";
+import { createSageMakerRuntimeClient } from "../functions/endpoint/index.js";
+import { LOCAL_CREDENTIALS } from "./createLocalClients.js";
+import type { SqsBatchHandler } from "./SqsEventSourcePoller.js";
+import type { StackHandlerContext } from "./startLocalStack.js";
+
+/** Log levels of the decide function's Powertools logger. */
+export type FunctionLogLevel = "DEBUG" | "INFO" | "WARN" | "ERROR" | "SILENT";
+
+/** Options of {@link createLocalDecideHandler}. */
+export interface LocalDecideHandlerOptions {
+  /** The policies folder. Default `<repo>/policies`. */
+  policyDir?: string;
+  /**
+   * The decide function's Powertools log level. Default `"SILENT"`: its JSON logs would mix into
+   * the demo's summary and `decisions up`'s one stdout line (Powertools writes to stdout).
+   */
+  logLevel?: FunctionLogLevel;
+}
+
+/**
+ * The real decide handler (`createDecideHandler` over `createDecideDeps`, as the Lambda entry
+ * builds it) on the local stack: its configuration as the CDK app sets it (table, endpoint name,
+ * policy folder; other settings at their defaults), and its own SageMaker runtime and DynamoDB
+ * clients with the SDK's retries off, as in Lambda, pointed at the gateway and DynamoDB Local.
+ *
+ * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
+ */
+export async function createLocalDecideHandler(
+  context: StackHandlerContext,
+  options: LocalDecideHandlerOptions = {},
+): Promise<SqsBatchHandler> {
+  const policyDir = options.policyDir ?? join(packageRoot(), "policies");
+  const config = readDecideConfig(
+    { OUTCOMES_TABLE: context.table, ENDPOINT_NAME: context.endpointName, POLICY_DIR: policyDir },
+    policyDir,
+  );
+  const common = { region: context.region, credentials: LOCAL_CREDENTIALS };
+  const sagemakerRuntime = createSageMakerRuntimeClient({
+    ...common,
+    endpoint: context.endpoints.sagemakerRuntime,
+  });
+  const dynamodb = new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb, maxAttempts: 1 });
+  context.onStop(() => {
+    sagemakerRuntime.destroy();
+    dynamodb.destroy();
+  });
+  const deps = await createDecideDeps(config, {
+    sagemakerRuntime,
+    dynamodb,
+    logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),
+    metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide" }),
+  });
+  return createDecideHandler(deps);
+}

@@ -1,0 +1,62 @@
+/** Errors of the local stack: each names the part (DynamoDB Local, fauxqs, the gateway, …) it comes from. */
+
+/** Base class of every error raised by `local/`: `part` names the local part that failed. */
+export class LocalPartError extends Error {
+  override name = "LocalPartError";
+  /** The part that failed, as a person reads it: "DynamoDB Local", "fauxqs", "the adapter", … */
+  readonly part: string;
+  constructor(part: string, message: string, options?: ErrorOptions) {
+    super(`${part}: ${message}`, options);
+    this.part = part;
+  }
+}
+
+/** Java (needed by DynamoDB Local) could not be run. */
+export class JavaNotFoundError extends LocalPartError {
+  override name = "JavaNotFoundError";
+  /** The command that was tried. */
+  readonly command: string;
+  constructor(part: string, command: string, options?: ErrorOptions) {
+    super(
+      part,
+      `Java is needed (17 or newer) but "${command}" could not be run; install a JDK (e.g. apt-get install openjdk-17-jdk-headless) or pass its path`,
+      options,
+    );
+    this.command = command;
+  }
+}
+
+/** A part could not listen because its port is taken. */
+export class PortInUseError extends LocalPartError {
+  override name = "PortInUseError";
+  readonly host: string;
+  readonly port: number;
+  constructor(part: string, host: string, port: number, options?: ErrorOptions) {
+    super(
+      part,
+      `port ${port} on ${host} is already in use; choose another port or stop what holds it`,
+      options,
+    );
+    this.host = host;
+    this.port = port;
+  }
+}
+
+/** A part did not start (or did not become ready in time); `output` holds the end of what it printed. */
+export class PartStartError extends LocalPartError {
+  override name = "PartStartError";
+  /** The last lines the part printed (stderr and stdout), for the person reading the error. */
+  readonly output: string;
+  constructor(part: string, message: string, output = "", options?: ErrorOptions) {
+    super(part, output === "" ? message : `${message}\n${indent(output)}`, options);
+    this.output = output;
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}

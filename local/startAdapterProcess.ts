@@ -1,0 +1,121 @@
+import { fileURLToPath } from "node:url";
+import { PartStartError, PortInUseError } from "./errors.js";
+import { ManagedProcess } from "./ManagedProcess.js";
+
+const PART = "the adapter";
+const HOST = "127.0.0.1";
+
+/** Options of {@link startAdapterProcess}. */
+export interface StartAdapterProcessOptions {
+  /** The GGUF to serve. */
+  modelPath: string;
+  /** Port on 127.0.0.1. Default 0: a free one. */
+  port?: number;
+  /** llama.cpp threads. Default: the adapter's (the cores it may use). */
+  threads?: number;
+  /** Refuse a GGUF without `model-manifest.json`. Default true (the adapter's default). */
+  requireManifest?: boolean;
+  /** More `decisions serve` flags (`["--max-in-flight", "2"]`). Default none. */
+  extraArgs?: string[];
+  /** The child's environment. Default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** How long loading and probing the model may take. Default 300000 ms. */
+  readyTimeoutMs?: number;
+}
+
+/** A running adapter process. */
+export interface AdapterProcess {
+  /** `http://127.0.0.1:<port>`: `/ping`, `/invocations`. */
+  url: string;
+  port: number;
+  pid: number | undefined;
+  exited: Promise<number | null>;
+  /** SIGTERM (the adapter drains and exits 0) and wait. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait (a crash, for fault injection). */
+  kill(): Promise<void>;
+  /** The last few KiB of its log (JSON lines). */
+  output(): string;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts the adapter (`decisions serve`) as a child process bound to 127.0.0.1 and waits until it
+ * is ready: model found, verified against its manifest, loaded and probed. A process of its own,
+ * like the container on SageMaker: its native memory and threads stay out of the stack's process,
+ * and a test can kill it to see what the pipeline does without it.
+ *
+ * @throws {PortInUseError} when the port is taken.
+ * @throws {PartStartError} when it fails to start (the reason it logged is in the message).
+ */
+export async function startAdapterProcess(options: StartAdapterProcessOptions): Promise<AdapterProcess> {
+  const args = ["--model", options.modelPath, "--host", HOST, "--port", String(options.port ?? 0)];
+  if (options.threads !== undefined) args.push("--threads", String(options.threads));
+  if (options.requireManifest !== undefined) args.push("--require-manifest", String(options.requireManifest));
+  args.push(...(options.extraArgs ?? []));
+  let port: number | undefined;
+  let failure: string | undefined;
+  const child = await ManagedProcess.start({
+    part: PART,
+    command: process.execPath,
+    args: [...entryArgs(), ...args],
+    env: options.env,
+    readyLine: /"event":"ready"/,
+    readyTimeoutMs: options.readyTimeoutMs ?? 300_000,
+    onLine: (line) => {
+      const event = parseLogLine(line);
+      if (event?.event === "listening" && typeof event.port === "number") port = event.port;
+      if (event?.event === "startup_failed") failure = describeFailure(event);
+    },
+    classifyFailure: (output) => {
+      if (/EADDRINUSE/.test(output)) return new PortInUseError(PART, HOST, options.port ?? 0);
+      return failure === undefined
+        ? undefined
+        : new PartStartError(PART, `did not start: ${failure}`, output);
+    },
+  });
+  if (port === undefined) {
+    await child.kill();
+    throw new PartStartError(PART, "reported ready without reporting its port", child.output());
+  }
+  return {
+    url: `http://${HOST}:${port}`,
+    port,
+    pid: child.pid,
+    exited: child.exited,
+    stop: () => child.stop(),
+    kill: () => child.kill(),
+    output: () => child.output(),
+    [Symbol.asyncDispose]: () => child.stop(),
+  };
+}
+
+/** `node <entry>`: the compiled entry from dist/, or the TypeScript one through tsx from the sources. */
+function entryArgs(): string[] {
+  const fromSources = import.meta.url.endsWith(".ts");
+  const entry = fileURLToPath(new URL(`./adapterProcessMain.${fromSources ? "ts" : "js"}`, import.meta.url));
+  // tsx by its resolved URL, so the child finds it whatever its working directory.
+  return fromSources ? ["--import", import.meta.resolve("tsx"), entry] : [entry];
+}
+
+function parseLogLine(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith("{")) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch (error) {
+    // Not every line is a log record (llama.cpp writes its own); those are not events.
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function describeFailure(event: Record<string, unknown>): string {
+  const messages: string[] = [];
+  let error = event.error as { message?: unknown; cause?: unknown } | undefined;
+  while (error !== undefined && error !== null && messages.length < 5) {
+    if (typeof error.message === "string") messages.push(error.message);
+    error = error.cause as typeof error;
+  }
+  return messages.length > 0 ? messages.join(": ") : JSON.stringify(event.error ?? event);
+}

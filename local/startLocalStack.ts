@@ -1,0 +1,381 @@
+import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { CreateBucketCommand } from "@aws-sdk/client-s3";
+import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { outcomesTableDefinition } from "../functions/outcomes/outcomesTable.js";
+import { createLocalClients, type LocalClients } from "./createLocalClients.js";
+import { createWorkQueue, type WorkQueue } from "./createWorkQueue.js";
+import { LocalPartError, PartStartError } from "./errors.js";
+import { prepareStackModel, type StackModel } from "./prepareStackModel.js";
+import {
+  type SqsBatchHandler,
+  SqsEventSourcePoller,
+  type SqsEventSourcePollerOptions,
+} from "./SqsEventSourcePoller.js";
+import { type AdapterProcess, startAdapterProcess } from "./startAdapterProcess.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "./startDynamoDbLocal.js";
+import { type Fauxqs, startFauxqs } from "./startFauxqs.js";
+import { type SageMakerGateway, startSageMakerGateway } from "./startSageMakerGateway.js";
+
+/** What a handler factory gets from the stack: SDK clients on the local parts and the names. */
+export interface StackHandlerContext {
+  region: string;
+  sqs: SQSClient;
+  s3: S3Client;
+  dynamodb: DynamoDBClient;
+  sagemakerRuntime: SageMakerRuntimeClient;
+  table: string;
+  endpointName: string;
+  queueUrl: string;
+  /** The endpoint URLs, as `AWS_ENDPOINT_URL_<SERVICE>` would carry them. */
+  endpoints: { sqs: string; s3: string; dynamodb: string; sagemakerRuntime: string };
+  /** The function timeout the poller applies (`context.getRemainingTimeInMillis()`). */
+  functionTimeoutMs: number;
+  /** Registers a cleanup (closing the handler's own clients) run when the stack stops. */
+  onStop(cleanup: () => Promise<void> | void): void;
+}
+
+/** Options of {@link startLocalStack}; every default is applied here. */
+export interface StartLocalStackOptions {
+  /** Builds the handler the poller runs (the decide function with local clients). Required. */
+  createHandler: (context: StackHandlerContext) => SqsBatchHandler | Promise<SqsBatchHandler>;
+  /** A GGUF to serve. Default: the generated demo model ({@link prepareStackModel}). */
+  model?: string;
+  /** Region of the clients, queue ARNs and records. Default `"us-east-1"`. */
+  region?: string;
+  /** Ports on 127.0.0.1. Default 0 each: free ones. */
+  ports?: { dynamodb?: number; fauxqs?: number; gateway?: number; adapter?: number };
+  /** The outcomes table. Default `"outcomes"`. */
+  table?: string;
+  /** The work queue; its DLQ is `<queue>-dlq`. Default `"work"`. */
+  queue?: string;
+  /** The ingest bucket. Default `"ingest"`. */
+  bucket?: string;
+  /** The SageMaker endpoint name the gateway serves. Default `"decisions"`. */
+  endpointName?: string;
+  /** Receives before the DLQ. Default 5 (as the CDK app). */
+  maxReceiveCount?: number;
+  /** The decide function's timeout. Default 30000 ms. */
+  functionTimeoutMs?: number;
+  /** The queue's visibility timeout. Default 6 × the function timeout (as the CDK app). */
+  visibilityTimeoutSeconds?: number;
+  /** The event source mapping. Defaults: batch size 10, window 500 ms, concurrency 2. */
+  poller?: Pick<
+    SqsEventSourcePollerOptions,
+    "batchSize" | "maximumBatchingWindowMs" | "maximumConcurrency" | "onBatch" | "onError"
+  >;
+  /** llama.cpp threads of the adapter. Default: the adapter's. */
+  adapterThreads?: number;
+  /** More `decisions serve` flags for the adapter. Default none. */
+  adapterArgs?: string[];
+  /** DynamoDB Local's data folder (kept across restarts). Default: in memory. */
+  dataDir?: string;
+  /** The `java` command. Default `"java"`. */
+  java?: string;
+  /** Where progress lines go ("DynamoDB Local ready on … (1.2 s)"). Default: nowhere. */
+  log?: (line: string) => void;
+}
+
+/** The running stack: every endpoint and name a client needs, the parts, and `stop()`. */
+export interface LocalStack {
+  region: string;
+  model: StackModel;
+  sqsEndpoint: string;
+  queueUrl: string;
+  queueArn: string;
+  dlqUrl: string;
+  dlqArn: string;
+  maxReceiveCount: number;
+  dynamodbEndpoint: string;
+  table: string;
+  s3Endpoint: string;
+  bucket: string;
+  gatewayUrl: string;
+  endpointName: string;
+  adapterUrl: string;
+  /** SDK clients on the local parts (destroyed by stop). */
+  clients: Required<Omit<LocalClients, "destroy">>;
+  dynamodb: DynamoDbLocal;
+  fauxqs: Fauxqs;
+  adapter: AdapterProcess;
+  gateway: SageMakerGateway;
+  poller: SqsEventSourcePoller;
+  /** Milliseconds each part took to become ready, and the whole start. */
+  startupMs: Record<string, number>;
+  /** The connection details as `decisions up` prints them (snake_case keys). */
+  connectionInfo(): Record<string, string | number>;
+  /** Stops everything it started, in reverse order (the poller drains first). Idempotent. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+interface Started {
+  name: string;
+  stop: () => Promise<void> | void;
+}
+
+/**
+ * Starts the whole pipeline on 127.0.0.1: DynamoDB Local, fauxqs (work queue + DLQ with its
+ * redrive policy, the ingest bucket), the adapter as a child process on the model, the SageMaker
+ * gateway in front of it, the outcomes table, and the SQS event source poller running the handler
+ * `createHandler` builds. DynamoDB Local, fauxqs and the adapter start side by side.
+ *
+ * A part that fails to start stops everything already started (in reverse order) and the error
+ * names the part ({@link LocalPartError}: Java missing, a port taken, a model that does not load).
+ *
+ * @example
+ * const stack = await startLocalStack({ createHandler: (context) => createDecideHandler(...) });
+ * console.log(stack.connectionInfo());
+ * await stack.stop();
+ */
+export async function startLocalStack(options: StartLocalStackOptions): Promise<LocalStack> {
+  const log = options.log ?? (() => undefined);
+  const region = options.region ?? "us-east-1";
+  const table = options.table ?? "outcomes";
+  const bucket = options.bucket ?? "ingest";
+  const endpointName = options.endpointName ?? "decisions";
+  const functionTimeoutMs = options.functionTimeoutMs ?? 30_000;
+  const visibilityTimeoutSeconds =
+    options.visibilityTimeoutSeconds ?? Math.ceil((6 * functionTimeoutMs) / 1000);
+  const ports = options.ports ?? {};
+  const started: Started[] = [];
+  const startupMs: Record<string, number> = {};
+  const begin = performance.now();
+  const timed = async <T>(
+    name: string,
+    start: () => Promise<T>,
+    stop: (part: T) => Promise<void>,
+    where: (part: T) => string | undefined = () => undefined,
+  ): Promise<T> => {
+    const t0 = performance.now();
+    const part = await start();
+    started.push({ name, stop: () => stop(part) });
+    const ms = Math.round(performance.now() - t0);
+    startupMs[name] = ms;
+    const at = where(part);
+    log(`${name} ready${at === undefined ? "" : ` on ${at}`} (${(ms / 1000).toFixed(1)} s)`);
+    return part;
+  };
+  const stopStarted = async (): Promise<void> => {
+    const failures: unknown[] = [];
+    for (const part of started.splice(0).reverse()) {
+      try {
+        await part.stop();
+      } catch (error) {
+        failures.push(new LocalPartError(part.name, "did not stop cleanly", { cause: error }));
+      }
+    }
+    if (failures.length > 0) throw new AggregateError(failures, "some local parts did not stop cleanly");
+  };
+
+  try {
+    const model = await prepareStackModel(options.model);
+    const [dynamodb, fauxqs, adapter] = await allStarted([
+      timed(
+        "DynamoDB Local",
+        () => startDynamoDbLocal({ port: ports.dynamodb, dataDir: options.dataDir, java: options.java }),
+        (part) => part.stop(),
+        (part) => part.endpoint,
+      ),
+      timed(
+        "fauxqs",
+        () => startFauxqs({ port: ports.fauxqs, region }),
+        (part) => part.stop(),
+        (part) => part.endpoint,
+      ),
+      timed(
+        "the adapter",
+        () =>
+          startAdapterProcess({
+            modelPath: model.path,
+            port: ports.adapter,
+            threads: options.adapterThreads,
+            // A user's own GGUF rarely has a manifest; the generated one always does.
+            requireManifest: model.generated,
+            extraArgs: options.adapterArgs,
+          }),
+        (part) => part.stop(),
+        (part) => part.url,
+      ),
+    ]);
+    const gateway = await timed(
+      "the SageMaker gateway",
+      () =>
+        startSageMakerGateway({ port: ports.gateway, endpoints: { [endpointName]: adapter.url }, region }),
+      (part) => part.stop(),
+      (part) => part.url,
+    );
+    const localClients = createLocalClients({
+      region,
+      sqs: fauxqs.endpoint,
+      s3: fauxqs.endpoint,
+      dynamodb: dynamodb.endpoint,
+      sagemakerRuntime: gateway.url,
+    });
+    started.push({ name: "the SDK clients", stop: () => localClients.destroy() });
+    const clients = requireAll(localClients);
+    const queue = await timed(
+      "the work queue, DLQ, bucket and table",
+      () =>
+        createResources(clients, {
+          table,
+          bucket,
+          options,
+          visibilityTimeoutSeconds,
+          endpoint: fauxqs.endpoint,
+        }),
+      async () => undefined,
+    );
+    const handlerContext: StackHandlerContext = {
+      region,
+      ...clients,
+      table,
+      endpointName,
+      queueUrl: queue.queueUrl,
+      endpoints: {
+        sqs: fauxqs.endpoint,
+        s3: fauxqs.endpoint,
+        dynamodb: dynamodb.endpoint,
+        sagemakerRuntime: gateway.url,
+      },
+      functionTimeoutMs,
+      onStop: (cleanup) => started.push({ name: "the handler", stop: cleanup }),
+    };
+    const handler = await Promise.resolve()
+      .then(() => options.createHandler(handlerContext))
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new PartStartError("the decide function", `could not be built: ${reason}`, "", {
+          cause: error,
+        });
+      });
+    const poller = await timed(
+      "the event source poller",
+      async () =>
+        new SqsEventSourcePoller({
+          sqs: clients.sqs,
+          queueUrl: queue.queueUrl,
+          queueArn: queue.queueArn,
+          region,
+          handler,
+          functionTimeoutMs,
+          batchSize: 10,
+          maximumBatchingWindowMs: 500,
+          maximumConcurrency: 2,
+          ...options.poller,
+        }).start(),
+      (part) => part.stop(),
+    );
+    startupMs.total = Math.round(performance.now() - begin);
+    let stopping: Promise<void> | undefined;
+    const stop = (): Promise<void> => {
+      stopping ??= stopStarted();
+      return stopping;
+    };
+    const stack: LocalStack = {
+      region,
+      model,
+      sqsEndpoint: fauxqs.endpoint,
+      queueUrl: queue.queueUrl,
+      queueArn: queue.queueArn,
+      dlqUrl: queue.dlqUrl,
+      dlqArn: queue.dlqArn,
+      maxReceiveCount: queue.maxReceiveCount,
+      dynamodbEndpoint: dynamodb.endpoint,
+      table,
+      s3Endpoint: fauxqs.endpoint,
+      bucket,
+      gatewayUrl: gateway.url,
+      endpointName,
+      adapterUrl: adapter.url,
+      clients,
+      dynamodb,
+      fauxqs,
+      adapter,
+      gateway,
+      poller,
+      startupMs,
+      connectionInfo: () => ({
+        region,
+        sqs_endpoint: fauxqs.endpoint,
+        queue_url: queue.queueUrl,
+        dlq_url: queue.dlqUrl,
+        dynamodb_endpoint: dynamodb.endpoint,
+        table,
+        s3_endpoint: fauxqs.endpoint,
+        bucket,
+        gateway_url: gateway.url,
+        endpoint_name: endpointName,
+        adapter_url: adapter.url,
+        model: model.path,
+        model_generated: String(model.generated),
+      }),
+      stop,
+      [Symbol.asyncDispose]: stop,
+    };
+    return stack;
+  } catch (error) {
+    await stopStarted().catch((stopError: unknown) => {
+      log(
+        `while stopping after a failed start: ${stopError instanceof Error ? stopError.message : stopError}`,
+      );
+    });
+    if (error instanceof LocalPartError) throw error;
+    throw new PartStartError("the local stack", error instanceof Error ? error.message : String(error), "", {
+      cause: error,
+    });
+  }
+}
+
+async function createResources(
+  clients: Required<Omit<LocalClients, "destroy">>,
+  names: {
+    table: string;
+    bucket: string;
+    options: StartLocalStackOptions;
+    visibilityTimeoutSeconds: number;
+    endpoint: string;
+  },
+): Promise<WorkQueue> {
+  const queue = await createWorkQueue(clients.sqs, {
+    name: names.options.queue ?? "work",
+    maxReceiveCount: names.options.maxReceiveCount ?? 5,
+    visibilityTimeoutSeconds: names.visibilityTimeoutSeconds,
+    endpoint: names.endpoint,
+  });
+  await clients.s3.send(new CreateBucketCommand({ Bucket: names.bucket }));
+  await createTableIfMissing(clients.dynamodb, names.table);
+  return queue;
+}
+
+async function createTableIfMissing(dynamodb: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await dynamodb.send(new CreateTableCommand(outcomesTableDefinition(table)));
+  } catch (error) {
+    // A data folder from an earlier run already holds it.
+    if ((error as { name?: unknown }).name !== "ResourceInUseException") throw error;
+  }
+  await waitUntilTableExists({ client: dynamodb, maxWaitTime: 30 }, { TableName: table });
+}
+
+/**
+ * Waits for every start, even when one fails, so each part that did start is registered (and
+ * stopped by the caller) before the first failure is rethrown.
+ */
+async function allStarted<T extends readonly unknown[]>(
+  starts: { [K in keyof T]: Promise<T[K]> },
+): Promise<T> {
+  const results = await Promise.allSettled(starts);
+  const failed = results.find((result) => result.status === "rejected");
+  if (failed !== undefined) throw (failed as PromiseRejectedResult).reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+function requireAll(clients: LocalClients): Required<Omit<LocalClients, "destroy">> {
+  const { sqs, s3, dynamodb, sagemakerRuntime } = clients;
+  if (sqs === undefined || s3 === undefined || dynamodb === undefined || sagemakerRuntime === undefined) {
+    throw new Error("a local client is missing");
+  }
+  return { sqs, s3, dynamodb, sagemakerRuntime };
+}

@@ -1,0 +1,113 @@
+/**
+ * `decisions up` as a user runs it: a process that prints one JSON line once ready, serves the
+ * pipeline until SIGINT, then stops everything and exits 0.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { after, before, describe, it } from "node:test";
+import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
+import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+
+const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+
+describe("decisions up (integration)", () => {
+  let child: ChildProcess;
+  let info: Record<string, string>;
+  let stderr = "";
+
+  before(async () => {
+    child = spawn(
+      process.execPath,
+      ["--import", "tsx", "test/adapter/server/runCli.fixture.ts", "up", "--threads", "2"],
+      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    const [first] = (await Promise.race([once(lines, "line"), once(child, "exit")])) as [string];
+    assert.equal(typeof first, "string", `decisions up exited before it was ready:\n${stderr}`);
+    info = JSON.parse(first);
+  });
+
+  after(async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+  });
+
+  it("prints every key a client needs, each endpoint on 127.0.0.1", () => {
+    for (const key of [
+      "sqs_endpoint",
+      "queue_url",
+      "dlq_url",
+      "dynamodb_endpoint",
+      "s3_endpoint",
+      "gateway_url",
+      "adapter_url",
+    ]) {
+      assert.match(info[key] ?? "", /^http:\/\/127\.0\.0\.1:\d+/, key);
+    }
+    for (const key of ["region", "table", "bucket", "endpoint_name"]) assert.ok(info[key], key);
+    assert.match(stderr, /weights are random/);
+  });
+
+  it("decides an item a plain SDK client sends, readable from the review index", {
+    timeout: 120_000,
+  }, async () => {
+    const sqs = new SQSClient({ region: info.region, credentials: LOCAL_CREDENTIALS });
+    const dynamodb = new DynamoDBClient({
+      region: info.region,
+      endpoint: info.dynamodb_endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    try {
+      const item = {
+        id: "up-1",
+        policy: "ticket-routing",
+        state: { subject: "Charged twice", body: "My card was charged twice for the March invoice." },
+        facts: { customer_tier: "pro" },
+      };
+      // The queue URL alone routes the request: no endpoint configured on the client.
+      await sqs.send(new SendMessageCommand({ QueueUrl: info.queue_url, MessageBody: JSON.stringify(item) }));
+      let statuses: string[] = [];
+      while (statuses.length === 0) {
+        for (const status of ["decided", "fallback", "overridden", "rejected"]) {
+          const page = await dynamodb.send(
+            new QueryCommand({
+              TableName: info.table,
+              IndexName: "by-status",
+              KeyConditionExpression: "policy_status = :key",
+              ExpressionAttributeValues: { ":key": { S: `ticket-routing#${status}` } },
+            }),
+          );
+          if ((page.Items ?? []).some((found) => found.id?.S === "up-1")) statuses = [status];
+        }
+        if (statuses.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      assert.notEqual(statuses[0], "rejected");
+    } finally {
+      sqs.destroy();
+      dynamodb.destroy();
+    }
+  });
+
+  it("stops everything and exits 0 on SIGINT", { timeout: 60_000 }, async () => {
+    child.kill("SIGINT");
+    const [code] = await once(child, "exit");
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /SIGINT: stopping/);
+    await assert.rejects(
+      fetch(String(info.dynamodb_endpoint)),
+      (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED",
+    );
+    await assert.rejects(
+      fetch(`${info.adapter_url}/ping`),
+      (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED",
+    );
+  });
+});
