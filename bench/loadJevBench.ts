@@ -28,11 +28,15 @@ export const JEVBENCH_DIR = join(packageRoot(), "bench", "jevbench");
 /**
  * Reads the 231 public JevBench cases.
  * @param dir folder holding easy.jsonl, original.jsonl and hard.jsonl. Default: the bundled copy.
+ * @param files the files to read, in this order. Default: all three, {@link JEVBENCH_FILES}.
  * @throws Error naming the file and line of a row that is not valid JSON.
  */
-export async function loadJevBench(dir: string = JEVBENCH_DIR): Promise<JevBenchCase[]> {
+export async function loadJevBench(
+  dir: string = JEVBENCH_DIR,
+  files: readonly string[] = JEVBENCH_FILES,
+): Promise<JevBenchCase[]> {
   const cases: JevBenchCase[] = [];
-  for (const file of JEVBENCH_FILES) {
+  for (const file of files) {
     const text = await readFile(join(dir, file), "utf8");
     for (const [index, line] of text.split("\n").entries()) {
       if (line.trim() === "") continue;

@@ -1,0 +1,193 @@
+import type { Policy } from "../../functions/policy/Policy.js";
+import { type CoveragePoint, coverageErrorCurve } from "../metrics/coverageErrorCurve.js";
+import { type ForecastMetrics, forecastMetrics } from "../metrics/forecastMetrics.js";
+import { gradeForecasts } from "../metrics/gradeForecasts.js";
+import type { Forecast, GradedDecision, PredictionOptions } from "../metrics/types.js";
+import { calibrateForecast } from "./calibrateForecast.js";
+import type { LabelledForecast } from "./collectForecasts.js";
+import { findThreshold, type ThresholdChoice, wilsonUpperBound } from "./findThreshold.js";
+import { fitContextualCalibration } from "./fitContextualCalibration.js";
+import { fitTemperature } from "./fitTemperature.js";
+import { type HeldOutOptions, splitHeldOut } from "./splitHeldOut.js";
+
+/** Options of {@link calibratePolicy}; every field has a default. */
+export interface CalibrateOptions {
+  /** Highest acceptable error rate of automated decisions. Default 0.05. */
+  errorBudget?: number;
+  /** The held-out split. Default 30 % held out, seed 0. */
+  heldOut?: HeldOutOptions;
+  /** z of the Wilson bound the threshold search keeps within the budget (see `findThreshold`). Default 1.645. */
+  z?: number;
+  /** Also fit a per-label bias (contextual calibration) and report it. Default false. */
+  bias?: boolean;
+  /** Fewest labelled decisions a question needs in each split. Default 20 to fit, 10 held out. */
+  minFit?: number;
+  minHeldOut?: number;
+}
+
+/** Coverage and error of a threshold on a set of decisions. */
+export interface ThresholdOutcome {
+  threshold: number;
+  automated: number;
+  coverage: number;
+  error_rate: number;
+  /** One-sided 95 % Wilson upper bound of the error rate. */
+  error_upper_bound: number;
+}
+
+/** The calibration of one question. */
+export interface QuestionCalibrationReport {
+  id: string;
+  type: string;
+  labelled: number;
+  fit_n: number;
+  held_out_n: number;
+  /** Set when the question was not calibrated (too few labels), with why. */
+  skipped?: string;
+  /** The policy's values now. */
+  current: { temperature: number; threshold: number };
+  /** The fitted temperature (rounded to 3 decimals, as written) and the fit's likelihood on the fit split. */
+  fitted?: { temperature: number; at_bound: boolean; nll_fit_before: number; nll_fit_after: number };
+  /** Held-out metrics with the policy's current temperature and with the fitted one. */
+  held_out?: { before: ForecastMetrics; after: ForecastMetrics };
+  /** With `bias`: the contextual calibration fit and its held-out metrics (not written: policies have no bias). */
+  contextual?: { temperature: number; bias: Record<string, number>; held_out: ForecastMetrics };
+  /** The threshold chosen on the fit split (after calibration). */
+  threshold?: ThresholdChoice;
+  /** That threshold on the held-out split (after calibration); null when no threshold met the budget. */
+  threshold_held_out?: ThresholdOutcome | null;
+  /** The current threshold and temperature on the held-out split, for comparison. */
+  current_held_out?: ThresholdOutcome;
+  /** Coverage and error against the threshold on the held-out split, after calibration. */
+  curve?: CoveragePoint[];
+}
+
+/** What {@link calibratePolicy} returns. */
+export interface CalibrationReport {
+  policy: string;
+  policy_version: string;
+  error_budget: number;
+  held_out: { fraction: number; seed: number };
+  z: number;
+  /** Argmax ties go to the label offered first, as the policy decides. */
+  ties: "first-offered";
+  questions: QuestionCalibrationReport[];
+}
+
+const PREDICTION: PredictionOptions = { ties: "first-offered" };
+
+/**
+ * Calibrates each question with labelled decisions: splits them (seeded, by item id) into a fit
+ * and a held-out set; fits a temperature by maximum likelihood on the fit set (and, with `bias`,
+ * a contextual calibration for comparison); finds on the fit set the lowest threshold whose
+ * automated decisions keep within the error budget; and reports accuracy, Brier, NLL and ECE
+ * before (the policy's current temperature) and after on the held-out set, with the chosen
+ * threshold's coverage and error there. Predictions follow the policy (ties: first offered).
+ */
+export function calibratePolicy(
+  policy: Policy,
+  labelled: ReadonlyMap<string, readonly LabelledForecast[]>,
+  options: CalibrateOptions = {},
+): CalibrationReport {
+  const errorBudget = options.errorBudget ?? 0.05;
+  const heldOut = { fraction: options.heldOut?.fraction ?? 0.3, seed: options.heldOut?.seed ?? 0 };
+  const z = options.z ?? 1.645;
+  const questions: QuestionCalibrationReport[] = [];
+  for (const [id, forecasts] of labelled) {
+    const question = policy.question(id);
+    if (question === undefined) continue;
+    const split = splitHeldOut(forecasts, (forecast) => forecast.id, heldOut);
+    const report: QuestionCalibrationReport = {
+      id,
+      type: question.type,
+      labelled: forecasts.length,
+      fit_n: split.fit.length,
+      held_out_n: split.heldOut.length,
+      current: { temperature: question.temperature ?? 1, threshold: question.threshold },
+    };
+    const minFit = options.minFit ?? 20;
+    const minHeldOut = options.minHeldOut ?? 10;
+    if (split.fit.length < minFit || split.heldOut.length < minHeldOut) {
+      report.skipped =
+        forecasts.length === 0
+          ? "no labelled decisions"
+          : `needs at least ${minFit} labelled decisions to fit and ${minHeldOut} held out; has ${split.fit.length} and ${split.heldOut.length}`;
+      questions.push(report);
+      continue;
+    }
+    const fitRaw = split.fit.map((forecast) => forecast.raw);
+    const heldOutRaw = split.heldOut.map((forecast) => forecast.raw);
+    const fit = fitTemperature(fitRaw);
+    // Rounded first: what is written is what is evaluated.
+    const temperature = Number(fit.temperature.toFixed(3));
+    const after = (forecast: Forecast): Forecast => calibrateForecast(forecast, { temperature });
+    report.fitted = {
+      temperature,
+      at_bound: fit.at_bound,
+      nll_fit_before: fit.nll_before,
+      nll_fit_after: fit.nll_after,
+    };
+    const heldOutAfter = heldOutRaw.map(after);
+    report.held_out = {
+      before: forecastMetrics(
+        split.heldOut.map((forecast) => forecast.recorded),
+        PREDICTION,
+      ),
+      after: forecastMetrics(heldOutAfter, PREDICTION),
+    };
+    if (options.bias === true) {
+      const contextual = fitContextualCalibration(fitRaw);
+      const map = { temperature: contextual.temperature, bias: contextual.bias };
+      report.contextual = {
+        temperature: contextual.temperature,
+        bias: Object.fromEntries(question.labels.map((label, k) => [label, contextual.bias[k] ?? 0])),
+        held_out: forecastMetrics(
+          heldOutRaw.map((forecast) => calibrateForecast(forecast, map)),
+          PREDICTION,
+        ),
+      };
+    }
+    const fitDecisions = gradeForecasts(fitRaw.map(after), PREDICTION);
+    const heldOutDecisions = gradeForecasts(heldOutAfter, PREDICTION);
+    const choice = findThreshold(fitDecisions, { errorBudget, z });
+    report.threshold = choice;
+    report.threshold_held_out =
+      choice.threshold === null ? null : outcomeAt(heldOutDecisions, choice.threshold, z);
+    report.current_held_out = outcomeAt(
+      gradeForecasts(
+        split.heldOut.map((forecast) => forecast.recorded),
+        PREDICTION,
+      ),
+      question.threshold,
+      z,
+    );
+    report.curve = coverageErrorCurve(heldOutDecisions);
+    questions.push(report);
+  }
+  return {
+    policy: policy.name,
+    policy_version: policy.version,
+    error_budget: errorBudget,
+    held_out: heldOut,
+    z,
+    ties: "first-offered",
+    questions,
+  };
+}
+
+/** Coverage and error of automating the decisions at or above a threshold. */
+export function outcomeAt(
+  decisions: readonly GradedDecision[],
+  threshold: number,
+  z = 1.645,
+): ThresholdOutcome {
+  const automated = decisions.filter((decision) => decision.confidence >= threshold);
+  const wrong = automated.filter((decision) => !decision.correct).length;
+  return {
+    threshold,
+    automated: automated.length,
+    coverage: decisions.length === 0 ? 0 : automated.length / decisions.length,
+    error_rate: automated.length === 0 ? 0 : wrong / automated.length,
+    error_upper_bound: wilsonUpperBound(wrong, automated.length, z),
+  };
+}

@@ -1,0 +1,98 @@
+import type { ForecastMetrics } from "../metrics/forecastMetrics.js";
+import type { CalibrationReport, QuestionCalibrationReport } from "./calibratePolicy.js";
+
+/** Chart file names of one question's report, relative to the report's folder. */
+export function calibrationChartFiles(question: string): { reliability: string; coverage: string } {
+  return { reliability: `${question}-reliability.svg`, coverage: `${question}-coverage.svg` };
+}
+
+/**
+ * The calibration report as Markdown: per question the fitted temperature, the held-out metrics
+ * before and after, the chosen threshold with its coverage and error, and links to the charts
+ * (files named by {@link calibrationChartFiles}).
+ */
+export function formatCalibrationReport(
+  report: CalibrationReport,
+  written?: { file: string; version: string },
+): string {
+  const lines = [
+    `# Calibration of policy ${report.policy} (version ${report.policy_version})`,
+    "",
+    `Error budget ${report.error_budget} for automated decisions (Wilson upper bound, z = ${report.z}); ` +
+      `held out ${Math.round(report.held_out.fraction * 100)} % of the items (seed ${report.held_out.seed}). ` +
+      "Metrics on the held-out split; argmax ties go to the label offered first, as the policy decides.",
+    "",
+  ];
+  if (written !== undefined) lines.push(`Written to ${written.file} as version ${written.version}.`, "");
+  for (const question of report.questions) lines.push(...questionSection(question));
+  return `${lines.join("\n")}\n`;
+}
+
+function questionSection(question: QuestionCalibrationReport): string[] {
+  const head = `## ${question.id} (${question.type}): ${question.labelled} labelled, ${question.fit_n} to fit, ${question.held_out_n} held out`;
+  if (question.skipped !== undefined || question.held_out === undefined || question.fitted === undefined) {
+    return [head, "", `Not calibrated: ${question.skipped ?? "no fit"}.`, ""];
+  }
+  const { before, after } = question.held_out;
+  const rows: [string, ForecastMetrics][] = [
+    [`before (T = ${question.current.temperature})`, before],
+    [`after (T = ${question.fitted.temperature})`, after],
+  ];
+  if (question.contextual !== undefined) {
+    rows.push([
+      `contextual (T = ${round(question.contextual.temperature)}, per-label bias)`,
+      question.contextual.held_out,
+    ]);
+  }
+  const choice = question.threshold;
+  const heldOut = question.threshold_held_out;
+  const charts = calibrationChartFiles(question.id);
+  const lines = [
+    head,
+    "",
+    "| held out | accuracy | Brier | NLL | ECE (10 bins) |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      ([name, m]) =>
+        `| ${name} | ${round(m.accuracy)} | ${round(m.brier)} | ${round(m.nll)} | ${round(m.ece)} |`,
+    ),
+    "",
+    `Fitted temperature ${question.fitted.temperature}${question.fitted.at_bound ? " (at the allowed bound)" : ""}; ` +
+      `NLL on the fit split ${round(question.fitted.nll_fit_before)} → ${round(question.fitted.nll_fit_after)}.`,
+    "",
+  ];
+  if (
+    choice === undefined ||
+    !choice.met ||
+    choice.threshold === null ||
+    heldOut === undefined ||
+    heldOut === null
+  ) {
+    lines.push(
+      `No threshold keeps the error of automated decisions within ${choice?.error_budget} on the fit split; the threshold is left as it is (${question.current.threshold}).`,
+    );
+  } else {
+    lines.push(
+      "| threshold | split | automated | coverage | error rate | error upper bound |",
+      "|---|---|---|---|---|---|",
+      `| ${choice.threshold} (chosen) | fit | ${choice.automated} | ${round(choice.coverage)} | ${round(choice.error_rate)} | ${round(choice.error_upper_bound)} |`,
+      `| ${choice.threshold} (chosen) | held out | ${heldOut.automated} | ${round(heldOut.coverage)} | ${round(heldOut.error_rate)} | ${round(heldOut.error_upper_bound)} |`,
+    );
+    const current = question.current_held_out;
+    if (current !== undefined) {
+      lines.push(
+        `| ${current.threshold} (current, T = ${question.current.temperature}) | held out | ${current.automated} | ${round(current.coverage)} | ${round(current.error_rate)} | ${round(current.error_upper_bound)} |`,
+      );
+    }
+  }
+  lines.push(
+    "",
+    `Charts: [reliability diagram](${charts.reliability}), [coverage/error curve](${charts.coverage}).`,
+    "",
+  );
+  return lines;
+}
+
+function round(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(4) : "n/a";
+}

@@ -1,0 +1,42 @@
+/**
+ * Evaluation of decision models and policies: JevBench's metrics, calibration of a policy from
+ * labelled decisions, the JevBench runner, and their reports and charts. See README.md. The
+ * folders' own index files list their smaller helpers.
+ */
+export {
+  type CalibrateOptions,
+  type CalibrationReport,
+  calibratePolicy,
+  collectForecasts,
+  findThreshold,
+  fitContextualCalibration,
+  fitTemperature,
+  LabelledDataError,
+  type LabelledDecision,
+  LabelledDecisionSchema,
+  PolicyWriteError,
+  readLabelledDecisions,
+  splitHeldOut,
+  writeCalibrationReport,
+  writePolicyCalibration,
+} from "./calibration/index.js";
+export { renderCoverageErrorCurve, renderReliabilityDiagram } from "./charts/index.js";
+export {
+  type JevBenchItem,
+  type JevBenchRecord,
+  type JevBenchSummary,
+  runJevBench,
+  summarizeJevBench,
+  writeJevBenchReport,
+} from "./jevbench/index.js";
+export {
+  accuracy,
+  brierScore,
+  coverageErrorCurve,
+  expectedCalibrationError,
+  type Forecast,
+  forecastMetrics,
+  gradeForecasts,
+  negativeLogLikelihood,
+  predictedLabel,
+} from "./metrics/index.js";

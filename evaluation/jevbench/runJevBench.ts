@@ -1,0 +1,74 @@
+import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
+import type { DecisionEngine } from "../../adapter/engine/types.js";
+import { jevBenchToSystemOne } from "../../bench/loadJevBench.js";
+import { predictedLabel } from "../metrics/predictedLabel.js";
+import { readJevBenchAnswer } from "./readJevBenchAnswer.js";
+import type { JevBenchItem, JevBenchRecord } from "./types.js";
+
+/** Options of {@link runJevBench}. */
+export interface RunJevBenchOptions {
+  /** Stops the run: the case in flight is aborted and the abort error thrown. */
+  signal?: AbortSignal;
+  /** Called after each case. Default none. */
+  onRecord?: (record: JevBenchRecord, done: number, total: number) => void;
+}
+
+/**
+ * Runs JevBench cases one after another through the engine in-process (`answerSystemOne`, as
+ * the adapter answers `POST /v1/systemone`), as JevBench runs them: each answer checked as a
+ * distribution over exactly the case's labels, the argmax (ties to the alphabetically smallest
+ * label) compared with the expected label, the wall time of each case measured.
+ *
+ * An engine error on a case (a prompt too long for the context, say) makes that case invalid,
+ * recorded with its message, and the run goes on — JevBench counts it as wrong. An abort stops it.
+ */
+export async function runJevBench(
+  engine: DecisionEngine,
+  items: readonly JevBenchItem[],
+  options: RunJevBenchOptions = {},
+): Promise<JevBenchRecord[]> {
+  const records: JevBenchRecord[] = [];
+  for (const item of items) {
+    const expected = String(item.expected);
+    const base = { id: item.id, file: item.file, family: item.family, group: item.group, expected };
+    const started = performance.now();
+    let record: JevBenchRecord;
+    try {
+      const response = await answerSystemOne(engine, jevBenchToSystemOne(item), { signal: options.signal });
+      const latency = performance.now() - started;
+      const read = readJevBenchAnswer(response.answers.q, item.labels);
+      if (read.ok) {
+        const labels = Object.keys(read.distribution);
+        const predicted = predictedLabel({
+          labels,
+          probabilities: Object.values(read.distribution),
+          expected,
+        });
+        record = {
+          ...base,
+          valid: true,
+          predicted,
+          correct: predicted === expected,
+          probabilities: read.distribution,
+          latency_ms: latency,
+          input_tokens: response.usage.input_tokens,
+        };
+      } else {
+        record = { ...base, valid: false, error: read.reason, correct: false, latency_ms: latency };
+      }
+    } catch (error) {
+      if (options.signal?.aborted === true) throw error;
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      record = {
+        ...base,
+        valid: false,
+        error: message,
+        correct: false,
+        latency_ms: performance.now() - started,
+      };
+    }
+    records.push(record);
+    options.onRecord?.(record, records.length, items.length);
+  }
+  return records;
+}

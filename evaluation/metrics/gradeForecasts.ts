@@ -1,0 +1,19 @@
+import { predictedIndex } from "./predictedLabel.js";
+import type { Forecast, GradedDecision, PredictionOptions } from "./types.js";
+
+/**
+ * Each forecast as a graded decision: the probability of its predicted label (the top-label
+ * confidence) and whether that label is the expected one.
+ */
+export function gradeForecasts(
+  forecasts: readonly Forecast[],
+  options: PredictionOptions = {},
+): GradedDecision[] {
+  return forecasts.map((forecast) => {
+    const index = predictedIndex(forecast, options.ties);
+    return {
+      confidence: forecast.probabilities[index] ?? 0,
+      correct: forecast.labels[index] === forecast.expected,
+    };
+  });
+}

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
+import { UsageError } from "../../../cli/errors.js";
+import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
+import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
+import { syntheticItems } from "../../evaluation/syntheticForecasts.js";
+
+const SHIPPED = fileURLToPath(new URL("../../../policies/ticket-routing.yaml", import.meta.url));
+const QUEUE = [
+  "billing",
+  "technical_support",
+  "account_access",
+  "orders_shipping",
+  "sales",
+  "security",
+  "legal",
+  "triage",
+];
+
+function capture(): { text: () => string; write: (chunk: string) => boolean } {
+  let text = "";
+  return {
+    text: () => text,
+    write: (chunk) => {
+      text += chunk;
+      return true;
+    },
+  };
+}
+
+describe("decisions calibrate", () => {
+  let dir: string;
+  let policyPath: string;
+  let labelledPath: string;
+  let shippedText: string;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "calibrate-"));
+    // A copy: the shipped policy is never written.
+    policyPath = join(dir, "ticket-routing.yaml");
+    await copyFile(SHIPPED, policyPath);
+    shippedText = await readFile(SHIPPED, "utf8");
+    const policy = parsePolicy(shippedText, SHIPPED);
+    const applied = policy.question("queue")?.temperature ?? 1;
+    // The model is over-confident by T = 2; outcomes recorded its answers after the policy's temperature.
+    const items = syntheticItems({ n: 3000, labels: QUEUE, trueTemperature: 2, seed: 9, scale: 5 });
+    const lines = items.map((item) => {
+      const recorded = applyTemperature(item.forecast.probabilities, applied);
+      return JSON.stringify({
+        policy: "ticket-routing",
+        id: item.id,
+        policy_version: policy.version,
+        reviewed_by: "test",
+        questions: {
+          queue: {
+            distribution: Object.fromEntries(QUEUE.map((label, k) => [label, recorded[k]])),
+            label: item.forecast.expected,
+          },
+        },
+      });
+    });
+    labelledPath = join(dir, "labelled.jsonl");
+    await writeFile(labelledPath, `${lines.join("\n")}\n`);
+  });
+
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("fits the temperature, writes it and the threshold into the policy with a new version, keeping its comments", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const out = join(dir, "report");
+
+    const code = await createCalibrateCommand({ stdout, stderr }).run([
+      labelledPath,
+      "--policy",
+      policyPath,
+      "--out",
+      out,
+      "--write",
+    ]);
+
+    assert.equal(code, 0, stderr.text());
+    const written = await readFile(policyPath, "utf8");
+    const before = parsePolicy(shippedText, SHIPPED);
+    const policy = parsePolicy(written, policyPath);
+    const queue = policy.question("queue");
+    assert.ok(
+      queue?.temperature !== undefined && Math.abs(queue.temperature - 2) <= 0.2,
+      `T = ${queue?.temperature}`,
+    );
+    assert.notEqual(queue.threshold, before.question("queue")?.threshold);
+    assert.equal(policy.version, String(Number(before.version) + 1));
+    assert.deepEqual(policy.question("priority"), before.question("priority"));
+    const comments = (text: string) => text.split("\n").filter((line) => line.trim().startsWith("#"));
+    assert.deepEqual(comments(written), comments(shippedText));
+    assert.equal(await readFile(SHIPPED, "utf8"), shippedText, "the shipped policy is untouched");
+    assert.deepEqual((await readdir(out)).sort(), [
+      "calibration.json",
+      "calibration.md",
+      "queue-coverage.svg",
+      "queue-reliability.svg",
+    ]);
+    const report = JSON.parse(await readFile(join(out, "calibration.json"), "utf8"));
+    const [question] = report.questions;
+    assert.ok(question.held_out.after.ece < question.held_out.before.ece);
+    assert.ok(question.threshold_held_out.error_rate <= 0.05);
+    assert.match(stdout.text(), /Written to .*ticket-routing\.yaml as version 4/);
+    assert.match(stdout.text(), /\| held out \| accuracy \| Brier \| NLL \| ECE \(10 bins\) \|/);
+  });
+
+  it("refuses bad arguments as usage errors", async () => {
+    const command = createCalibrateCommand({ stdout: capture(), stderr: capture() });
+
+    await assert.rejects(command.run([labelledPath]), UsageError);
+    await assert.rejects(command.run(["--policy", policyPath]), UsageError);
+    await assert.rejects(
+      command.run([labelledPath, "--policy", policyPath, "--error-budget", "2"]),
+      UsageError,
+    );
+    await assert.rejects(
+      command.run([labelledPath, "--policy", policyPath, "--question", "nope"]),
+      UsageError,
+    );
+  });
+});
