@@ -1,0 +1,98 @@
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import type { EndpointInvocation } from "../endpoint/index.js";
+import type { OutcomeStatus } from "../outcomes/index.js";
+import type { RetryEvent } from "../shared/RetryPolicy.js";
+
+/** Metric names the decide function emits (EMF, namespace from `POWERTOOLS_METRICS_NAMESPACE`). */
+export const DECIDE_METRICS = {
+  /** Count per outcome written, dimensions `policy` and `status`. */
+  decisions: "Decisions",
+  /** Count of redelivered or duplicate records whose outcome already stood, dimension `policy`. */
+  duplicates: "DuplicateOutcomes",
+  /** Milliseconds of each successful endpoint attempt. */
+  endpointLatency: "EndpointLatency",
+  /** Count of endpoint and DynamoDB retries. */
+  retries: "Retries",
+  /** Work items per endpoint request (a group: one policy, one state). */
+  groupSize: "GroupSize",
+  /** Endpoint requests per batch. */
+  requests: "EndpointRequests",
+  /** Records reported in `batchItemFailures`. */
+  failedRecords: "FailedRecords",
+} as const;
+
+/**
+ * The decide function's logs and metrics (Powertools). Outcome counts are kept per batch and
+ * emitted by {@link flush} as one EMF document per (policy, status), since dimensions differ.
+ */
+export class DecideTelemetry {
+  readonly #counts = new Map<string, { policy: string; status: OutcomeStatus; count: number }>();
+
+  constructor(
+    readonly logger: Logger,
+    readonly metrics: Metrics,
+  ) {}
+
+  /** An endpoint request for a group succeeded. */
+  requestAnswered(policy: string, groupSize: number, invocation: EndpointInvocation): void {
+    this.metrics.addMetric(DECIDE_METRICS.endpointLatency, MetricUnit.Milliseconds, invocation.latencyMs);
+    this.metrics.addMetric(DECIDE_METRICS.groupSize, MetricUnit.Count, groupSize);
+    this.logger.debug("endpoint answered", {
+      policy,
+      groupSize,
+      requestId: invocation.requestId,
+      attempts: invocation.attempts,
+      latencyMs: invocation.latencyMs,
+    });
+  }
+
+  /** A transient failure is about to be retried. */
+  retrying(what: string, event: RetryEvent): void {
+    this.metrics.addMetric(DECIDE_METRICS.retries, MetricUnit.Count, 1);
+    this.logger.info("retrying", {
+      what,
+      attempt: event.attempt,
+      delayMs: event.delayMs,
+      error: event.error.name,
+      reason: event.error.message,
+    });
+  }
+
+  /** An outcome was written. */
+  outcomeWritten(policy: string, status: OutcomeStatus): void {
+    const key = `${policy}\u0000${status}`;
+    const entry = this.#counts.get(key) ?? { policy, status, count: 0 };
+    entry.count += 1;
+    this.#counts.set(key, entry);
+  }
+
+  /** An outcome already stood for this item. */
+  duplicate(policy: string, id: string): void {
+    const metric = this.metrics.singleMetric();
+    metric.addDimension("policy", policy);
+    metric.addMetric(DECIDE_METRICS.duplicates, MetricUnit.Count, 1);
+    this.logger.info("outcome already recorded", { policy, id });
+  }
+
+  /** A record goes back to SQS. */
+  recordFailed(messageId: string, reason: unknown): void {
+    this.metrics.addMetric(DECIDE_METRICS.failedRecords, MetricUnit.Count, 1);
+    this.logger.warn("record failed, SQS will redeliver it", {
+      messageId,
+      error: reason instanceof Error ? reason.name : typeof reason,
+      reason: reason instanceof Error ? reason.message : String(reason),
+    });
+  }
+
+  /** Emits the batch's per-(policy, status) counts and the request count, and resets them. */
+  flush(requests: number): void {
+    this.metrics.addMetric(DECIDE_METRICS.requests, MetricUnit.Count, requests);
+    for (const { policy, status, count } of this.#counts.values()) {
+      const metric = this.metrics.singleMetric();
+      metric.addDimensions({ policy, status });
+      metric.addMetric(DECIDE_METRICS.decisions, MetricUnit.Count, count);
+    }
+    this.#counts.clear();
+  }
+}

@@ -1,0 +1,140 @@
+import type { EndpointInvocation } from "../endpoint/index.js";
+import type { Outcome, OutcomeSource, OutcomeStatus } from "../outcomes/index.js";
+import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
+import type { Policy, PolicyDecision } from "../policy/index.js";
+import { truncateText } from "../shared/truncateText.js";
+import type { ReadResponse } from "./readSystemOneResponse.js";
+import type { ParsedItem, RecordInfo, RejectedRecord } from "./types.js";
+
+/** Code points kept of an event's `source` and `detail-type` in an outcome (they are producer-written). */
+const EVENT_FIELD_CHARS = 256;
+
+/** When an outcome is built, and when its batch started (epoch milliseconds). */
+export interface OutcomeTimes {
+  now: number;
+  batchStartedAt: number;
+}
+
+/** The endpoint request an item was decided in. */
+export interface GroupRequest {
+  endpointName: string;
+  invocation: EndpointInvocation;
+  read: ReadResponse;
+  groupSize: number;
+}
+
+/**
+ * The outcome of an item the policy decided (any status `decide` returned, `rejected` included:
+ * a rule's reject or a malformed answer keeps the answers and rules that led to it).
+ */
+export function decidedOutcome(
+  item: ParsedItem,
+  decision: PolicyDecision,
+  request: GroupRequest,
+  times: OutcomeTimes,
+): Outcome {
+  const { invocation, read } = request;
+  return {
+    ...base(item.policy.name, item.id, decision.status, times, sourceOf(item.record, item.event)),
+    ...(decision.reason !== undefined ? { reason: truncateText(decision.reason, REASON_CHARS) } : {}),
+    answers: Object.fromEntries(
+      Object.entries(decision.answers).map(([qid, answer]) => [qid, { ...answer }]),
+    ),
+    rules_fired: decision.rules_fired.map((rule) => ({ ...rule })),
+    ...policyFields(item.policy),
+    model: read.response.model,
+    ...(read.promptSha256 !== undefined ? { prompt_sha256: read.promptSha256 } : {}),
+    request: {
+      endpoint: request.endpointName,
+      ...(invocation.requestId !== undefined ? { request_id: invocation.requestId } : {}),
+      group_size: request.groupSize,
+      attempts: invocation.attempts,
+    },
+    timings: {
+      endpoint_ms: invocation.latencyMs,
+      endpoint_total_ms: invocation.totalMs,
+      ...commonTimings(item.record, item.submittedAt, times),
+    },
+    ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
+    ...summarizeState(item.stateText),
+  };
+}
+
+/** The `rejected` outcome of a record that was invalid before any model call. */
+export function rejectedRecordOutcome(record: RejectedRecord, times: OutcomeTimes): Outcome {
+  return {
+    ...base(record.policyName, record.id, "rejected", times, sourceOf(record.record, record.event)),
+    reason: truncateText(record.reason, REASON_CHARS),
+    ...(record.reasonPath !== undefined ? { reason_path: record.reasonPath } : {}),
+    rules_fired: [],
+    ...(record.policy !== undefined ? policyFields(record.policy) : {}),
+    timings: commonTimings(record.record, record.submittedAt, times),
+    ...(record.submittedAt !== undefined ? { submitted_at: record.submittedAt } : {}),
+    ...(record.stateText !== undefined ? summarizeState(record.stateText) : {}),
+  };
+}
+
+/** The `rejected` outcome of a valid item whose request the endpoint refused for good (a 4xx from the model). */
+export function refusedItemOutcome(
+  item: ParsedItem,
+  reason: string,
+  endpointName: string,
+  groupSize: number,
+  times: OutcomeTimes,
+): Outcome {
+  return {
+    ...base(item.policy.name, item.id, "rejected", times, sourceOf(item.record, item.event)),
+    reason: truncateText(reason, REASON_CHARS),
+    rules_fired: [],
+    ...policyFields(item.policy),
+    request: { endpoint: endpointName, group_size: groupSize, attempts: 1 },
+    timings: commonTimings(item.record, item.submittedAt, times),
+    ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
+    ...summarizeState(item.stateText),
+  };
+}
+
+function base(
+  policy: string,
+  id: string,
+  status: OutcomeStatus,
+  times: OutcomeTimes,
+  source: OutcomeSource,
+): Pick<Outcome, "policy" | "id" | "policy_status" | "status" | "source" | "created_at" | "updated_at"> {
+  const at = new Date(times.now).toISOString();
+  return { policy, id, policy_status: `${policy}#${status}`, status, source, created_at: at, updated_at: at };
+}
+
+function policyFields(policy: Policy): Pick<Outcome, "policy_version" | "policy_sha256"> {
+  return { policy_version: policy.version, policy_sha256: policy.sha256 };
+}
+
+function sourceOf(
+  record: RecordInfo,
+  event: { source: string; detailType: string } | undefined,
+): OutcomeSource {
+  return {
+    kind: event === undefined ? "sqs" : "eventbridge",
+    message_id: record.messageId,
+    receive_count: record.receiveCount,
+    ...(event !== undefined
+      ? {
+          event_source: truncateText(event.source, EVENT_FIELD_CHARS),
+          event_detail_type: truncateText(event.detailType, EVENT_FIELD_CHARS),
+        }
+      : {}),
+  };
+}
+
+function commonTimings(
+  record: RecordInfo,
+  submittedAt: string | undefined,
+  times: OutcomeTimes,
+): { batch_ms: number; queue_to_outcome_ms?: number } {
+  const submitted = submittedAt === undefined ? Number.NaN : Date.parse(submittedAt);
+  const start = Number.isFinite(submitted) ? submitted : record.sentAt;
+  return {
+    batch_ms: times.now - times.batchStartedAt,
+    ...(start !== undefined ? { queue_to_outcome_ms: Math.max(0, times.now - start) } : {}),
+  };
+}

@@ -1,0 +1,11 @@
+export { ConfigError, type ConfigProblem } from "../shared/ConfigError.js";
+export { buildSystemOneBody } from "./buildSystemOneBody.js";
+export { createDecideDeps, type DecideParts } from "./createDecideDeps.js";
+export { createDecideHandler } from "./createDecideHandler.js";
+export { DECIDE_METRICS, DecideTelemetry } from "./DecideTelemetry.js";
+export { type DecideDeps, type DecideSettings, decideBatch } from "./decideBatch.js";
+export { groupItems } from "./groupItems.js";
+export { parseRecord } from "./parseRecord.js";
+export { type DecideConfig, readDecideConfig } from "./readDecideConfig.js";
+export { readSystemOneResponse } from "./readSystemOneResponse.js";
+export type { DecisionGroup, ParsedItem, ParsedRecord, RecordResult, RejectedRecord } from "./types.js";

@@ -1,0 +1,103 @@
+import { InvokeEndpointCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { Deadline } from "../shared/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
+import { classifyEndpointError } from "./classifyEndpointError.js";
+
+/** Options of an {@link EndpointClient}. */
+export interface EndpointClientOptions {
+  /**
+   * The SageMaker runtime client, built with `maxAttempts: 1`: the retries are the policy's
+   * (see {@link createSageMakerRuntimeClient}).
+   */
+  client: SageMakerRuntimeClient;
+  /** The SageMaker endpoint's name. */
+  endpointName: string;
+  /** The one retry policy for the call. */
+  retry: RetryPolicy;
+}
+
+/** Per-call settings of {@link EndpointClient.invoke}. */
+export interface InvokeOptions {
+  /** No attempt starts past it, and a running attempt is aborted when it passes. */
+  deadline: Deadline;
+  /** Called before each backoff. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** A successful invocation. */
+export interface EndpointInvocation {
+  /** The response body as text. */
+  body: string;
+  /** SageMaker's request id of the successful attempt (`x-amzn-requestid`), when it sent one. */
+  requestId: string | undefined;
+  /** Attempts made, the successful one included. */
+  attempts: number;
+  /** Duration of the successful attempt, in milliseconds. */
+  latencyMs: number;
+  /** From the first attempt to the answer, backoffs included, in milliseconds. */
+  totalMs: number;
+}
+
+/**
+ * Calls one SageMaker endpoint with a JSON body (`InvokeEndpoint`, `application/json`), retrying
+ * transient failures under the pipeline's {@link RetryPolicy} and translating SDK errors with
+ * {@link classifyEndpointError} as they enter.
+ *
+ * @example
+ * const endpoint = new EndpointClient({ client, endpointName: "decisions", retry });
+ * const { body } = await endpoint.invoke(JSON.stringify(request), { deadline });
+ */
+export class EndpointClient {
+  readonly endpointName: string;
+  readonly #client: SageMakerRuntimeClient;
+  readonly #retry: RetryPolicy;
+
+  constructor(options: EndpointClientOptions) {
+    this.#client = options.client;
+    this.endpointName = options.endpointName;
+    this.#retry = options.retry;
+  }
+
+  /**
+   * Sends `body` and returns the endpoint's answer.
+   *
+   * @throws PermanentEndpointError for a 4xx from the model or a SageMaker validation error (not retried).
+   * @throws RetriesExhaustedError (transient) when transient failures outlast the attempts or the deadline.
+   * @throws DeadlineExceededError when the deadline had passed before the first attempt.
+   */
+  async invoke(body: string, options: InvokeOptions): Promise<EndpointInvocation> {
+    const { deadline } = options;
+    const clock = deadline.clock;
+    const started = clock.now();
+    let attempts = 0;
+    return this.#retry.run(
+      async (attempt) => {
+        attempts = attempt;
+        const attemptStarted = clock.now();
+        try {
+          const output = await this.#client.send(
+            new InvokeEndpointCommand({
+              EndpointName: this.endpointName,
+              ContentType: "application/json",
+              Accept: "application/json",
+              Body: new TextEncoder().encode(body),
+            }),
+            { abortSignal: AbortSignal.timeout(Math.max(1, deadline.remainingMs())) },
+          );
+          const text = output.Body === undefined ? "" : new TextDecoder().decode(output.Body);
+          const finished = clock.now();
+          return {
+            body: text,
+            requestId: output.$metadata.requestId,
+            attempts,
+            latencyMs: finished - attemptStarted,
+            totalMs: finished - started,
+          };
+        } catch (error) {
+          throw classifyEndpointError(error, this.endpointName);
+        }
+      },
+      { deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { OutcomeStore } from "../outcomes/index.js";
+import { loadPolicies, type PolicySet } from "../policy/index.js";
+import { type Clock, systemClock } from "../shared/Clock.js";
+import { RetryPolicy } from "../shared/RetryPolicy.js";
+import type { IngestHandlerDeps } from "./createIngestHandler.js";
+import type { IngestConfig } from "./readIngestConfig.js";
+import { WorkQueueSender } from "./WorkQueueSender.js";
+
+/** Parts {@link createIngestDeps} builds unless given. */
+export interface IngestParts {
+  s3?: S3Client;
+  sqs?: SQSClient;
+  dynamodb?: DynamoDBClient;
+  policies?: PolicySet;
+  logger?: Logger;
+  metrics?: Metrics;
+  clock?: Clock;
+}
+
+/**
+ * Builds the ingest function's dependencies: clients with the SDK's retries off (one retry policy
+ * of ours), the policies, Powertools logger and metrics.
+ *
+ * @throws PolicyLoadError when the policies do not load.
+ */
+export async function createIngestDeps(
+  config: IngestConfig,
+  parts: IngestParts = {},
+): Promise<IngestHandlerDeps> {
+  const retry = new RetryPolicy({ maxAttempts: config.maxAttempts });
+  const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return {
+    s3: parts.s3 ?? new S3Client({ maxAttempts: 1 }),
+    sender: new WorkQueueSender(parts.sqs ?? new SQSClient({ maxAttempts: 1 }), config.workQueueUrl, retry),
+    outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
+    policies: parts.policies ?? (await loadPolicies(config.policyDir)),
+    logger: parts.logger ?? new Logger(),
+    metrics: parts.metrics ?? new Metrics(),
+    clock: parts.clock ?? systemClock,
+    maxLinesPerInvocation: config.maxLinesPerInvocation,
+    deadlineMarginMs: config.deadlineMarginMs,
+  };
+}

@@ -1,0 +1,15 @@
+export { checkpointsOfEvent, UnknownIngestInputError } from "./checkpointsOfEvent.js";
+export { createIngestDeps, type IngestParts } from "./createIngestDeps.js";
+export { createIngestHandler, type IngestHandlerDeps } from "./createIngestHandler.js";
+export { type IngestDeps, ingestObject, MAX_LINE_BYTES } from "./ingestObject.js";
+export { lineId, prepareLine } from "./prepareLine.js";
+export { type IngestConfig, readIngestConfig } from "./readIngestConfig.js";
+export { splitLines } from "./splitLines.js";
+export type { FailedLine, IngestCheckpoint, IngestResult, ObjectIngestResult } from "./types.js";
+export {
+  SEND_BATCH_BYTES,
+  SEND_BATCH_ENTRIES,
+  TransientWorkQueueError,
+  WorkQueueError,
+  WorkQueueSender,
+} from "./WorkQueueSender.js";

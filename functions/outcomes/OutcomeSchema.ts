@@ -1,0 +1,184 @@
+import { z } from "zod";
+
+/** The statuses an outcome can have (`reviewed`, by a human, comes later). */
+export const OUTCOME_STATUSES = ["decided", "fallback", "overridden", "rejected"] as const;
+
+/** The status of an outcome. */
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/** One question's answer in an outcome. */
+export const OutcomeAnswerSchema = z.object({
+  /** The answer that stands: a label, a level, or yes/no. */
+  answer: z.union([z.string(), z.number(), z.boolean()]),
+  /** Probability of that answer under the (calibrated) distribution. */
+  probability: z.number(),
+  /** The full distribution the model gave (label → probability), after calibration. */
+  distribution: z.record(z.string(), z.number()),
+  /** The policy's threshold for this question. */
+  threshold: z.number(),
+  /** Who set the answer. */
+  source: z.enum(["model", "rule", "fallback"]),
+  /** The rule that set it, when `source` is `rule`. */
+  rule: z.string().optional(),
+  /** What the model answered, when a rule or the fallback replaced it. */
+  model_answer: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  /** Score questions: the calibrated expected level Σ i·p_i. */
+  score: z.number().optional(),
+  /** Set when the distribution was cut to its most probable labels to bound the item's size. */
+  distribution_truncated: z.boolean().optional(),
+});
+
+/** Where the record came from. */
+export const OutcomeSourceSchema = z.object({
+  /** `file`: decided offline by `decisions classify` from a JSONL file (`line` set). */
+  kind: z.enum(["sqs", "eventbridge", "s3", "file"]),
+  /** SQS message id. */
+  message_id: z.string().optional(),
+  /** SQS `ApproximateReceiveCount` of the delivery that decided it. */
+  receive_count: z.number().int().optional(),
+  /** EventBridge `source` and `detail-type`, for a mapped event. */
+  event_source: z.string().optional(),
+  event_detail_type: z.string().optional(),
+  /** For ingest: the S3 object and the 1-based line (for `file`: the line of the input file). */
+  bucket: z.string().optional(),
+  key: z.string().optional(),
+  version_id: z.string().optional(),
+  line: z.number().int().optional(),
+});
+
+/** The endpoint request an item was decided in. */
+export const OutcomeRequestSchema = z.object({
+  /** SageMaker endpoint name. */
+  endpoint: z.string(),
+  /** SageMaker's request id of the successful attempt. */
+  request_id: z.string().optional(),
+  /** How many work items shared this request (one state, one policy). */
+  group_size: z.number().int().positive(),
+  /** Attempts it took (1 = no retry). */
+  attempts: z.number().int().positive(),
+});
+
+/** Durations in milliseconds. */
+export const OutcomeTimingsSchema = z.object({
+  /** The successful endpoint attempt. */
+  endpoint_ms: z.number().optional(),
+  /** From the first endpoint attempt to the answer, backoffs included. */
+  endpoint_total_ms: z.number().optional(),
+  /** From the batch's start to this outcome being built. */
+  batch_ms: z.number().optional(),
+  /** From `submitted_at` (or the SQS sent timestamp) to this outcome being built. */
+  queue_to_outcome_ms: z.number().optional(),
+});
+
+/**
+ * An outcome item of the outcomes table: exactly one per (policy, work item id), written once.
+ * Attribute names are snake_case as stored. Items stay far below DynamoDB's 400 KB limit: the state
+ * is kept as a hash and a bounded preview, reasons are bounded, distributions are bounded.
+ */
+export const OutcomeSchema = z.object({
+  policy: z.string().min(1),
+  id: z.string().min(1),
+  /** `<policy>#<status>`, the review index's partition key. */
+  policy_status: z.string(),
+  status: z.enum(OUTCOME_STATUSES),
+  /** Why it was rejected (or sent to review), for a person. */
+  reason: z.string().optional(),
+  /** Field path of the problem, when the reason is about one field. */
+  reason_path: z.array(z.union([z.string(), z.number()])).optional(),
+  /** Question id → answer; absent for a rejected record. */
+  answers: z.record(z.string(), OutcomeAnswerSchema).optional(),
+  /** The rules whose condition held, in the order they fired. */
+  rules_fired: z.array(
+    z.object({
+      name: z.string(),
+      effect: z.string(),
+      reason: z.string().optional(),
+      set: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    }),
+  ),
+  policy_version: z.union([z.string(), z.number()]).optional(),
+  policy_sha256: z.string().optional(),
+  /** Model identity as the endpoint reported it. */
+  model: z.string().optional(),
+  /**
+   * The prompt hash(es) the endpoint reported: one string, or question id → hash. Absent when the
+   * endpoint's response carries none.
+   */
+  prompt_sha256: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+  request: OutcomeRequestSchema.optional(),
+  timings: OutcomeTimingsSchema.optional(),
+  source: OutcomeSourceSchema,
+  submitted_at: z.string().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** SHA-256 of the state text exactly as the producer wrote it. */
+  state_sha256: z.string().optional(),
+  /** UTF-8 size of that text. */
+  state_bytes: z.number().int().optional(),
+  /** The first characters of the state text. */
+  state_preview: z.string().optional(),
+});
+
+/** An outcome item. */
+export type Outcome = z.infer<typeof OutcomeSchema>;
+/** One question's answer in an outcome. */
+export type OutcomeAnswer = z.infer<typeof OutcomeAnswerSchema>;
+/** Where an outcome's record came from. */
+export type OutcomeSource = z.infer<typeof OutcomeSourceSchema>;
+
+// Reviews by a person (`decisions outcomes review`, operations/outcomes). Added beside the
+// pipeline's schema so the decide function's types stay as they are: it never writes these.
+
+/** The status a person gives an outcome they reviewed; the pipeline never writes it. */
+export const REVIEWED_STATUS = "reviewed";
+
+/** Every status a stored outcome can have: the pipeline's {@link OUTCOME_STATUSES} and `reviewed`. */
+export const STORED_OUTCOME_STATUSES = [...OUTCOME_STATUSES, REVIEWED_STATUS] as const;
+
+/** The status of a stored outcome. */
+export type StoredOutcomeStatus = (typeof STORED_OUTCOME_STATUSES)[number];
+
+const answerValue = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * One question's answer in a stored outcome: as the pipeline wrote it, or set by a reviewer
+ * (`source: "human"`; the model's own answer kept in `model_answer`; probability and distribution
+ * stay the model's).
+ */
+export const StoredOutcomeAnswerSchema = OutcomeAnswerSchema.extend({
+  source: z.enum(["model", "rule", "fallback", "human"]),
+});
+
+/** A person's review of an outcome. */
+export const OutcomeReviewSchema = z.object({
+  /** Who reviewed it (`--by`), when given. */
+  by: z.string().optional(),
+  /** When (ISO-8601 UTC); also the outcome's new `updated_at`. */
+  at: z.string(),
+  /** The status before the review. */
+  previous_status: z.enum(STORED_OUTCOME_STATUSES),
+  /** `updated_at` before the review: the version the review was conditional on. */
+  previous_updated_at: z.string(),
+  /** Question id → the answer the person gave. */
+  answers: z.record(z.string(), answerValue),
+  /** Question id → the answer that stood before the review, and who had set it. */
+  previous_answers: z.record(
+    z.string(),
+    z.object({ answer: answerValue, source: StoredOutcomeAnswerSchema.shape.source }),
+  ),
+  /** The policy version and hash the answers were checked against. */
+  policy_version: z.union([z.string(), z.number()]).optional(),
+  policy_sha256: z.string().optional(),
+});
+
+/** An outcome as stored: written by the pipeline, or reviewed by a person (`status: "reviewed"`, `review`). */
+export const StoredOutcomeSchema = OutcomeSchema.extend({
+  status: z.enum(STORED_OUTCOME_STATUSES),
+  answers: z.record(z.string(), StoredOutcomeAnswerSchema).optional(),
+  review: OutcomeReviewSchema.optional(),
+});
+
+/** An outcome as stored (see {@link StoredOutcomeSchema}). */
+export type StoredOutcome = z.infer<typeof StoredOutcomeSchema>;
+/** A person's review of an outcome. */
+export type OutcomeReview = z.infer<typeof OutcomeReviewSchema>;

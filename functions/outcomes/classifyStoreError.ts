@@ -1,0 +1,40 @@
+import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
+import { OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
+
+/** DynamoDB error names that mean "try again later". */
+const TRANSIENT_DYNAMODB_ERRORS = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "InternalServerError",
+  "ServiceUnavailable",
+  "TransactionConflictException",
+  "LimitExceededException",
+]);
+
+/**
+ * Translates a DynamoDB client error (other than the conditional check, handled by the store) into
+ * the pipeline's classes: throttling, 5xx and connection failures (`ECONNREFUSED` carries no
+ * `$retryable`, DESIGN.md §4) are transient; the rest is an {@link OutcomeStoreError}.
+ */
+export function classifyStoreError(
+  error: unknown,
+  tableName: string,
+): TransientOutcomeStoreError | OutcomeStoreError {
+  const fields = (error ?? {}) as { name?: unknown; code?: unknown; $retryable?: unknown };
+  const errorName =
+    typeof fields.code === "string" && (fields.name === "Error" || fields.name === undefined)
+      ? fields.code
+      : typeof fields.name === "string"
+        ? fields.name
+        : "Error";
+  const status = httpStatusOf(error);
+  const transient =
+    TRANSIENT_DYNAMODB_ERRORS.has(errorName) ||
+    isTransientNetworkError(error) ||
+    fields.$retryable !== undefined ||
+    (status !== undefined && status >= 500);
+  return transient
+    ? new TransientOutcomeStoreError(tableName, errorName, { cause: error })
+    : new OutcomeStoreError(tableName, errorName, { cause: error });
+}

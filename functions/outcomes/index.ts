@@ -1,0 +1,34 @@
+export { boundOutcomeSize } from "./boundOutcomeSize.js";
+export { classifyStoreError } from "./classifyStoreError.js";
+export { MAX_OUTCOME_BYTES, REASON_CHARS, STATE_PREVIEW_CHARS } from "./constants.js";
+export { OutcomeAlreadyRecordedError, OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
+export {
+  OUTCOME_STATUSES,
+  type Outcome,
+  type OutcomeAnswer,
+  OutcomeAnswerSchema,
+  type OutcomeReview,
+  OutcomeReviewSchema,
+  OutcomeSchema,
+  type OutcomeSource,
+  type OutcomeStatus,
+  REVIEWED_STATUS,
+  STORED_OUTCOME_STATUSES,
+  type StoredOutcome,
+  StoredOutcomeAnswerSchema,
+  StoredOutcomeSchema,
+  type StoredOutcomeStatus,
+} from "./OutcomeSchema.js";
+export {
+  type OutcomePage,
+  OutcomeStore,
+  type OutcomeStoreOptions,
+  type RecordResult,
+} from "./OutcomeStore.js";
+export {
+  OUTCOMES_STATUS_INDEX,
+  OUTCOMES_TABLE_KEYS,
+  outcomesTableDefinition,
+  UNPARSED_POLICY,
+} from "./outcomesTable.js";
+export { type StateSummary, summarizeState } from "./summarizeState.js";

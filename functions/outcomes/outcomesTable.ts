@@ -1,0 +1,59 @@
+import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+
+/**
+ * Key attributes of the outcomes table: one item per (policy, work item id). A record that could
+ * not be parsed at all is stored under policy {@link UNPARSED_POLICY} with the SQS message id.
+ */
+export const OUTCOMES_TABLE_KEYS = {
+  /** Partition key (S): the policy name. */
+  partition: "policy",
+  /** Sort key (S): the work item id. */
+  sort: "id",
+} as const;
+
+/**
+ * The human review queue: outcomes of one policy and status, newest first
+ * (`ScanIndexForward: false`). Projection ALL.
+ */
+export const OUTCOMES_STATUS_INDEX = {
+  name: "by-status",
+  /** Partition key (S): `<policy>#<status>`. */
+  partition: "policy_status",
+  /** Sort key (S): ISO-8601 UTC time of the last change. */
+  sort: "updated_at",
+} as const;
+
+/** The policy name under which records that cannot be parsed are recorded (id = the SQS message id). */
+export const UNPARSED_POLICY = "_unparsed";
+
+/**
+ * The CreateTable input of the outcomes table (PAY_PER_REQUEST, stream NEW_AND_OLD_IMAGES, the
+ * {@link OUTCOMES_STATUS_INDEX}), used by tests and the local stack; the CDK table mirrors it.
+ */
+export function outcomesTableDefinition(name: string): CreateTableCommandInput {
+  return {
+    TableName: name,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: OUTCOMES_TABLE_KEYS.partition, AttributeType: "S" },
+      { AttributeName: OUTCOMES_TABLE_KEYS.sort, AttributeType: "S" },
+      { AttributeName: OUTCOMES_STATUS_INDEX.partition, AttributeType: "S" },
+      { AttributeName: OUTCOMES_STATUS_INDEX.sort, AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: OUTCOMES_TABLE_KEYS.partition, KeyType: "HASH" },
+      { AttributeName: OUTCOMES_TABLE_KEYS.sort, KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: OUTCOMES_STATUS_INDEX.name,
+        KeySchema: [
+          { AttributeName: OUTCOMES_STATUS_INDEX.partition, KeyType: "HASH" },
+          { AttributeName: OUTCOMES_STATUS_INDEX.sort, KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      },
+    ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" },
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+/** Longest work item id accepted, in UTF-8 bytes (DynamoDB sort keys allow 1024; ids are kept short). */
+export const MAX_ITEM_ID_BYTES = 512;
+
+/** Longest policy name accepted, in UTF-8 bytes (the partition key; `<policy>#<status>` must stay under 2048). */
+export const MAX_POLICY_NAME_BYTES = 256;
+
+/** A surrogate code unit not part of a pair (with the `u` flag a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether `text` is storable as a DynamoDB key: non-empty, well-formed Unicode (a lone surrogate
+ * has no UTF-8 form) and at most `maxBytes` UTF-8 bytes.
+ */
+export function isStorableKey(text: unknown, maxBytes: number): text is string {
+  return (
+    typeof text === "string" &&
+    text !== "" &&
+    !LONE_SURROGATE.test(text) &&
+    Buffer.byteLength(text, "utf8") <= maxBytes
+  );
+}
+
+const key = (maxBytes: number) =>
+  z
+    .string()
+    .min(1)
+    .refine((text) => !LONE_SURROGATE.test(text), {
+      error: "must be well-formed Unicode (no lone surrogates)",
+    })
+    .refine((text) => Buffer.byteLength(text, "utf8") <= maxBytes, {
+      error: `must be at most ${maxBytes} bytes of UTF-8`,
+    });
+
+const jsonValue: z.ZodType<unknown> = z.json();
+
+/**
+ * A work item as a producer writes it (the SQS message body, a JSONL line):
+ * `{id, policy, state, facts?, submitted_at?}`. `state` is what the model sees (free text, or a
+ * JSON object or array); `facts` are structured attributes for the policy's rules, checked later
+ * against the policy's declarations. Unknown top-level fields are refused (a typo such as `fact`
+ * must not silently drop the facts).
+ */
+export const WorkItemSchema = z.strictObject({
+  id: key(MAX_ITEM_ID_BYTES),
+  policy: key(MAX_POLICY_NAME_BYTES),
+  state: z.union([z.string().min(1), z.array(jsonValue), z.record(z.string(), jsonValue)], {
+    error: "must be a non-empty string, an array or an object",
+  }),
+  facts: z.record(z.string(), jsonValue).optional(),
+  submitted_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** A validated work item. */
+export type WorkItemInput = z.infer<typeof WorkItemSchema>;
+
+/**
+ * The zod issues of a failed parse as one readable line (`path: message; …`) and the first path,
+ * for a `rejected` outcome's reason.
+ */
+export function describeIssues(error: z.ZodError): { reason: string; path: (string | number)[] } {
+  const parts = error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return path === "" ? issue.message : `${path}: ${issue.message}`;
+  });
+  return {
+    reason: parts.join("; "),
+    path: (error.issues[0]?.path ?? []).filter((s): s is string | number => typeof s !== "symbol"),
+  };
+}

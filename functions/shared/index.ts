@@ -1,0 +1,30 @@
+export { type Clock, systemClock } from "./Clock.js";
+export { ConfigError, type ConfigProblem } from "./ConfigError.js";
+export { Deadline } from "./Deadline.js";
+export { envInteger, envRequired, parseEnvironment } from "./envSchemas.js";
+export {
+  DeadlineExceededError,
+  PermanentError,
+  PipelineError,
+  RetriesExhaustedError,
+  type RetryStopReason,
+  TransientError,
+} from "./errors.js";
+export { httpStatusOf, isTransientNetworkError } from "./isTransientNetworkError.js";
+export { mapBounded } from "./mapBounded.js";
+export {
+  type RetryEvent,
+  RetryPolicy,
+  type RetryPolicyOptions,
+  type RetryRunOptions,
+} from "./RetryPolicy.js";
+export { sha256Hex } from "./sha256Hex.js";
+export { TRUNCATION_MARKER, truncateText } from "./truncateText.js";
+export {
+  describeIssues,
+  isStorableKey,
+  MAX_ITEM_ID_BYTES,
+  MAX_POLICY_NAME_BYTES,
+  type WorkItemInput,
+  WorkItemSchema,
+} from "./WorkItemSchema.js";

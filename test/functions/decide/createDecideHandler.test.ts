@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { ModelError, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
+import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
+import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { LOCAL_CREDENTIALS } from "../../../local/index.js";
+import { captureStdout } from "../support/captureStdout.js";
+import { sqsEvent } from "../support/sqsEvent.js";
+
+describe("createDecideHandler", () => {
+  it("returns every record as a failure, without throwing, when the endpoint and the table are both down", async () => {
+    let calls = 0;
+    const sagemaker = {
+      send: async () => {
+        calls += 1;
+        throw new ModelError({
+          message: "busy",
+          $metadata: { httpStatusCode: 424 },
+          OriginalStatusCode: 503,
+        });
+      },
+    } as unknown as SageMakerRuntimeClient;
+    // Nothing listens on port 9: every write is refused (ECONNREFUSED, transient).
+    const dynamodb = new DynamoDBClient({
+      endpoint: "http://127.0.0.1:9",
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    const deps = await createDecideDeps(
+      {
+        outcomesTable: "outcomes",
+        endpointName: "decisions",
+        policyDir: "policies",
+        deadlineMarginMs: 1000,
+        maxConcurrentGroups: 2,
+        maxAttempts: 2,
+        retryBaseDelayMs: 1,
+        retryMaxDelayMs: 2,
+      },
+      {
+        sagemakerRuntime: sagemaker,
+        dynamodb,
+        logger: new Logger({ logLevel: "SILENT" }),
+        metrics: new Metrics({ namespace: "DecisionsTest", serviceName: "decide" }),
+      },
+    );
+    const handler = createDecideHandler(deps);
+    const event = sqsEvent([
+      JSON.stringify({ id: "a", policy: "ticket-routing", state: "one" }),
+      JSON.stringify({ id: "b", policy: "ticket-routing", state: "two" }),
+      "not json",
+    ]);
+
+    try {
+      const { result } = await captureStdout(() =>
+        handler(
+          event,
+          createLambdaContext({ functionName: "decide", region: "us-east-1", timeoutMs: 30_000 }),
+        ),
+      );
+
+      assert.deepEqual(
+        result.batchItemFailures.map((failure) => failure.itemIdentifier),
+        event.Records.map((record) => record.messageId),
+      );
+      assert.equal(calls, 4, "two groups, two attempts each");
+    } finally {
+      dynamodb.destroy();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { readDecideConfig } from "../../../functions/decide/readDecideConfig.js";
+import { ConfigError } from "../../../functions/shared/ConfigError.js";
+
+describe("readDecideConfig", () => {
+  it("applies the defaults to a minimal environment", () => {
+    const config = readDecideConfig(
+      { OUTCOMES_TABLE: "outcomes", ENDPOINT_NAME: "decisions" },
+      "/opt/policies",
+    );
+    assert.deepEqual(config, {
+      outcomesTable: "outcomes",
+      endpointName: "decisions",
+      policyDir: "/opt/policies",
+      deadlineMarginMs: 10_000,
+      maxConcurrentGroups: 4,
+      maxAttempts: 6,
+      retryBaseDelayMs: 100,
+      retryMaxDelayMs: 5000,
+    });
+  });
+
+  it("names every missing or invalid variable in one error", () => {
+    const error = (() => {
+      try {
+        readDecideConfig({ ENDPOINT_NAME: " ", MAX_CONCURRENT_GROUPS: "0", DEADLINE_MARGIN_MS: "soon" }, "p");
+      } catch (e) {
+        return e;
+      }
+    })();
+    assert.ok(error instanceof ConfigError);
+    assert.deepEqual(error.problems.map((problem) => problem.variable).sort(), [
+      "DEADLINE_MARGIN_MS",
+      "ENDPOINT_NAME",
+      "MAX_CONCURRENT_GROUPS",
+      "OUTCOMES_TABLE",
+    ]);
+    assert.match(error.message, /MAX_CONCURRENT_GROUPS must be an integer from 1 to 64, got "0"/);
+  });
+});

@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { readSystemOneResponse } from "../../../functions/decide/readSystemOneResponse.js";
+import { InvalidEndpointResponseError } from "../../../functions/endpoint/errors.js";
+import { loadPolicies, type Policy } from "../../../functions/policy/index.js";
+
+let policy: Policy;
+before(async () => {
+  const loaded = (await loadPolicies("policies")).get("batch-classification");
+  assert.ok(loaded);
+  policy = loaded;
+});
+
+const answer = (probabilities: Record<string, number>) => ({
+  type: "choice",
+  choice: Object.keys(probabilities)[0],
+  confidence: Object.values(probabilities)[0],
+  probabilities,
+});
+
+describe("readSystemOneResponse", () => {
+  it("returns the validated response and the prompt hashes it carries", () => {
+    const hash = "a".repeat(64);
+    const body = JSON.stringify({
+      model: "tiny",
+      answers: { document_type: { ...answer({ invoice: 1 }), prompt_sha256: hash } },
+      usage: { input_tokens: 10, output_tokens: 0 },
+    });
+    const read = readSystemOneResponse(body, policy, "decisions");
+    assert.equal(read.response.model, "tiny");
+    assert.deepEqual(read.promptSha256, { document_type: hash });
+  });
+
+  it("refuses a body without an answer to one of the policy's questions", () => {
+    const body = JSON.stringify({ model: "tiny", answers: {}, usage: { input_tokens: 1, output_tokens: 0 } });
+    assert.throws(() => readSystemOneResponse(body, policy, "decisions"), InvalidEndpointResponseError);
+  });
+
+  it("refuses a body that is not JSON", () => {
+    assert.throws(() => readSystemOneResponse("<html>", policy, "decisions"), InvalidEndpointResponseError);
+  });
+});

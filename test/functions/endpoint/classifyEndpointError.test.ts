@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  ModelError,
+  ModelNotReadyException,
+  ServiceUnavailable,
+  ValidationError,
+} from "@aws-sdk/client-sagemaker-runtime";
+import { classifyEndpointError } from "../../../functions/endpoint/classifyEndpointError.js";
+import { PermanentEndpointError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
+import { PermanentError, TransientError } from "../../../functions/shared/errors.js";
+
+const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+
+function modelError(originalStatusCode: number | undefined): ModelError {
+  return new ModelError({
+    message: "Received server error from primary",
+    ...meta(424),
+    ...(originalStatusCode !== undefined ? { OriginalStatusCode: originalStatusCode } : {}),
+    OriginalMessage: '{"error":"busy","retryable":true}',
+  });
+}
+
+function throttling(): Error {
+  return Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException", ...meta(429) });
+}
+
+function networkError(code: string): Error {
+  return Object.assign(new Error(`connect ${code} 127.0.0.1:1`), { code });
+}
+
+describe("classifyEndpointError", () => {
+  const transient: [string, unknown][] = [
+    ["the model's 503 (busy)", modelError(503)],
+    ["the model's 504 (deadline)", modelError(504)],
+    ["the model's 500", modelError(500)],
+    ["a ModelError without a status", modelError(undefined)],
+    ["throttling", throttling()],
+    ["SageMaker's ServiceUnavailable", new ServiceUnavailable({ message: "down", ...meta(503) })],
+    ["ModelNotReadyException", new ModelNotReadyException({ message: "loading", ...meta(429) })],
+    ["an unnamed SageMaker 502", Object.assign(new Error("bad gateway"), { name: "Unknown", ...meta(502) })],
+    ["a reset connection", networkError("ECONNRESET")],
+    ["a refused connection", networkError("ECONNREFUSED")],
+    ["a timeout", Object.assign(new Error("timed out"), { name: "TimeoutError" })],
+    ["an aborted request", Object.assign(new Error("aborted"), { name: "AbortError" })],
+    ["a reset under a wrapper", new Error("socket hang up", { cause: networkError("ECONNRESET") })],
+  ];
+  for (const [what, error] of transient) {
+    it(`treats ${what} as transient`, () => {
+      const classified = classifyEndpointError(error, "decisions");
+      assert.ok(classified instanceof TransientEndpointError);
+      assert.ok(classified instanceof TransientError);
+      assert.equal(classified.cause, error);
+      assert.equal(classified.failure.endpointName, "decisions");
+    });
+  }
+
+  const permanent: [string, unknown][] = [
+    ["the model's 400 (invalid request)", modelError(400)],
+    ["the model's 413 (body too large)", modelError(413)],
+    ["SageMaker's ValidationError", new ValidationError({ message: "Endpoint x not found", ...meta(400) })],
+  ];
+  for (const [what, error] of permanent) {
+    it(`treats ${what} as permanent`, () => {
+      const classified = classifyEndpointError(error, "decisions");
+      assert.ok(classified instanceof PermanentEndpointError);
+      assert.ok(classified instanceof PermanentError);
+    });
+  }
+
+  it("keeps the model's status and message as data", () => {
+    const classified = classifyEndpointError(modelError(400), "decisions");
+    assert.deepEqual(classified.failure, {
+      endpointName: "decisions",
+      errorName: "ModelError",
+      httpStatus: 424,
+      originalStatusCode: 400,
+      originalMessage: '{"error":"busy","retryable":true}',
+    });
+    assert.match(classified.message, /model status 400/);
+  });
+});

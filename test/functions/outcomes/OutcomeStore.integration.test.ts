@@ -1,0 +1,152 @@
+/**
+ * The outcome store on Amazon DynamoDB Local (127.0.0.1) with the real SDK clients: the table as
+ * defined, write-once outcomes, the existing item carried by a duplicate, the review index, and a
+ * refused connection retried as transient.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import {
+  type Outcome,
+  OutcomeAlreadyRecordedError,
+  OutcomeStore,
+  outcomesTableDefinition,
+} from "../../../functions/outcomes/index.js";
+import { Deadline } from "../../../functions/shared/Deadline.js";
+import { RetriesExhaustedError } from "../../../functions/shared/errors.js";
+import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
+import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+import { FakeClock } from "../../support/FakeClock.js";
+
+function outcome(
+  id: string,
+  status: Outcome["status"],
+  updatedAt: string,
+  extra: Partial<Outcome> = {},
+): Outcome {
+  return {
+    policy: "ticket-routing",
+    id,
+    policy_status: `ticket-routing#${status}`,
+    status,
+    rules_fired: [],
+    source: { kind: "sqs", message_id: `m-${id}`, receive_count: 1 },
+    created_at: updatedAt,
+    updated_at: updatedAt,
+    ...extra,
+  };
+}
+
+describe("OutcomeStore on DynamoDB Local (integration)", () => {
+  let dynamo: DynamoDbLocal;
+  let client: DynamoDBClient;
+  let store: OutcomeStore;
+  const deadline = () => new Deadline(Date.now() + 30_000);
+
+  before(async () => {
+    dynamo = await startDynamoDbLocal();
+    client = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    await client.send(new CreateTableCommand(outcomesTableDefinition("outcomes")));
+    store = new OutcomeStore({
+      client: DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }),
+      tableName: "outcomes",
+      retry: new RetryPolicy({ maxAttempts: 2, baseDelayMs: 1 }),
+    });
+  });
+
+  after(async () => {
+    client?.destroy();
+    await dynamo?.stop();
+  });
+
+  it("writes an outcome once; a second write for the same key carries the first, unmarshalled", async () => {
+    const first = outcome("T-1", "decided", "2026-01-01T10:00:00.000Z", {
+      answers: {
+        queue: {
+          answer: "billing",
+          probability: 0.8,
+          distribution: { billing: 0.8, sales: 0.2 },
+          threshold: 0.5,
+          source: "model",
+        },
+      },
+    });
+    await store.put(first, { deadline: deadline() });
+
+    const error = await store
+      .put(outcome("T-1", "rejected", "2026-01-01T11:00:00.000Z", { reason: "different" }), {
+        deadline: deadline(),
+      })
+      .catch((e: unknown) => e);
+
+    assert.ok(error instanceof OutcomeAlreadyRecordedError);
+    assert.deepEqual(error.existing, first);
+    assert.deepEqual(await store.get("ticket-routing", "T-1"), first);
+  });
+
+  it("reports a duplicate as a result through record()", async () => {
+    await store.record(outcome("T-2", "fallback", "2026-01-01T10:00:00.000Z"), { deadline: deadline() });
+    const again = await store.record(outcome("T-2", "decided", "2026-01-01T12:00:00.000Z"), {
+      deadline: deadline(),
+    });
+    assert.equal(again.recorded, false);
+    assert.equal((again as { existing: Outcome }).existing.status, "fallback");
+  });
+
+  it("lists one policy's outcomes of one status, newest first, through the review index", async () => {
+    for (const [id, at] of [
+      ["R-1", "2026-02-01T08:00:00.000Z"],
+      ["R-2", "2026-02-03T08:00:00.000Z"],
+      ["R-3", "2026-02-02T08:00:00.000Z"],
+    ] as const) {
+      await store.put(outcome(id, "fallback", at), { deadline: deadline() });
+    }
+    const page = await store.listByStatus("ticket-routing", "fallback", { limit: 3 });
+    assert.deepEqual(
+      page.items.map((item) => item.id),
+      ["R-2", "R-3", "R-1"],
+    );
+  });
+
+  it("keeps an item with a huge state preview far below 400 KB (the preview is bounded)", async () => {
+    const big = outcome("T-big", "decided", "2026-01-01T10:00:00.000Z", {
+      state_preview: "x".repeat(512),
+      state_bytes: 5_000_000,
+    });
+    const written = await store.put(big, { deadline: deadline() });
+    assert.ok(Buffer.byteLength(JSON.stringify(written)) < 4096);
+  });
+
+  it("retries a refused connection as transient and gives up with the attempts counted", async () => {
+    const down = new DynamoDBClient({
+      endpoint: "http://127.0.0.1:9",
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    const clock = new FakeClock();
+    const unreachable = new OutcomeStore({
+      client: DynamoDBDocumentClient.from(down),
+      tableName: "outcomes",
+      retry: new RetryPolicy({ maxAttempts: 3, random: () => 0 }),
+    });
+    try {
+      const error = await unreachable
+        .put(outcome("T-down", "decided", "2026-01-01T10:00:00.000Z"), {
+          deadline: new Deadline(clock.now() + 60_000, clock),
+        })
+        .catch((e: unknown) => e);
+      assert.ok(error instanceof RetriesExhaustedError, String(error));
+      assert.equal(error.attempts, 3);
+      assert.equal((error.cause as Error).name, "TransientOutcomeStoreError");
+    } finally {
+      down.destroy();
+    }
+  });
+});
