@@ -20,6 +20,9 @@ export function formatReport(report: BenchReport): string {
   figure("P3", report.P3, "×");
   figure("P4", report.P4, "×");
   figure("P6", report.P6, "");
+  figure("P8", report.P8, "×");
+  figure("debias", report.debias, "×");
+  figure("P9", report.P9, "×");
   const p2 = report.P2.details as { token_limit_ratio: number; efficiency_vs_limit: number };
   const p2Short = report.P2_short?.details as
     | { token_limit_ratio: number; efficiency_vs_limit: number }
@@ -32,6 +35,15 @@ export function formatReport(report: BenchReport): string {
     mean_input_tokens: number;
     cases: number;
   };
+  const p8 = report.P8.details as {
+    state_first_tokens_per_item: number;
+    question_first_tokens_per_item: number;
+    state_first_ms_per_item: number;
+    question_first_ms_per_item: number;
+    same_answer_share: number;
+    items: number;
+  };
+  const debias = report.debias.details as { token_ratio: number; order_sensitivity: number };
   const lines = [
     `decisions bench — ${report.model.name ?? report.model.file} (${report.model.quantization}, ${report.model.architecture}), ${report.threads} threads, ${report.machine.cpu}`,
     "",
@@ -41,6 +53,9 @@ export function formatReport(report: BenchReport): string {
     `P3 ${p3.evaluated_tokens} suffix tokens evaluated; ${p3.speedup_vs_cold.toFixed(2)}× faster than cold`,
     `P4 valid: readout ${(p4.readout_valid_share * 100).toFixed(0)}%, generation ${(p4.generation_valid_share * 100).toFixed(0)}%`,
     `P6 ${report.P6.value}/${p6.cases} valid, p50 ${p6.p50_ms.toFixed(0)} ms, p95 ${p6.p95_ms.toFixed(0)} ms, mean input ${p6.mean_input_tokens.toFixed(0)} tokens`,
+    `P8 ${p8.items} items: evaluated tokens per item ${p8.state_first_tokens_per_item.toFixed(0)} state-first, ${p8.question_first_tokens_per_item.toFixed(0)} question-first; ${p8.state_first_ms_per_item.toFixed(0)} vs ${p8.question_first_ms_per_item.toFixed(0)} ms per item; same answer on ${(p8.same_answer_share * 100).toFixed(0)}%`,
+    `debias ${debias.token_ratio.toFixed(2)}× the evaluated tokens of one question; order sensitivity ${debias.order_sensitivity.toFixed(3)}`,
+    `P9 ${report.P9 === null ? "not measured" : `${(report.P9.details as { parallel_ms: number }).parallel_ms.toFixed(0)} ms with 4 sequences vs ${(report.P9.details as { serial_ms: number }).serial_ms.toFixed(0)} ms serial`}`,
     `load ${report.extras.load_ms.toFixed(0)} ms, prefill ${report.extras.prefill_tokens_per_s.toFixed(0)} tokens/s, readout (JS) ${report.extras.readout_js_ms_median.toFixed(2)} ms, full-vocabulary readout +${report.extras.full_vocabulary_readout_extra_ms.toFixed(0)} ms, peak RSS ${report.extras.peak_rss_mib.toFixed(0)} MiB`,
     "",
     ...table(

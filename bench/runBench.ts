@@ -9,12 +9,14 @@ import { readServerConfig } from "../adapter/server/config.js";
 import { DecisionServer } from "../adapter/server/DecisionServer.js";
 import { createJsonLogger } from "../adapter/server/logger.js";
 import type { BenchContext, Figure } from "./BenchContext.js";
-import { caseQuestion, distinctQuestions, spreadCases, stateOfTokens } from "./benchWorkload.js";
+import { caseQuestion, caseToBatch, distinctQuestions, spreadCases, stateOfTokens } from "./benchWorkload.js";
 import { type JevBenchCase, loadJevBench } from "./loadJevBench.js";
 import { measureCrossRequestCache } from "./measureCrossRequestCache.js";
 import { measureJevBench } from "./measureJevBench.js";
 import { type LengthRow, measureLengthScaling } from "./measureLengthScaling.js";
 import { measureOverhead } from "./measureOverhead.js";
+import { measureParallel } from "./measureParallel.js";
+import { measureDebiasCost, measureQuestionFirst } from "./measureQuestionFirst.js";
 import { measureSharedState } from "./measureSharedState.js";
 import { measureStandardPath } from "./measureStandardPath.js";
 import { RawFloor } from "./RawFloor.js";
@@ -33,6 +35,8 @@ export interface BenchOptions {
   outDir?: string;
   /** Also measure through the HTTP adapter on loopback. Default: true. */
   http?: boolean;
+  /** Also measure parallel sequences (P9; a second context with 4 sequences). Default: true. */
+  parallel?: boolean;
   /** Progress lines. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -55,6 +59,12 @@ export interface BenchReport {
   P3: Figure;
   P4: Figure;
   P6: Figure;
+  /** Question-first ÷ state-first per item, one 20-option question on JevBench states. */
+  P8: Figure;
+  /** Cyclic debiasing over all rotations ÷ one question, on a cached state. */
+  debias: Figure;
+  /** Parallel sequences ÷ serial throughput; null when not measured (`parallel: false`). */
+  P9: Figure | null;
   extras: {
     load_ms: number;
     prefill_tokens_per_s: number;
@@ -153,6 +163,24 @@ export async function runBench(
       quick ? [100, 400, 1200] : [100, 400, 1600, 3200],
       questions,
     );
+    const p8States = spreadCases(shortest(cases, 120), quick ? 8 : 50).map((testCase) => testCase.state);
+    const p8 = await measureQuestionFirst(context, p8States, quick ? 1 : 2);
+    const debias = await measureDebiasCost(
+      context,
+      state,
+      distinctQuestions(cases, 40).find((question) => question.options.length === 4) ?? first,
+      quick ? 1 : 3,
+    );
+    const p9 =
+      (options.parallel ?? true)
+        ? await measureParallel(
+            context,
+            model,
+            { modelPath, threads, contextSize },
+            spreadCases(shortest(cases, 120), 8).map((testCase) => caseToBatch(testCase)),
+            4,
+          )
+        : null;
     const fullReadoutExtra = await measureFullReadout(scorer, state, first, second);
 
     const coldFloorMs = p1.cold.details.floor_ms as number[];
@@ -179,6 +207,9 @@ export async function runBench(
       P3: p3,
       P4: p4,
       P6: p6,
+      P8: p8,
+      debias,
+      P9: p9,
       extras: {
         load_ms: load.ms,
         prefill_tokens_per_s: rawTokensPerSecond,

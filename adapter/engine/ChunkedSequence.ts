@@ -22,10 +22,13 @@ export type EvaluationSequence = Pick<
 /** The token boundaries a prompt is evaluated at (see {@link ChunkedSequence.prefill}). */
 export interface ChunkedPrompt {
   tokens: readonly Token[];
-  /** End of the preamble (the same in every prompt). */
+  /** End of the preamble (the same in every prompt of one layout). */
   preambleBoundary: number;
-  /** End of the state (the same for every question on one state). */
-  stateBoundary: number;
+  /**
+   * End of the prefix other prompts share with this one: the state and the text after it that no
+   * question changes (state first), or the question and its options (question first).
+   */
+  sharedBoundary: number;
 }
 
 /** Options of {@link ChunkedSequence}. */
@@ -35,7 +38,7 @@ export interface ChunkedSequenceOptions {
   batchSize: number;
   /** Saved states across requests (its own bound; 0 bytes keeps none). */
   stateFiles: StateFileCache;
-  /** States shorter than this beyond the preamble are cheaper to evaluate than to save and load. Default 32. */
+  /** Shared prefixes shorter than this beyond the preamble are cheaper to evaluate than to save and load. Default 32. */
   stateFileMinTokens?: number;
 }
 
@@ -49,13 +52,15 @@ export interface Prefill {
 
 /**
  * The live sequence and what it holds, evaluated in fixed chunks: every prompt is split at the
- * same places — `[0, preamble)`, `[preamble, state)`, `[state, end)` — whatever was cached, so a
- * question scored alone, in a batch, cold or on a cached state computes the same numbers.
+ * same places — `[0, preamble)`, `[preamble, shared)`, `[shared, end)` — whatever was cached, so a
+ * question scored alone, in a batch, cold or on a cached state computes the same numbers. The
+ * shared prefix is the state and the question-independent text after it in `direct-options-v1`,
+ * and the question with its options in `question-first-v1`.
  *
  * Reuse across prompts goes only back to a chunk end the live sequence shares with a cold run
  * ({@link reusablePrefix}): attention models rewind their KV cache to it; recurrent and hybrid
  * models restore the checkpoint taken there. A state not live any more may come back from a saved
- * state file (made at the state boundary, so with exactly the chunks of a cold run).
+ * state file (made at the shared boundary, so with exactly the chunks of a cold run).
  */
 export class ChunkedSequence {
   readonly sequence: EvaluationSequence;
@@ -78,16 +83,16 @@ export class ChunkedSequence {
   }
 
   /**
-   * Brings the sequence to the end of the prompt's state: rewinds to the last reusable chunk end,
-   * loads a saved state when the state is not live, evaluates what is missing chunk by chunk
-   * (a checkpoint at each boundary, a state file at the state's end), and leaves
-   * `tokens.slice(stateBoundary)` to evaluate.
+   * Brings the sequence to the end of the prompt's shared prefix: rewinds to the last reusable
+   * chunk end, loads a saved state when the prefix is not live, evaluates what is missing chunk by
+   * chunk (a checkpoint at each boundary, a state file at the shared prefix's end), and leaves
+   * `tokens.slice(sharedBoundary)` to evaluate.
    * @throws AbortedError when the signal aborts between chunks.
    */
   async prefill(prompt: ChunkedPrompt, signal?: AbortSignal): Promise<Prefill> {
     const sequence = this.sequence;
     const { tokens } = prompt;
-    const boundaries = [prompt.preambleBoundary, prompt.stateBoundary];
+    const boundaries = [prompt.preambleBoundary, prompt.sharedBoundary];
     const keep = reusablePrefix(
       boundaries,
       commonPrefixLength(sequence.contextTokens, tokens),
@@ -96,10 +101,10 @@ export class ChunkedSequence {
     await this.#rewindTo(keep);
     const stateKey = this.#stateFileKey(prompt);
     let fromFile = false;
-    if (sequence.nextTokenIndex < prompt.stateBoundary && stateKey !== undefined) {
-      fromFile = await this.#loadStateFile(stateKey, tokens.slice(0, prompt.stateBoundary));
+    if (sequence.nextTokenIndex < prompt.sharedBoundary && stateKey !== undefined) {
+      fromFile = await this.#loadStateFile(stateKey, tokens.slice(0, prompt.sharedBoundary));
       // A saved state was made by evaluating exactly these chunks.
-      if (fromFile) this.#chunkEnds = [prompt.preambleBoundary, prompt.stateBoundary];
+      if (fromFile) this.#chunkEnds = [prompt.preambleBoundary, prompt.sharedBoundary];
     }
     const reused = sequence.nextTokenIndex;
     let position = reused;
@@ -109,7 +114,7 @@ export class ChunkedSequence {
       await sequence.takeCheckpoint();
       position = boundary;
       this.#chunkEnds.push(boundary);
-      if (boundary === prompt.stateBoundary && stateKey !== undefined) {
+      if (boundary === prompt.sharedBoundary && stateKey !== undefined) {
         await this.stateFiles.store(
           stateKey,
           boundary,
@@ -160,10 +165,10 @@ export class ChunkedSequence {
     this.#chunkEnds = this.#chunkEnds.filter((end) => end <= keep);
   }
 
-  /** Key of the prompt's state in the saved-state cache; undefined when the state is too short to be worth a file. */
+  /** Key of the prompt's shared prefix in the saved-state cache; undefined when it is too short to be worth a file. */
   #stateFileKey(prompt: ChunkedPrompt): string | undefined {
-    if (prompt.stateBoundary - prompt.preambleBoundary < this.#stateFileMinTokens) return undefined;
-    return StateFileCache.keyOf(prompt.tokens.slice(0, prompt.stateBoundary));
+    if (prompt.sharedBoundary - prompt.preambleBoundary < this.#stateFileMinTokens) return undefined;
+    return StateFileCache.keyOf(prompt.tokens.slice(0, prompt.sharedBoundary));
   }
 
   /**

@@ -9,20 +9,29 @@ import {
   type Token,
 } from "node-llama-cpp";
 import { ChunkedSequence } from "./ChunkedSequence.js";
+import { combineRotations } from "./combineRotations.js";
+import { commonPrefixLength } from "./commonPrefixLength.js";
 import { decisionResultOf } from "./decisionResultOf.js";
 import { describeModel } from "./describeModel.js";
 import type { EngineLogger } from "./EngineLogger.js";
+import { equalLengthBatching } from "./equalLengthBatching.js";
 import { EngineDisposedError, GpuUnavailableError, ModelLoadError } from "./errors.js";
 import { generateChat } from "./generateChat.js";
 import { deriveLabelAlphabet, type LabelAlphabet } from "./labelAlphabet.js";
 import { llamaLogRouter } from "./llamaLogRouter.js";
-import { measurePrompts } from "./measurePrompts.js";
+import { measurePrompts, sharedPrefixTokens } from "./measurePrompts.js";
 import { modelNameOf } from "./modelNameOf.js";
 import { openModel } from "./openModel.js";
 import { prepareChat } from "./prepareChat.js";
-import { type PreparedPrompt, type PromptContext, preparePrompts } from "./preparePrompts.js";
-import { ASSISTANT_OPENING, PROMPT_VERSION, renderPrompt } from "./renderPrompt.js";
-import { SerialQueue } from "./SerialQueue.js";
+import {
+  type PreparedPrompt,
+  type PromptContext,
+  preambleTokensOf,
+  preparePrompts,
+} from "./preparePrompts.js";
+import { ASSISTANT_OPENING, PROMPT_VERSION } from "./renderPrompt.js";
+import { reusablePrefix } from "./reusablePrefix.js";
+import { SequencePool } from "./SequencePool.js";
 import { SlotReader } from "./SlotReader.js";
 import { StateFileCache } from "./StateFileCache.js";
 import { throwIfAborted } from "./throwIfAborted.js";
@@ -50,6 +59,24 @@ export interface ScorerOptions {
   /** Tokens evaluated per decode step. Default: 512. */
   batchSize?: number;
   /**
+   * Sequences in the one context: up to this many calls are evaluated at once, on their own
+   * sequences, node-llama-cpp batching their tokens into shared decode steps (what an accelerator
+   * turns into throughput; a 2-core CPU gains little). Each sequence holds the full `contextSize`
+   * (the KV memory grows N-fold) and its own live state; a call runs on the free sequence whose
+   * live tokens it can reuse most. Default: 1 (calls serialised in arrival order).
+   */
+  parallelSequences?: number;
+  /**
+   * How parallel sequences share decode steps (with `parallelSequences` > 1):
+   * - `exact` (the default): a step merges only chunks of equal length ({@link equalLengthBatching}),
+   *   so every answer is bitwise the one a serial run gives; other chunks take turns.
+   * - `merged`: every queued chunk shares the step (node-llama-cpp's `maximumParallelism`), the
+   *   most throughput; llama.cpp then splits a longer chunk into pieces the size of the shorter
+   *   one, which changes its numbers in the last digits (up to 9e-4 in probability measured on
+   *   tiny-qwen3), and which calls overlap depends on timing.
+   */
+  parallelBatching?: "exact" | "merged";
+  /**
    * Layers offloaded to a GPU: 0 runs on CPU (the default), -1 offloads all, N offloads N.
    * Any value but 0 requires a GPU backend; without one, loading fails with {@link GpuUnavailableError}.
    */
@@ -59,8 +86,8 @@ export interface ScorerOptions {
   /**
    * Bound, in bytes, of the states kept for reuse across requests: the saved state files (one per
    * recently evaluated state, least recently used evicted first), and separately the in-memory
-   * snapshots of a recurrent or hybrid model. 0 keeps no state files and writes nothing to disk.
-   * Default: 512 MiB.
+   * snapshots of a recurrent or hybrid model (divided among the parallel sequences). 0 keeps no
+   * state files and writes nothing to disk. Default: 512 MiB.
    */
   cacheMaxBytes?: number;
   /**
@@ -100,11 +127,14 @@ const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 /**
  * The decision engine on node-llama-cpp: scores declared options from one forward pass, generating
- * no tokens (DESIGN.md §1). One context and one sequence own the llama.cpp state; calls are
- * serialised in arrival order.
+ * no tokens (DESIGN.md §1). One context owns the llama.cpp state; each call runs on one of its
+ * sequences (one by default, so calls are serialised in arrival order; `parallelSequences` lets
+ * several run at once).
  *
  * The work is done by small units: {@link preparePrompts} (checks, rendering, tokens),
- * {@link ChunkedSequence} (fixed evaluation chunks, reuse across calls, saved state files),
+ * {@link ChunkedSequence} (fixed evaluation chunks, reuse across calls, saved state files, one per
+ * sequence), {@link SequencePool} (which call runs on which sequence), `combineRotations`
+ * (debiased answers),
  * {@link SlotReader} (the answer-slot distribution), `prepareChat` / `generateChat` (the standard
  * path) and {@link describeModel} (identity). The scorer loads, owns and orchestrates them.
  *
@@ -123,12 +153,11 @@ export class Scorer implements DecisionEngine {
   readonly #ownsModel: boolean;
   readonly #model: LlamaModel;
   readonly #context: LlamaContext;
-  readonly #sequence: LlamaContextSequence;
-  readonly #chunked: ChunkedSequence;
+  readonly #sequences: readonly LlamaContextSequence[];
+  readonly #pool: SequencePool<ChunkedSequence>;
   readonly #slots: SlotReader;
   readonly #alphabet: LabelAlphabet;
   readonly #prompts: PromptContext;
-  readonly #queue = new SerialQueue();
   readonly #readout: "label-only" | "full-vocabulary";
   readonly #cacheMaxBytes: number;
   readonly #stateFiles: StateFileCache;
@@ -141,7 +170,7 @@ export class Scorer implements DecisionEngine {
     ownsModel: boolean;
     model: LlamaModel;
     context: LlamaContext;
-    sequence: LlamaContextSequence;
+    sequences: LlamaContextSequence[];
     alphabet: LabelAlphabet;
     identity: ModelIdentity;
     readout: "label-only" | "full-vocabulary";
@@ -154,18 +183,19 @@ export class Scorer implements DecisionEngine {
     this.#ownsModel = parts.ownsModel;
     this.#model = parts.model;
     this.#context = parts.context;
-    this.#sequence = parts.sequence;
+    this.#sequences = parts.sequences;
     this.#alphabet = parts.alphabet;
     this.identity = parts.identity;
     this.#readout = parts.readout;
     this.#cacheMaxBytes = parts.cacheMaxBytes;
     this.#stateFiles = parts.stateFiles;
     this.contextSize = parts.context.contextSize;
-    this.#chunked = new ChunkedSequence({
-      sequence: parts.sequence,
-      batchSize: parts.batchSize,
-      stateFiles: parts.stateFiles,
-    });
+    this.#pool = new SequencePool(
+      parts.sequences.map(
+        (sequence) =>
+          new ChunkedSequence({ sequence, batchSize: parts.batchSize, stateFiles: parts.stateFiles }),
+      ),
+    );
     const labelTokens = parts.alphabet.tokens as Token[];
     this.#slots = new SlotReader(parts.model.tokenizer, labelTokens, parts.batchSize);
     this.#prompts = {
@@ -173,7 +203,7 @@ export class Scorer implements DecisionEngine {
       labels: parts.alphabet.labels,
       labelTokens,
       contextSize: this.contextSize,
-      preambleTokens: parts.model.tokenize(renderPrompt("", "", [], []).preamble, true),
+      preambleTokens: preambleTokensOf(parts.model),
     };
   }
 
@@ -213,17 +243,36 @@ export class Scorer implements DecisionEngine {
       const contextSize = options.contextSize ?? Math.min(DEFAULT_CONTEXT_SIZE, model.trainContextSize);
       const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
       const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES;
+      const parallelSequences = options.parallelSequences ?? 1;
+      if (!Number.isInteger(parallelSequences) || parallelSequences < 1) {
+        throw new RangeError(`parallelSequences must be a positive integer, got ${parallelSequences}`);
+      }
+      const batching =
+        parallelSequences === 1
+          ? {}
+          : {
+              batching: {
+                itemPrioritizationStrategy:
+                  options.parallelBatching === "merged"
+                    ? ("maximumParallelism" as const)
+                    : equalLengthBatching,
+              },
+            };
       context = await model.createContext({
         contextSize,
         batchSize,
         threads,
-        sequences: 1,
+        sequences: parallelSequences,
+        ...batching,
         flashAttention: (options.flashAttention ?? true) && model.flashAttentionSupported,
       });
-      const sequence = context.getSequence({
-        contextShift: { size: 0 },
-        checkpoints: { max: 64, interval: false, maxMemory: cacheMaxBytes },
-      });
+      const created = context;
+      const sequences = Array.from({ length: parallelSequences }, () =>
+        created.getSequence({
+          contextShift: { size: 0 },
+          checkpoints: { max: 64, interval: false, maxMemory: Math.floor(cacheMaxBytes / parallelSequences) },
+        }),
+      );
       const alphabet = deriveLabelAlphabet(
         (text) => model.tokenize(text, true),
         (token) => model.detokenize([token as Token], true),
@@ -236,7 +285,7 @@ export class Scorer implements DecisionEngine {
         ownsModel,
         model,
         context,
-        sequence,
+        sequences,
         alphabet,
         identity,
         readout: options.readout ?? "label-only",
@@ -269,7 +318,12 @@ export class Scorer implements DecisionEngine {
 
   /** Whether this model's state must be snapshotted rather than truncated (recurrent or hybrid). */
   get needsSnapshots(): boolean {
-    return this.#sequence.needsCheckpoints;
+    return this.#sequences[0]?.needsCheckpoints ?? false;
+  }
+
+  /** Sequences evaluated at once (`parallelSequences`). */
+  get parallelSequences(): number {
+    return this.#sequences.length;
   }
 
   /** Label for the `model` field of results ({@link modelNameOf}). */
@@ -288,24 +342,35 @@ export class Scorer implements DecisionEngine {
     const prompts = preparePrompts(batch, this.#prompts);
     const tokenizeMs = (performance.now() - started) / prompts.length;
     const fullVocabulary = options.fullVocabulary ?? this.#readout === "full-vocabulary";
-    const { value: results, waitedMs } = await this.#queue.run(async () => {
-      this.#ensureOpen();
-      const scored: DecisionResult[] = [];
-      for (const [index, prompt] of prompts.entries()) {
-        scored.push(await this.#scoreOne(prompt, index === 0, fullVocabulary, tokenizeMs, options.signal));
-      }
-      return scored;
-    }, options.signal);
-    for (const result of results) {
+    const { value: scored, waitedMs } = await this.#pool.run(
+      async (lane) => {
+        this.#ensureOpen();
+        const results: DecisionResult[] = [];
+        for (const [index, prompt] of prompts.entries()) {
+          results.push(
+            await this.#scoreOne(lane, prompt, index === 0, fullVocabulary, tokenizeMs, options.signal),
+          );
+        }
+        return results;
+      },
+      { pick: (free) => laneFor(free, prompts[0]), signal: options.signal },
+    );
+    const results = batch.questions.map((question, index) => {
+      const rotations = scored.filter((_, at) => prompts[at]?.questionIndex === index);
+      const result =
+        question.debias === "cyclic"
+          ? combineRotations(question.options, rotations)
+          : (rotations[0] as DecisionResult);
       result.timing.queue_ms = waitedMs;
       result.timing.total_ms += waitedMs;
-    }
+      return result;
+    });
     return {
       results,
       timing: {
         queue_ms: waitedMs,
         total_ms: performance.now() - started,
-        shared_prefix_tokens: Math.min(...prompts.map((prompt) => prompt.stateBoundary)),
+        shared_prefix_tokens: sharedPrefixTokens(prompts),
       },
     };
   }
@@ -317,10 +382,13 @@ export class Scorer implements DecisionEngine {
     this.#ensureOpen();
     const started = performance.now();
     const chat = prepareChat(request, this.#model, this.contextSize);
-    const { value } = await this.#queue.run(async () => {
-      this.#ensureOpen();
-      return generateChat(this.#chunked, this.#model, chat, options.signal, started);
-    }, options.signal);
+    const { value } = await this.#pool.run(
+      async (lane) => {
+        this.#ensureOpen();
+        return generateChat(lane, this.#model, chat, options.signal, started);
+      },
+      { signal: options.signal },
+    );
     return value;
   }
 
@@ -334,7 +402,10 @@ export class Scorer implements DecisionEngine {
       state_files: this.#stateFiles.size,
       state_file_bytes: this.#stateFiles.bytes,
       max_bytes: this.#cacheMaxBytes,
-      snapshot_bytes: this.#sequence.disposed ? 0 : this.#sequence.checkpointsMemoryUsage,
+      snapshot_bytes: this.#sequences.reduce(
+        (sum, sequence) => sum + (sequence.disposed ? 0 : sequence.checkpointsMemoryUsage),
+        0,
+      ),
       state_file_save_failures: this.#stateFiles.saveFailures,
       state_file_load_failures: this.#stateFiles.loadFailures,
       last_state_file_error: this.#stateFiles.lastError,
@@ -344,14 +415,16 @@ export class Scorer implements DecisionEngine {
   /** Forgets every evaluated token, snapshot and saved state: the next call starts cold. */
   async clearCache(): Promise<void> {
     this.#ensureOpen();
-    await this.#queue.run(() => this.#chunked.clear());
+    await this.#pool.runOnAll(async (lanes) => {
+      for (const lane of lanes) await lane.clear();
+    });
   }
 
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
-    // Let the call in progress (and those queued before dispose) finish on a live context.
-    await this.#queue.run(async () => undefined);
+    // Let the calls in progress (and those queued before dispose) finish on a live context.
+    await this.#pool.runOnAll(async () => undefined);
     await this.#context.dispose();
     await this.#stateFiles.dispose();
     if (this.#ownsModel) await this.#model.dispose();
@@ -367,6 +440,7 @@ export class Scorer implements DecisionEngine {
   }
 
   async #scoreOne(
+    lane: ChunkedSequence,
     prompt: PreparedPrompt,
     firstOfBatch: boolean,
     fullVocabulary: boolean,
@@ -376,17 +450,17 @@ export class Scorer implements DecisionEngine {
     const started = performance.now();
     throwIfAborted(signal);
     const { tokens } = prompt;
-    const { reused, fromFile } = await this.#chunked.prefill(prompt, signal);
+    const { reused, fromFile } = await lane.prefill(prompt, signal);
     if (firstOfBatch) {
-      if (reused >= prompt.stateBoundary) this.#stats.hits += 1;
+      if (reused >= prompt.sharedBoundary) this.#stats.hits += 1;
       else this.#stats.misses += 1;
       if (fromFile) this.#stats.fileHits += 1;
     }
     this.#stats.reused += reused;
     this.#stats.evaluated += tokens.length - reused;
     const readout = await this.#slots.read(
-      this.#chunked,
-      tokens.slice(prompt.stateBoundary),
+      lane,
+      tokens.slice(prompt.sharedBoundary),
       {
         labelTokens: prompt.labelTokens,
         temperature: prompt.question.temperature ?? 1,
@@ -394,7 +468,7 @@ export class Scorer implements DecisionEngine {
       },
       signal,
     );
-    this.#chunked.endedChunkAt(tokens.length);
+    lane.endedChunkAt(tokens.length);
     const prefillDone = performance.now();
     return decisionResultOf({
       prompt,
@@ -410,6 +484,28 @@ export class Scorer implements DecisionEngine {
       },
     });
   }
+}
+
+/**
+ * The free sequence a batch runs on: the one whose live tokens its first prompt can reuse most (at
+ * a chunk end, as `ChunkedSequence.prefill` would), the least recently used among equals.
+ */
+function laneFor(free: readonly ChunkedSequence[], first: PreparedPrompt | undefined): ChunkedSequence {
+  let best = free[0] as ChunkedSequence;
+  if (first === undefined || free.length === 1) return best;
+  let bestReuse = -1;
+  for (const lane of free) {
+    const reuse = reusablePrefix(
+      [first.preambleBoundary, first.sharedBoundary],
+      commonPrefixLength(lane.sequence.contextTokens, first.tokens),
+      lane.chunkEnds,
+    );
+    if (reuse > bestReuse) {
+      best = lane;
+      bestReuse = reuse;
+    }
+  }
+  return best;
 }
 
 const LOG_LEVELS = {

@@ -109,9 +109,10 @@ export class StateFileCache {
       if (path !== undefined) await this.#remove(path);
       return false;
     }
-    if (bytes > this.maxBytes) {
+    if (bytes > this.maxBytes || this.#entries.has(key)) {
+      // Too large to keep, or another sequence saved the same state meanwhile.
       await this.#remove(path);
-      return false;
+      return this.#entries.has(key);
     }
     this.#entries.set(key, { path, tokens, bytes });
     this.#bytes += bytes;

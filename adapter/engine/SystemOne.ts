@@ -28,6 +28,8 @@ export const NOUL_OPTION_IDS = ["yes", "no"] as const;
  * - `choice`: one option per label, the description (or the label itself when null or listed bare).
  * - `score`: one option per level, ids "0".."K-1", descriptions the level texts.
  * - `noul`: options `yes` and `no`, described by `criteria.true` / `criteria.false` when given.
+ *
+ * A question's `layout`, `debias` and `debias_rotations` pass through to the decision question.
  */
 export function systemOneToBatch(request: SystemOneRequest): DecisionBatch {
   const questions: DecisionQuestion[] = [];
@@ -41,7 +43,11 @@ export function systemOneToBatch(request: SystemOneRequest): DecisionBatch {
       );
     }
     if (options.length < 2) continue;
-    questions.push({ id, question: question.instructions, options });
+    const decision: DecisionQuestion = { id, question: question.instructions, options };
+    if (question.layout !== undefined) decision.layout = question.layout;
+    if (question.debias !== undefined) decision.debias = question.debias;
+    if (question.debias_rotations !== undefined) decision.debiasRotations = question.debias_rotations;
+    questions.push(decision);
   }
   return { state: request.state, questions };
 }
@@ -67,11 +73,12 @@ export async function answerSystemOne(
     const result = byId.get(id);
     answers[id] = result === undefined ? singleChoiceAnswer(question) : answerOf(question, result);
   }
+  // Every prompt's tokens, the prefix all of them share counted once (a debiased answer holds one
+  // prompt per rotation).
   const shared = scored.timing?.shared_prefix_tokens ?? 0;
-  const inputTokens = scored.results.reduce(
-    (sum, result, index) => sum + (index === 0 ? result.input_tokens : result.input_tokens - shared),
-    0,
-  );
+  const prompts = scored.results.reduce((sum, result) => sum + (result.debias?.rotations ?? 1), 0);
+  const inputTokens =
+    scored.results.reduce((sum, result) => sum + result.input_tokens, 0) - Math.max(0, prompts - 1) * shared;
   return {
     model: modelNameOf(engine.identity),
     answers,
@@ -105,6 +112,19 @@ function optionsOf(question: SystemOneQuestion): DecisionOption[] {
 }
 
 function answerOf(question: SystemOneQuestion, result: DecisionResult): SystemOneAnswer {
+  const answer = plainAnswerOf(question, result);
+  // What the question asked for beyond System One's own fields is reported back with its answer.
+  if (question.layout !== undefined || question.debias !== undefined) {
+    answer.prompt_version = result.prompt_version;
+  }
+  if (result.debias !== undefined) {
+    const { method, rotations, order_sensitivity } = result.debias;
+    answer.debias = { method, rotations, order_sensitivity };
+  }
+  return answer;
+}
+
+function plainAnswerOf(question: SystemOneQuestion, result: DecisionResult): SystemOneAnswer {
   const probabilities = Object.fromEntries(
     result.option_ids.map((id, index) => [id, result.probabilities[index] ?? 0]),
   );

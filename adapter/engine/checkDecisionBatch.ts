@@ -1,12 +1,17 @@
 import { InvalidDecisionError, ReservedTokenError, TooManyOptionsError } from "./errors.js";
 import { findReservedToken } from "./findReservedToken.js";
 import type { PromptVocabulary } from "./PromptVocabulary.js";
+import { PROMPT_LAYOUTS } from "./renderPrompt.js";
 import type { DecisionBatch } from "./types.js";
+
+const LAYOUT_CHOICES: readonly string[] = [...PROMPT_LAYOUTS, "auto"];
 
 /**
  * Every reason a batch cannot be scored, in request order — the one place these checks live:
  * at least one question; unique question ids; per question 2 to `maxOptions` options with unique
- * ids; a temperature, when given, positive and finite; no control text (asked of the vocabulary)
+ * ids; a temperature, when given, positive and finite; a layout, when given, one of the layouts
+ * or `auto`; `debias`, when given, `cyclic`, and its rotations an integer from 1 to the number of
+ * options (only with `debias`); no control text (asked of the vocabulary)
  * in the state, a question or an option description. Paths are in the engine's terms
  * (`["questions", 1, "options", 0, "id"]`).
  *
@@ -63,6 +68,35 @@ export function checkDecisionBatch(
           `must be a positive finite number, got ${temperature}`,
         ),
       );
+    }
+    if (question.layout !== undefined && !LAYOUT_CHOICES.includes(question.layout)) {
+      problems.push(
+        new InvalidDecisionError(
+          [...path, "layout"],
+          `must be one of ${LAYOUT_CHOICES.join(", ")}, got ${JSON.stringify(question.layout)}`,
+        ),
+      );
+    }
+    if (question.debias !== undefined && question.debias !== "cyclic") {
+      problems.push(
+        new InvalidDecisionError(
+          [...path, "debias"],
+          `must be "cyclic", got ${JSON.stringify(question.debias)}`,
+        ),
+      );
+    }
+    const rotations = question.debiasRotations;
+    if (rotations !== undefined) {
+      if (question.debias === undefined) {
+        problems.push(new InvalidDecisionError([...path, "debiasRotations"], 'needs debias "cyclic"'));
+      } else if (!Number.isInteger(rotations) || rotations < 1 || rotations > Math.max(count, 1)) {
+        problems.push(
+          new InvalidDecisionError(
+            [...path, "debiasRotations"],
+            `must be an integer from 1 to the number of options (${count}), got ${rotations}`,
+          ),
+        );
+      }
     }
   }
   return problems;

@@ -1,5 +1,4 @@
 import type { PreparedPrompt } from "./preparePrompts.js";
-import { PROMPT_VERSION } from "./renderPrompt.js";
 import type { SlotReadout } from "./SlotReader.js";
 import type { DecisionResult, DecisionTiming, ReadoutInfo } from "./types.js";
 
@@ -14,7 +13,10 @@ export interface ScoredQuestion {
   timing: DecisionTiming;
 }
 
-/** The SemIf-shaped result of one question: arrays in option order, `readout` saying what was read. */
+/**
+ * The SemIf-shaped result of one prompt: arrays in the order its options were offered (the
+ * question's own order unless rotated for debiasing), `readout` saying what was read.
+ */
 export function decisionResultOf(scored: ScoredQuestion): DecisionResult {
   const { prompt, readout } = scored;
   const { slots, full } = readout;
@@ -31,11 +33,11 @@ export function decisionResultOf(scored: ScoredQuestion): DecisionResult {
   };
   return {
     id: prompt.question.id,
-    option_ids: prompt.question.options.map((option) => option.id),
+    option_ids: prompt.options.map((option) => option.id),
     probabilities: slots.probabilities,
     option_logits: slots.scores,
     prompt_sha256: prompt.rendered.sha256,
-    prompt_version: PROMPT_VERSION,
+    prompt_version: prompt.rendered.layout,
     readout: info,
     input_tokens: prompt.tokens.length,
     evaluated_tokens: prompt.tokens.length - scored.cachedTokens,

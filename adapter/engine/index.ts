@@ -21,7 +21,10 @@ export { modelNameOf } from "./modelNameOf.js";
 export { pythonJsonDumps, pythonJsonString } from "./pythonJson.js";
 export {
   ASSISTANT_OPENING,
+  CLOSING_PREFIX,
+  PROMPT_LAYOUTS,
   PROMPT_VERSION,
+  QUESTION_FIRST_VERSION,
   type RenderedPrompt,
   renderPrompt,
   SYSTEM_TEXT,

@@ -15,6 +15,13 @@ export type { JsonObject, JsonValue } from "../wire/types.js";
  */
 export type DecisionState = string | JsonObject | JsonValue[] | JsonText;
 
+/**
+ * A prompt layout (the `prompt_version` of results): `direct-options-v1` puts the state first
+ * (SemIf's format, the default), `question-first-v1` puts the criterion and options first so that
+ * every item asked one question shares them (see `renderPrompt` and PROMPTS.md).
+ */
+export type PromptLayout = "direct-options-v1" | "question-first-v1";
+
 /** One declared option. The id is returned to the caller; only the description is shown to the model. */
 export interface DecisionOption {
   id: string;
@@ -31,6 +38,21 @@ export interface DecisionQuestion {
   options: DecisionOption[];
   /** Temperature applied to the option scores before the softmax (from calibration). Default 1. */
   temperature?: number;
+  /**
+   * Prompt layout of this question. `auto` picks, from token counts, the cheaper of the two for
+   * the batch (state first: the state once plus each question's own part; question first: the
+   * state once per question, its question part assumed cached). Default `direct-options-v1`.
+   */
+  layout?: PromptLayout | "auto";
+  /**
+   * `cyclic`: score the question under cyclic rotations of its options (all n, or
+   * {@link DecisionQuestion.debiasRotations} of them evenly spaced) on the same state and average
+   * each option's probability, removing most of the option-position bias; the result reports the
+   * spread across rotations (`debias.order_sensitivity`). Costs one question part per rotation.
+   */
+  debias?: "cyclic";
+  /** With `debias: "cyclic"`: how many rotations, 1 to the number of options. Default: all. */
+  debiasRotations?: number;
 }
 
 /** Several questions about one state; the state is evaluated once for all of them. */
@@ -99,6 +121,26 @@ export interface DecisionResult {
   cached_tokens: number;
   timing: DecisionTiming;
   model: string;
+  /** Present when the question was debiased: how, and how much its options' order mattered. */
+  debias?: DebiasInfo;
+}
+
+/**
+ * How a debiased answer was made. Its `probabilities` are, per option id, the mean over the
+ * rotations; `option_logits` their natural logarithms; the token counts and timings are summed over
+ * the rotations' prompts, and `prompt_sha256` is that of the prompt in the given order.
+ */
+export interface DebiasInfo {
+  method: "cyclic";
+  /** Rotations scored (offsets ⌊j·n/k⌋ of the given order, j = 0 … k−1). */
+  rotations: number;
+  /**
+   * The order sensitivity: the largest, over the options, of the spread (max − min) of the
+   * option's probability across the rotations. 0 when no rotation changed any probability.
+   */
+  order_sensitivity: number;
+  /** SHA-256 of each rotation's prompt, in rotation order. */
+  prompt_sha256s: string[];
 }
 
 /** How option scores were obtained. */
@@ -108,7 +150,8 @@ export interface ReadoutInfo {
   /** What `option_logits` holds. */
   option_logits:
     | "log-probability (full vocabulary, position of the answer)"
-    | "log-probability relative to the slot set (softmax over slots)";
+    | "log-probability relative to the slot set (softmax over slots)"
+    | "log of the probability averaged over option rotations";
   /** The answer labels, in option order. */
   labels: string[];
   /** Token id of each label, in option order. */
@@ -192,9 +235,12 @@ export interface ChatCompletionResult {
 
 /** Token counts of a batch's prompts, for budget checks before scoring. */
 export interface PromptMeasure {
-  /** Tokens of each question's whole prompt, in question order. */
+  /** Tokens of each question's whole prompt (its longest, when debiased), in question order. */
   questionTokens: number[];
-  /** Tokens the batch evaluates when nothing is cached: the shared prefix once plus each suffix. */
+  /**
+   * Tokens the batch evaluates when nothing is cached: every prompt in evaluation order, less the
+   * prefix it shares with the prompt before it (the state once for questions on it).
+   */
   batchTokens: number;
 }
 
@@ -206,7 +252,10 @@ export interface DecisionEngine extends AsyncDisposable {
   readonly identity: ModelIdentity;
   /** Most options one question may have: the size of the verified label alphabet. */
   readonly maxOptions: number;
-  /** The prompt version every result is rendered with, e.g. `direct-options-v1`. */
+  /**
+   * The default prompt version, `direct-options-v1`; a question may ask for another layout, and
+   * each result names the one it was rendered with.
+   */
   readonly promptVersion: string;
   /** Context size of the loaded context: no prompt may be longer. */
   readonly contextSize: number;

@@ -27,6 +27,10 @@ export interface ServerConfig {
   contextSize: number;
   /** Tokens evaluated per decode step. */
   batchSize: number;
+  /** Sequences of the one model context: requests evaluated at once (each with the full context size). */
+  parallelSequences: number;
+  /** How parallel sequences share decode steps: `exact` (answers bitwise those of a serial run) or `merged`. */
+  parallelBatching: "exact" | "merged";
   /** Largest request body in bytes. */
   maxBodyBytes: number;
   /** Most options per question; further capped by the model's label alphabet. */
@@ -126,6 +130,15 @@ function boolean(raw: string): boolean {
   throw new Error(`must be true or false, got ${JSON.stringify(raw)}`);
 }
 
+function oneOf<const T extends string>(values: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    const value = values.find((candidate) => candidate === raw.toLowerCase());
+    if (value === undefined)
+      throw new Error(`must be one of ${values.join(", ")}, got ${JSON.stringify(raw)}`);
+    return value;
+  };
+}
+
 function logLevel(raw: string): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
   if (level === undefined)
@@ -214,6 +227,22 @@ const SETTINGS: SettingsTable = {
     },
     check: atMostContextSize,
   },
+  parallelSequences: {
+    env: ["SEMIF_PARALLEL_SEQUENCES"],
+    flag: "parallel-sequences",
+    description:
+      "sequences in the model context, so that many admitted requests are evaluated at once (for accelerators; each holds the full context size)",
+    parse: integer(1, 64),
+    default: { value: 1 },
+  },
+  parallelBatching: {
+    env: ["SEMIF_PARALLEL_BATCHING"],
+    flag: "parallel-batching",
+    description:
+      "how parallel sequences share decode steps: `exact` merges only equal-length chunks (answers bitwise those of a serial run), `merged` merges all (more throughput, answers may differ in the last digits)",
+    parse: oneOf(["exact", "merged"] as const),
+    default: { value: "exact" },
+  },
   maxBodyBytes: {
     env: ["SEMIF_MAX_BODY_BYTES"],
     flag: "max-body-bytes",
@@ -263,7 +292,7 @@ const SETTINGS: SettingsTable = {
     flag: "max-in-flight",
     description: "requests running against the engine at once",
     parse: integer(1, 10_000),
-    default: { value: 1 },
+    default: { text: "the parallel sequences", compute: (lookup) => lookup("parallelSequences") },
   },
   queueDepth: {
     env: ["SEMIF_QUEUE_DEPTH"],

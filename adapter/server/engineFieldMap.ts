@@ -76,13 +76,20 @@ function layoutOf(invocation: Invocation, batch: DecisionBatch | undefined): Wir
   }
 }
 
+/** Engine field names that the wire formats spell differently. */
+const WIRE_NAMES: Readonly<Record<string, string>> = { debiasRotations: "debias_rotations" };
+
+function wireNameOf(segment: EnginePathSegment): EnginePathSegment {
+  return typeof segment === "string" ? (WIRE_NAMES[segment] ?? segment) : segment;
+}
+
 function fieldMapOf(layout: WireLayout): EngineFieldMap {
   return {
     pathOf(path) {
       const [head, index, ...inner] = path;
       if (head === "questions" && typeof index === "number") {
         const question = layout.question(index);
-        return question.sameShape ? [...question.path, ...inner] : question.path;
+        return question.sameShape ? [...question.path, ...inner.map(wireNameOf)] : question.path;
       }
       if (head === "questions" && index === undefined) return [...layout.request];
       if (head === "state") return [...layout.state, ...path.slice(1)];

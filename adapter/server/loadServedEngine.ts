@@ -16,6 +16,8 @@ export type EngineSettings = Pick<
   | "gpuLayers"
   | "contextSize"
   | "batchSize"
+  | "parallelSequences"
+  | "parallelBatching"
   | "cacheMaxBytes"
   | "logLevel"
 >;
@@ -23,7 +25,7 @@ export type EngineSettings = Pick<
 /**
  * Loads the engine the server serves: finds the GGUF ({@link discoverModel}), checks it against the
  * `model-manifest.json` beside it, then loads it with the configured threads, GPU layers, context,
- * batch and cache sizes. llama.cpp's own log lines and the engine's cache failures go through
+ * batch and cache sizes and parallel sequences. llama.cpp's own log lines and the engine's cache failures go through
  * `logger` (`llama_cpp` records with a level), so every line the process writes is JSON.
  *
  * @throws ModelDiscoveryError when no single GGUF can be chosen.
@@ -65,6 +67,8 @@ export async function loadServedEngine(
     gpuLayers: settings.gpuLayers,
     contextSize: settings.contextSize,
     batchSize: settings.batchSize,
+    parallelSequences: settings.parallelSequences,
+    parallelBatching: settings.parallelBatching,
     cacheMaxBytes: settings.cacheMaxBytes,
     logger,
     logLevel: llamaLogLevelFor(settings.logLevel),

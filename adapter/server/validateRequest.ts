@@ -123,6 +123,9 @@ function questionOf(decision: SemIfDecision): DecisionQuestion {
     options: decision.options.map(({ id, description }) => ({ id, description })),
   };
   if (decision.temperature !== undefined) question.temperature = decision.temperature;
+  if (decision.layout !== undefined) question.layout = decision.layout;
+  if (decision.debias !== undefined) question.debias = decision.debias;
+  if (decision.debias_rotations !== undefined) question.debiasRotations = decision.debias_rotations;
   return question;
 }
 

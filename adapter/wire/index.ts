@@ -25,6 +25,11 @@ export { pythonFloatRepr } from "./pythonFloatRepr.js";
 export { pythonJsonDumpsNode } from "./pythonJsonDumpsNode.js";
 export { pythonJsonString } from "./pythonJsonString.js";
 export {
+  DebiasInfoSchema,
+  QUESTION_LAYOUTS,
+  type QuestionExtensions,
+} from "./questionExtensions.js";
+export {
   DecisionResultSchema,
   type SemIfDecision,
   type SemIfDecisionResult,

@@ -1,11 +1,12 @@
 /**
  * The SemIf wire format (DESIGN.md §1, wire format 1): exactly one of `decision` or `decisions`;
- * `decision = {id, state, question, options: [{id, description}], temperature?}`, option ids
- * unique, 2+ options; `decisions` share one state and have unique ids. Answered with `{result}` or
+ * `decision = {id, state, question, options: [{id, description}], temperature?}` (and the optional
+ * extensions `layout`, `debias`, `debias_rotations`), option ids unique, 2+ options; `decisions` share one state and have unique ids. Answered with `{result}` or
  * `{results, timing}`, arrays in option order.
  */
 import { z } from "zod";
 import { DEFAULT_REQUEST_LIMITS } from "./constants.js";
+import { checkQuestionExtensions, DebiasInfoSchema, questionExtensionFields } from "./questionExtensions.js";
 import {
   closedObject,
   countedArray,
@@ -63,7 +64,8 @@ function build(options: RequestSchemaOptions) {
       .positive({ error: "must be a positive finite number" })
       .optional()
       .describe("Temperature applied to the option scores before the softmax (from calibration). Default 1."),
-  });
+    ...questionExtensionFields,
+  }).superRefine((decision, ctx) => checkQuestionExtensions(decision, decision.options.length, ctx));
   const single = closedObject({ decision }, REQUEST_FIELDS);
   const shared = closedObject(
     {
@@ -108,6 +110,7 @@ export const ReadoutSchema = z.object({
   option_logits: z.enum([
     "log-probability (full vocabulary, position of the answer)",
     "log-probability relative to the slot set (softmax over slots)",
+    "log of the probability averaged over option rotations",
   ]),
   labels: z.array(z.string()),
   label_tokens: z.array(z.number().int()),
@@ -138,6 +141,9 @@ export const DecisionResultSchema = z.object({
   cached_tokens: z.number().int(),
   timing: DecisionTimingSchema,
   model: z.string(),
+  debias: DebiasInfoSchema.extend({
+    prompt_sha256s: z.array(z.string().regex(/^[0-9a-f]{64}$/)).describe("Each rotation's prompt hash."),
+  }).optional(),
 });
 
 /** The SemIf response: `{result}` for a `decision`, `{results, timing}` for `decisions`. */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_REQUEST_LIMITS, SYSTEM_ONE_MAX_LABELS } from "./constants.js";
+import { checkQuestionExtensions, DebiasInfoSchema, questionExtensionFields } from "./questionExtensions.js";
 import {
   closedObject,
   countedArray,
@@ -16,7 +17,7 @@ import {
 } from "./requestSchemaParts.js";
 import type { RequestSchemaOptions } from "./types.js";
 
-const QUESTION_FIELDS = ["type", "instructions", "criteria"];
+const QUESTION_FIELDS = ["type", "instructions", "criteria", ...Object.keys(questionExtensionFields)];
 const TYPES = ["choice", "score", "noul"] as const;
 const CHOICE_CRITERIA = "a {label: description | null} object or an array of labels";
 
@@ -24,7 +25,8 @@ const CHOICE_CRITERIA = "a {label: description | null} object or an array of lab
  * Builds the System One request schema for the given limits (defaults: the format's own):
  * 1 to `maxQuestions` questions; `choice` criteria a `{label: description | null}` map or an
  * array of unique labels, 1 to 255 and at most `maxOptions`; `score` criteria 2+ level
- * descriptions (same bound); `noul` criteria absent or `{true?, false?}`.
+ * descriptions (same bound); `noul` criteria absent or `{true?, false?}`. Every question may add
+ * the optional extensions `layout`, `debias` and `debias_rotations` (see `questionExtensions`).
  */
 export function systemOneRequestSchema(options: RequestSchemaOptions = {}) {
   const find = options.findReservedText;
@@ -60,12 +62,17 @@ export function systemOneRequestSchema(options: RequestSchemaOptions = {}) {
     type: z.literal("choice"),
     instructions: requestText(find),
     criteria: choiceCriteria,
+    ...questionExtensionFields,
+  }).superRefine((question, ctx) => {
+    const labels = Array.isArray(question.criteria) ? question.criteria : Object.keys(question.criteria);
+    checkQuestionExtensions(question, labels.length, ctx);
   });
   const score = closedObject({
     type: z.literal("score"),
     instructions: requestText(find),
     criteria: countedArray(requestText(find), { min: 2, max: maxLabels, what: "levels", maxReason }),
-  });
+    ...questionExtensionFields,
+  }).superRefine((question, ctx) => checkQuestionExtensions(question, question.criteria.length, ctx));
   const noul = closedObject(
     {
       type: z.literal("noul"),
@@ -74,9 +81,10 @@ export function systemOneRequestSchema(options: RequestSchemaOptions = {}) {
         true: requestText(find).optional(),
         false: requestText(find).optional(),
       }).optional(),
+      ...questionExtensionFields,
     },
     QUESTION_FIELDS,
-  );
+  ).superRefine((question, ctx) => checkQuestionExtensions(question, 2, ctx));
   const question = z.discriminatedUnion("type", [choice, score, noul], {
     error: (issue) => {
       const type = (issue.input as { type?: unknown } | undefined)?.type;
@@ -118,6 +126,17 @@ export type NoulQuestion = Extract<SystemOneQuestion, { type: "noul" }>;
 
 const probability = z.number().min(0).max(1);
 
+/** Fields an answer carries when its question asked for a layout or for debiasing. */
+const answerExtensions = {
+  prompt_version: z
+    .string()
+    .optional()
+    .describe(
+      "The prompt layout the answer was scored with (present when the question set layout or debias).",
+    ),
+  debias: DebiasInfoSchema.optional(),
+};
+
 /** The answer to a `choice` question. */
 export const ChoiceAnswerSchema = z.object({
   type: z.literal("choice"),
@@ -127,6 +146,7 @@ export const ChoiceAnswerSchema = z.object({
   probabilities: z
     .record(z.string(), probability)
     .describe("Label → probability, keys exactly the offered labels, summing to 1."),
+  ...answerExtensions,
 });
 
 /** The answer to a `score` question. */
@@ -136,12 +156,14 @@ export const ScoreAnswerSchema = z.object({
   confidence: probability.describe("Probability of the most probable level."),
   legend: z.array(z.string()).describe("The level descriptions, as given."),
   probabilities: z.record(z.string(), probability).describe('Level ("0", "1", …) → probability.'),
+  ...answerExtensions,
 });
 
 /** The answer to a `noul` (yes/no) question. */
 export const NoulAnswerSchema = z.object({
   type: z.literal("noul"),
   noul: probability.describe("P(yes)."),
+  ...answerExtensions,
 });
 
 /** The answer to one System One question. */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type {
+  EndpointQuestionFields,
   FactDeclaration,
   PolicyEventMapping,
   PolicyQuestion,
@@ -87,17 +88,24 @@ export class Policy {
   }
 }
 
-/** A question without the policy's parts (threshold, fallback, temperature), criteria copied. */
+/**
+ * A question without the policy's parts (threshold, fallback, temperature), criteria copied, with
+ * the endpoint fields (`layout`, `debias`, `debias_rotations`) it sets.
+ */
 function systemOneFormOf(question: PolicyQuestion): SystemOneQuestionForm {
   const { instructions } = question;
+  const endpoint: EndpointQuestionFields = {};
+  if (question.layout !== undefined) endpoint.layout = question.layout;
+  if (question.debias !== undefined) endpoint.debias = question.debias;
+  if (question.debias_rotations !== undefined) endpoint.debias_rotations = question.debias_rotations;
   switch (question.type) {
     case "choice":
-      return { type: "choice", instructions, criteria: structuredClone(question.criteria) };
+      return { type: "choice", instructions, criteria: structuredClone(question.criteria), ...endpoint };
     case "score":
-      return { type: "score", instructions, criteria: [...question.criteria] };
+      return { type: "score", instructions, criteria: [...question.criteria], ...endpoint };
     case "noul":
       return question.criteria === undefined
-        ? { type: "noul", instructions }
-        : { type: "noul", instructions, criteria: { ...question.criteria } };
+        ? { type: "noul", instructions, ...endpoint }
+        : { type: "noul", instructions, criteria: { ...question.criteria }, ...endpoint };
   }
 }

@@ -7,6 +7,7 @@
 import type { Environment, ParseResult } from "@marcbachmann/cel-js";
 import { type DeclaredKind, eventEnvironment, ruleEnvironment } from "./celEnvironment.js";
 import { factsSchemaOf } from "./factsSchemaOf.js";
+import { findCostlyCel } from "./findCostlyCel.js";
 import { findUnguardedFacts } from "./findUnguardedFacts.js";
 import { type CelProgram, type CompiledEventMapping, type CompiledRule, Policy } from "./Policy.js";
 import {
@@ -339,6 +340,9 @@ function compileCel(
     report(path, `CEL type error: ${celMessage(checked.error)}`, { celIndex: celStart(checked.error) });
     return undefined;
   }
+  const costly = findCostlyCel(parsed.ast);
+  for (const construct of costly) report(path, construct.message, { celIndex: construct.start });
+  if (costly.length > 0) return undefined;
   const type = checked.type ?? "dyn";
   const fits =
     expected === "any" || type === "dyn" || (expected === "map" ? type.startsWith("map") : type === expected);

@@ -19,6 +19,7 @@ export type {
   AnswerValue,
   DecidedAnswer,
   DecisionStatus,
+  EndpointQuestionFields,
   FactDeclaration,
   FactsCheck,
   JsonValue,

@@ -3,6 +3,7 @@ import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { compilePolicy, type ReportProblem } from "./compilePolicy.js";
 import { PolicyLoadError, type PolicyProblem } from "./errors.js";
+import { findReservedTextIn } from "./findReservedText.js";
 import type { Policy } from "./Policy.js";
 import { PolicySchema } from "./policySchema.js";
 import { locatePath, offsetInScalar, pathAtOffset } from "./yamlPositions.js";
@@ -18,7 +19,8 @@ const MAX_ALIAS_COUNT = 100;
  *
  * Every problem is collected, then thrown together: YAML syntax errors (a file with syntax errors
  * stops there), duplicate keys, schema problems (unknown or missing fields, wrong types, a
- * fallback that is not an answer), cross-references (a rule setting an undeclared question or an
+ * fallback that is not an answer), chat-control text (`<|im_start|>`, `</think>`, …) in any string or
+ * key, cross-references (a rule setting an undeclared question or an
  * impossible answer) and CEL problems (syntax, types against the declared facts and questions,
  * optional facts read without `has()`), each with file, line, column and field path.
  *
@@ -84,6 +86,11 @@ export function parsePolicy(text: string, file: string): Policy {
         : `found ${Array.isArray(value) ? "a list" : typeof value}`;
     at(0, [], `a policy is a YAML map (name, version, description, questions, …); ${found}`);
     throw new PolicyLoadError(problems);
+  }
+  for (const found of findReservedTextIn(value)) {
+    report(found.path, `contains the reserved chat-control text ${JSON.stringify(found.token)}`, {
+      key: found.key,
+    });
   }
   const shape = PolicySchema.safeParse(value);
   if (!shape.success) {

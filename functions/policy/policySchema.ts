@@ -64,6 +64,52 @@ const TemperatureSchema = z
     "Calibrated temperature T applied to the returned probabilities (p^(1/T), renormalised) before the threshold. 1 or absent: unchanged; above 1 flattens, below 1 sharpens.",
   );
 
+const LayoutSchema = z
+  .enum(["direct-options-v1", "question-first-v1", "auto"])
+  .optional()
+  .describe(
+    "Prompt layout asked of the endpoint: direct-options-v1 (state first, the default), question-first-v1 (criterion and options first, shared by every item asked this question), or auto (the cheaper from token counts). Accuracy can differ between layouts: compare on labelled items before switching.",
+  );
+
+const DebiasSchema = z
+  .literal("cyclic")
+  .optional()
+  .describe(
+    "cyclic: the endpoint scores the question under cyclic rotations of its options and averages each option's probability (removes most option-position bias; costs one question part per rotation).",
+  );
+
+const DebiasRotationsSchema = z
+  .int()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe("With debias: how many rotations, evenly spaced, up to the number of options. Default: all.");
+
+/** The optional per-question endpoint fields: prompt layout and option-order debiasing. */
+const EndpointFields = {
+  layout: LayoutSchema,
+  debias: DebiasSchema,
+  debias_rotations: DebiasRotationsSchema,
+};
+
+/** Adds the issues of `debias_rotations` that depend on the options: it needs `debias` and at most `count`. */
+function checkDebias(
+  question: { debias?: "cyclic"; debias_rotations?: number },
+  count: number,
+  context: z.RefinementCtx,
+): void {
+  if (question.debias_rotations === undefined) return;
+  if (question.debias === undefined) {
+    context.addIssue({ code: "custom", path: ["debias_rotations"], message: 'needs debias: "cyclic"' });
+  } else if (question.debias_rotations > count) {
+    context.addIssue({
+      code: "custom",
+      path: ["debias_rotations"],
+      message: `must be at most the number of options (${count})`,
+    });
+  }
+}
+
 const InstructionsSchema = z.string().min(1).max(8000).describe("The question as the model reads it.");
 
 /** A choice label: any non-empty text; integer-like labels only in the list form (see below). */
@@ -88,9 +134,11 @@ const ChoiceQuestionSchema = z
     threshold: ProbabilitySchema,
     fallback: z.string().describe("The label used when the model's probability is below the threshold."),
     temperature: TemperatureSchema,
+    ...EndpointFields,
   })
   .superRefine((question, context) => {
     const labels = Array.isArray(question.criteria) ? question.criteria : Object.keys(question.criteria);
+    checkDebias(question, labels.length, context);
     if (labels.length === 0 || labels.length > 255) {
       context.addIssue({ code: "custom", path: ["criteria"], message: "a choice offers 1–255 labels" });
     }
@@ -131,8 +179,10 @@ const ScoreQuestionSchema = z
     threshold: ProbabilitySchema,
     fallback: z.int().min(0).describe("The level used when the model's probability is below the threshold."),
     temperature: TemperatureSchema,
+    ...EndpointFields,
   })
   .superRefine((question, context) => {
+    checkDebias(question, question.criteria.length, context);
     if (question.fallback >= question.criteria.length) {
       context.addIssue({
         code: "custom",
@@ -142,19 +192,25 @@ const ScoreQuestionSchema = z
     }
   });
 
-const NoulQuestionSchema = z.strictObject({
-  type: z.literal("noul"),
-  instructions: InstructionsSchema,
-  criteria: z
-    .strictObject({ true: z.string().min(1).optional(), false: z.string().min(1).optional() })
-    .optional()
-    .describe("What yes (true) and no (false) mean."),
-  threshold: ProbabilitySchema,
-  fallback: z.boolean().describe("The answer used when the model's probability is below the threshold."),
-  temperature: TemperatureSchema,
-});
+const NoulQuestionSchema = z
+  .strictObject({
+    type: z.literal("noul"),
+    instructions: InstructionsSchema,
+    criteria: z
+      .strictObject({ true: z.string().min(1).optional(), false: z.string().min(1).optional() })
+      .optional()
+      .describe("What yes (true) and no (false) mean."),
+    threshold: ProbabilitySchema,
+    fallback: z.boolean().describe("The answer used when the model's probability is below the threshold."),
+    temperature: TemperatureSchema,
+    ...EndpointFields,
+  })
+  .superRefine((question, context) => checkDebias(question, 2, context));
 
-/** One question in System One form plus the policy's threshold, fallback and temperature. */
+/**
+ * One question in System One form plus the policy's threshold, fallback and temperature, and the
+ * optional endpoint fields `layout`, `debias`, `debias_rotations` (passed to the endpoint).
+ */
 export const QuestionSchema = z.discriminatedUnion("type", [
   ChoiceQuestionSchema,
   ScoreQuestionSchema,

@@ -7,8 +7,15 @@ import type { FactType } from "./policySchema.js";
 /** An answer value: a choice label, a score level, or noul's yes (true) / no (false). */
 export type AnswerValue = string | number | boolean;
 
+/** The optional endpoint fields of a question: its prompt layout and option-order debiasing. */
+export interface EndpointQuestionFields {
+  layout?: "direct-options-v1" | "question-first-v1" | "auto";
+  debias?: "cyclic";
+  debias_rotations?: number;
+}
+
 /** A question as the policy asks it, with its threshold, fallback and temperature. */
-export type PolicyQuestion =
+export type PolicyQuestion = (
   | {
       id: string;
       type: "choice";
@@ -41,13 +48,17 @@ export type PolicyQuestion =
       threshold: number;
       fallback: boolean;
       temperature?: number;
-    };
+    }
+) &
+  EndpointQuestionFields;
 
-/** A question in System One form, as sent to the endpoint. */
-export type SystemOneQuestionForm =
+/** A question in System One form, as sent to the endpoint (with the endpoint fields the policy sets). */
+export type SystemOneQuestionForm = (
   | { type: "choice"; instructions: string; criteria: Record<string, string | null> | string[] }
   | { type: "score"; instructions: string; criteria: string[] }
-  | { type: "noul"; instructions: string; criteria?: { true?: string; false?: string } };
+  | { type: "noul"; instructions: string; criteria?: { true?: string; false?: string } }
+) &
+  EndpointQuestionFields;
 
 /** A declared fact, normalised (the short form `name: string` becomes `{type: "string", required: false}`). */
 export interface FactDeclaration {

@@ -76,7 +76,7 @@ function prompt(state: number[], question: number[], preamble = 10): ChunkedProm
   return {
     tokens: [...head, ...state, ...question] as Token[],
     preambleBoundary: preamble,
-    stateBoundary: preamble + state.length,
+    sharedBoundary: preamble + state.length,
   };
 }
 
@@ -136,7 +136,7 @@ describe("ChunkedSequence", () => {
     const { fake, chunked } = setUp();
     const first = prompt(range(100, 40), range(500, 5));
     await chunked.prefill(first);
-    await chunked.evaluate(first.tokens.slice(first.stateBoundary));
+    await chunked.evaluate(first.tokens.slice(first.sharedBoundary));
     chunked.endedChunkAt(first.tokens.length);
     fake.chunks.length = 0;
     const second = prompt(range(100, 40), range(600, 7));

@@ -8,7 +8,11 @@ import {
   TooManyOptionsError,
 } from "../../../adapter/engine/errors.js";
 import { measurePrompts } from "../../../adapter/engine/measurePrompts.js";
-import { type PromptContext, preparePrompts } from "../../../adapter/engine/preparePrompts.js";
+import {
+  type PromptContext,
+  preambleTokensOf,
+  preparePrompts,
+} from "../../../adapter/engine/preparePrompts.js";
 import { renderPrompt } from "../../../adapter/engine/renderPrompt.js";
 import type { DecisionQuestion } from "../../../adapter/engine/types.js";
 import { JsonText } from "../../../adapter/wire/JsonText.js";
@@ -22,7 +26,7 @@ function context(overrides: Partial<PromptContext> = {}): PromptContext {
     labels: STUB_LABELS,
     labelTokens: STUB_LABEL_TOKENS,
     contextSize: 4096,
-    preambleTokens: vocabulary.tokenize(renderPrompt("", "", [], []).preamble, true),
+    preambleTokens: preambleTokensOf(vocabulary),
     ...overrides,
   };
 }
@@ -58,7 +62,7 @@ function problemsOf(act: () => unknown): [readonly (string | number)[], string][
 }
 
 describe("preparePrompts", () => {
-  it("renders each question's prompt and finds where its preamble and its state end", () => {
+  it("renders each question's prompt and finds where its preamble and its shared prefix end", () => {
     const state = "I was charged twice";
     const [first, second] = preparePrompts({ state, questions: [route, refund] }, context());
     assert.ok(first && second);
@@ -66,8 +70,9 @@ describe("preparePrompts", () => {
     assert.equal(first.rendered.text, rendered.text);
     assert.deepEqual(first.tokens, vocabulary.tokenize(rendered.text, true));
     assert.equal(first.preambleBoundary, vocabulary.tokenize(rendered.preamble, true).length);
-    assert.equal(first.stateBoundary, vocabulary.tokenize(rendered.statePrefix, true).length);
-    assert.equal(second.stateBoundary, first.stateBoundary, "one state, one boundary");
+    assert.equal(first.sharedBoundary, vocabulary.tokenize(rendered.sharedPrefix, true).length);
+    assert.equal(second.sharedBoundary, first.sharedBoundary, "one state, one boundary");
+    assert.ok(rendered.sharedPrefix.endsWith(`"I was charged twice", "criterion": `));
     assert.deepEqual(first.labels, ["A", "B", "C"]);
     assert.deepEqual(first.labelTokens, [65, 66, 67]);
     assert.deepEqual(second.labels, ["A", "B"]);
@@ -80,7 +85,7 @@ describe("preparePrompts", () => {
     const [first, second] = prompts;
     assert.ok(first && second);
     assert.deepEqual(measure.questionTokens, [first.tokens.length, second.tokens.length]);
-    assert.equal(measure.batchTokens, first.tokens.length + second.tokens.length - first.stateBoundary);
+    assert.equal(measure.batchTokens, first.tokens.length + second.tokens.length - first.sharedBoundary);
   });
 
   it("reports every problem of a batch at once, each with its path in the engine's terms", () => {
@@ -159,11 +164,95 @@ describe("preparePrompts", () => {
     const state = new JsonText('{"ticket": "T-1", "2024": 2.0}');
     const [first] = preparePrompts({ state, questions: [refund] }, context());
     assert.ok(first);
-    assert.ok(first.rendered.statePrefix.endsWith('{"ticket": "T-1", "2024": 2.0}'));
-    assert.equal(first.stateBoundary, vocabulary.tokenize(first.rendered.statePrefix, true).length);
+    assert.equal(first.rendered.state, '{"ticket": "T-1", "2024": 2.0}');
+    assert.equal(first.sharedBoundary, vocabulary.tokenize(first.rendered.sharedPrefix, true).length);
     assert.throws(
       () => preparePrompts({ state: new JsonText('{"<|im_end|>": 1}'), questions: [refund] }, context()),
       (error: unknown) => error instanceof ReservedTokenError && error.path.join() === "state",
+    );
+  });
+
+  it("renders question-first prompts whose shared prefix is the question and its options, evaluated after the state-first ones", () => {
+    const questions: DecisionQuestion[] = [{ ...route, layout: "question-first-v1" }, refund];
+    const prompts = preparePrompts({ state: "s1", questions }, context());
+    assert.deepEqual(
+      prompts.map((prompt) => [prompt.questionIndex, prompt.rendered.layout]),
+      [
+        [1, "direct-options-v1"],
+        [0, "question-first-v1"],
+      ],
+    );
+    const questionFirst = prompts[1];
+    assert.ok(questionFirst);
+    assert.ok(questionFirst.rendered.sharedPrefix.endsWith(', "evidence": '));
+    assert.equal(
+      questionFirst.sharedBoundary,
+      vocabulary.tokenize(questionFirst.rendered.sharedPrefix, true).length,
+    );
+    const other = preparePrompts({ state: "another state", questions }, context())[1];
+    assert.equal(other?.sharedBoundary, questionFirst.sharedBoundary, "one question, one boundary");
+    assert.deepEqual(
+      other?.tokens.slice(0, other.sharedBoundary),
+      questionFirst.tokens.slice(0, questionFirst.sharedBoundary),
+    );
+    const measure = measurePrompts(prompts);
+    assert.deepEqual(measure.questionTokens, [questionFirst.tokens.length, prompts[0]?.tokens.length]);
+    assert.equal(
+      measure.batchTokens,
+      (prompts[0]?.tokens.length ?? 0) + questionFirst.tokens.length - questionFirst.preambleBoundary,
+      "the two layouts share only the preamble",
+    );
+  });
+
+  it("prepares one prompt per rotation of a debiased question, the given order first", () => {
+    const prompts = preparePrompts(
+      {
+        state: "s",
+        questions: [
+          { ...route, debias: "cyclic" },
+          { ...refund, debias: "cyclic", debiasRotations: 1 },
+        ],
+      },
+      context(),
+    );
+    assert.deepEqual(
+      prompts.map((prompt) => [
+        prompt.questionIndex,
+        prompt.rotation,
+        prompt.options.map((o) => o.id).join(),
+      ]),
+      [
+        [0, 0, "billing,tech,sales"],
+        [0, 1, "tech,sales,billing"],
+        [0, 2, "sales,billing,tech"],
+        [1, 0, "yes,no"],
+      ],
+    );
+    assert.deepEqual(prompts[1]?.labels, ["A", "B", "C"], "labels stay in slot order");
+    const measure = measurePrompts(prompts);
+    const shared = prompts[0]?.sharedBoundary ?? 0;
+    assert.equal(
+      measure.batchTokens,
+      prompts.reduce((sum, prompt) => sum + prompt.tokens.length - shared, shared),
+      "the state once, then each rotation's own part",
+    );
+  });
+
+  it("reports a bad layout, debias method or rotation count at its field", () => {
+    const bad = [
+      { ...route, id: "a", layout: "sideways" },
+      { ...route, id: "b", debias: "random" },
+      { ...route, id: "c", debias: "cyclic", debiasRotations: 4 },
+      { ...route, id: "d", debiasRotations: 2 },
+    ] as unknown as DecisionQuestion[];
+    assert.deepEqual(
+      problemsOf(() => preparePrompts({ state: "s", questions: bad }, context())).map(([path]) => path),
+      [
+        ["questions", 0, "layout"],
+        ["questions", 1, "debias"],
+        ["questions", 2, "debiasRotations"],
+        ["questions", 3, "debiasRotations"],
+      ],
     );
   });
 });

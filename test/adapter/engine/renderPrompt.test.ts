@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import {
   ASSISTANT_OPENING,
   PROMPT_VERSION,
+  QUESTION_FIRST_VERSION,
   renderPrompt,
   renderUserText,
   SYSTEM_TEXT,
@@ -36,11 +37,40 @@ describe("renderPrompt", () => {
     );
   });
 
-  it("exposes preamble and state prefix as prefixes of the text", () => {
+  it("exposes the preamble and the prefix shared by every question on the state as prefixes of the text", () => {
     const prompt = renderPrompt("state", "q", options, ["A", "B"]);
-    assert.ok(prompt.text.startsWith(prompt.statePrefix));
-    assert.ok(prompt.statePrefix.startsWith(prompt.preamble));
-    assert.equal(prompt.statePrefix, `${prompt.preamble}"state"`);
+    assert.ok(prompt.text.startsWith(prompt.sharedPrefix));
+    assert.ok(prompt.sharedPrefix.startsWith(prompt.preamble));
+    assert.equal(prompt.sharedPrefix, `${prompt.preamble}{"evidence": "state", "criterion": `);
+    assert.ok(prompt.preamble.endsWith("<|im_start|>user\n"));
+    assert.equal(prompt.state, '"state"');
+    assert.equal(prompt.layout, "direct-options-v1");
+  });
+
+  it("renders question-first-v1 exactly: criterion and options first, the evidence last", () => {
+    const prompt = renderPrompt("Charged twice.", "Which team?", options, ["A", "B"], "question-first-v1");
+    const user =
+      '{"criterion": "Which team?", "options": [{"letter": "A", "description": "Billing team"}, ' +
+      '{"letter": "B", "description": "Technical support"}], "evidence": "Charged twice."}';
+    assert.equal(
+      prompt.text,
+      `<|im_start|>system\n${SYSTEM_TEXT}<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n${ASSISTANT_OPENING}`,
+    );
+    assert.equal(prompt.layout, QUESTION_FIRST_VERSION);
+    assert.equal(prompt.sharedPrefix, prompt.text.slice(0, prompt.text.indexOf('"Charged twice."')));
+    assert.ok(prompt.sharedPrefix.endsWith(', "evidence": '));
+    assert.equal(prompt.preamble, renderPrompt("x", "y", [], []).preamble, "both layouts share the preamble");
+  });
+
+  it("hashes question-first-v1 as Python renders it", () => {
+    // python3 -c 'import json,hashlib; S="<SYSTEM_TEXT>"; u=json.dumps({"criterion": "Priorität?",
+    //   "options": [{"letter": "A", "description": "Billing team"}, {"letter": "B", "description":
+    //   "Technical support"}], "evidence": json.loads("{\"kunde\": \"Müller\", \"2024\": 2.0}")},
+    //   ensure_ascii=False); t=f"<|im_start|>system\n{S}<|im_end|>\n<|im_start|>user\n{u}<|im_end|>\n
+    //   <|im_start|>assistant\n<think>\n\n</think>\n\n"; print(hashlib.sha256(t.encode()).hexdigest())'
+    const state = new JsonText('{"kunde": "Müller", "2024": 2.0}');
+    const prompt = renderPrompt(state, "Priorität?", options, ["A", "B"], "question-first-v1");
+    assert.equal(prompt.sha256, "5dddb9dd2b040983d86f13ced3874f31b71a3160e7e7eea10bb9965b94855ec7");
   });
 
   it("keeps the system text on one line with single spaces", () => {
@@ -70,7 +100,11 @@ describe("renderPrompt", () => {
           fixtures.labels,
         );
         assert.equal(prompt.sha256, fixture.prompt_sha256);
-        assert.equal(prompt.statePrefix, prompt.preamble + fixture.python_dumps);
+        assert.equal(prompt.state, fixture.python_dumps);
+        assert.equal(
+          prompt.sharedPrefix,
+          `${prompt.preamble}{"evidence": ${fixture.python_dumps}, "criterion": `,
+        );
       });
     }
 

@@ -76,6 +76,50 @@ describe("DecisionServer on a fake engine", () => {
     });
   });
 
+  describe("layout and debiasing", () => {
+    it("pass a SemIf decision's layout and debiasing to the engine", async () => {
+      const decision = {
+        ...supportRouteDecision(),
+        layout: "question-first-v1",
+        debias: "cyclic",
+        debias_rotations: 2,
+      };
+      const response = await send(h.port, { body: { decision } });
+      assert.equal(response.status, 200);
+      const question = h.engine.scored.at(-1)?.questions[0];
+      assert.equal(question?.layout, "question-first-v1");
+      assert.equal(question?.debias, "cyclic");
+      assert.equal(question?.debiasRotations, 2);
+    });
+
+    it("pass a System One question's layout and debiasing to the engine", async () => {
+      const body = {
+        state: "s",
+        questions: {
+          team: {
+            type: "choice",
+            instructions: "Which?",
+            criteria: ["a", "b"],
+            layout: "auto",
+            debias: "cyclic",
+          },
+        },
+      };
+      const response = await send(h.port, { path: "/v1/systemone", body });
+      assert.equal(response.status, 200);
+      const question = h.engine.scored.at(-1)?.questions[0];
+      assert.equal(question?.layout, "auto");
+      assert.equal(question?.debias, "cyclic");
+    });
+
+    it("refuse more rotations than options with 400, naming the field", async () => {
+      const decision = { ...supportRouteDecision(), debias: "cyclic", debias_rotations: 9 };
+      const response = await send(h.port, { body: { decision } });
+      assert.equal(response.status, 400);
+      assert.match(JSON.stringify(response.json), /decision\.debias_rotations/);
+    });
+  });
+
   describe("System One", () => {
     const request = {
       state: "The checkout page returns a 500 error for every customer since the last deploy.",

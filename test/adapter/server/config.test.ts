@@ -19,6 +19,8 @@ describe("readServerConfig", () => {
       gpuLayers: 0,
       contextSize: 8192,
       batchSize: 512,
+      parallelSequences: 1,
+      parallelBatching: "exact",
       maxBodyBytes: 4 * 1024 * 1024,
       maxOptions: 255,
       maxQuestions: 64,
@@ -33,6 +35,25 @@ describe("readServerConfig", () => {
       shutdownTimeoutMs: 30_000,
       logLevel: "info",
     });
+  });
+
+  it("admits as many requests at once as there are parallel sequences, unless told otherwise", () => {
+    const parallel = readServerConfig(
+      { SEMIF_PARALLEL_SEQUENCES: "4", SEMIF_PARALLEL_BATCHING: "Merged" },
+      {},
+      MACHINE,
+    );
+    assert.equal(parallel.parallelSequences, 4);
+    assert.equal(parallel.maxInFlight, 4);
+    assert.equal(parallel.parallelBatching, "merged");
+    assert.equal(
+      readServerConfig({ SEMIF_PARALLEL_SEQUENCES: "4", SEMIF_MAX_IN_FLIGHT: "2" }, {}, MACHINE).maxInFlight,
+      2,
+    );
+    assert.throws(
+      () => readServerConfig({ SEMIF_PARALLEL_SEQUENCES: "0", SEMIF_PARALLEL_BATCHING: "fast" }, {}, MACHINE),
+      /SEMIF_PARALLEL_SEQUENCES: must be an integer from 1 to 64, got 0[\s\S]*SEMIF_PARALLEL_BATCHING: must be one of exact, merged/,
+    );
   });
 
   it("reads every setting from its environment variable", () => {
