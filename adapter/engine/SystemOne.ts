@@ -113,10 +113,10 @@ function optionsOf(question: SystemOneQuestion): DecisionOption[] {
 
 function answerOf(question: SystemOneQuestion, result: DecisionResult): SystemOneAnswer {
   const answer = plainAnswerOf(question, result);
-  // What the question asked for beyond System One's own fields is reported back with its answer.
-  if (question.layout !== undefined || question.debias !== undefined) {
-    answer.prompt_version = result.prompt_version;
-  }
+  // Beyond System One's own fields: the prompt it was scored on (what the pipeline records per
+  // outcome) and, when asked for, the debiasing report.
+  answer.prompt_version = result.prompt_version;
+  answer.prompt_sha256 = result.prompt_sha256;
   if (result.debias !== undefined) {
     const { method, rotations, order_sensitivity } = result.debias;
     answer.debias = { method, rotations, order_sensitivity };

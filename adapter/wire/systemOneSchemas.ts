@@ -126,13 +126,19 @@ export type NoulQuestion = Extract<SystemOneQuestion, { type: "noul" }>;
 
 const probability = z.number().min(0).max(1);
 
-/** Fields an answer carries when its question asked for a layout or for debiasing. */
+/**
+ * Fields this adapter adds to System One's answers (clients of the plain API ignore them): the
+ * prompt an answer was scored on, so a caller can record and compare it, and the debiasing report.
+ * Absent on a single-label choice, which is answered without the model.
+ */
 const answerExtensions = {
-  prompt_version: z
+  prompt_version: z.string().optional().describe("The prompt layout the answer was scored with."),
+  prompt_sha256: z
     .string()
+    .regex(/^[0-9a-f]{64}$/)
     .optional()
     .describe(
-      "The prompt layout the answer was scored with (present when the question set layout or debias).",
+      "SHA-256 of the rendered prompt (SemIf's prompt_sha256); with debias, of the prompt with the options in the given order.",
     ),
   debias: DebiasInfoSchema.optional(),
 };

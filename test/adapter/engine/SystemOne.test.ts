@@ -66,6 +66,8 @@ describe("answerSystemOne", () => {
       choice: ["infra", "billing"][best],
       confidence: team[best],
       probabilities: { infra: team[0], billing: team[1] },
+      prompt_version: results[0]?.prompt_version,
+      prompt_sha256: results[0]?.prompt_sha256,
     });
     assert.deepEqual(answers.priority, {
       type: "score",
@@ -73,8 +75,15 @@ describe("answerSystemOne", () => {
       confidence: Math.max(...priority),
       legend: ["low", "medium", "high"],
       probabilities: { "0": priority[0], "1": priority[1], "2": priority[2] },
+      prompt_version: results[1]?.prompt_version,
+      prompt_sha256: results[1]?.prompt_sha256,
     });
-    assert.deepEqual(answers.outage, { type: "noul", noul: outage[0] });
+    assert.deepEqual(answers.outage, {
+      type: "noul",
+      noul: outage[0],
+      prompt_version: results[2]?.prompt_version,
+      prompt_sha256: results[2]?.prompt_sha256,
+    });
     assert.deepEqual(answers.only, {
       type: "choice",
       choice: "default",

@@ -287,7 +287,8 @@ describe("the decide handler on the local stack (integration)", () => {
       const recorded = outcome?.answers?.priority?.distribution[label] ?? Number.NaN;
       assert.ok(Math.abs(recorded - p) <= 1e-4, `${label}: ${recorded} vs ${p}`);
     }
-    if (outcome?.prompt_sha256 !== undefined) {
+    assert.ok(outcome?.prompt_sha256 !== undefined, "the outcome records the prompt hashes");
+    {
       const semIf = await fetch(`${stack.adapter.url}/invocations`, {
         method: "POST",
         headers: { "content-type": "application/json" },
