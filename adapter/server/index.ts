@@ -2,6 +2,8 @@
  * The HTTP adapter: the decision engine behind the SageMaker real-time inference contract
  * (`GET /ping`, `POST /invocations`, plus `/v1/systemone` and `/v1/chat/completions`).
  */
+
+export { findReservedToken, RESERVED_TOKENS } from "../wire/reservedText.js";
 export { AdmissionGate, type AdmissionGateOptions, AdmissionTicket } from "./AdmissionGate.js";
 export { adoptTextStates } from "./adoptTextStates.js";
 export { answerInvocation, type InvocationAnswer, type InvocationSummary } from "./answerInvocation.js";
@@ -57,7 +59,6 @@ export {
   type ReadJsonBodyOptions,
   readJsonBody,
 } from "./readJsonBody.js";
-export { findReservedToken, RESERVED_TOKENS } from "./reservedTokens.js";
 export { type ServeOptions, type SignalSource, serve } from "./serve.js";
 export type {
   ChatInvocation,

@@ -8,8 +8,8 @@ import {
   semIfRequestSchemas,
   systemOneRequestSchema,
 } from "../wire/index.js";
+import { findReservedToken } from "../wire/reservedText.js";
 import { formatFieldPath } from "./fieldPath.js";
-import { findReservedToken } from "./reservedTokens.js";
 import type { Invocation, InvocationKind, Problem, RequestLimits, Validation } from "./types.js";
 
 type Schemas = ReturnType<typeof buildSchemas>;

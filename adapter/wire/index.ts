@@ -29,6 +29,7 @@ export {
   QUESTION_LAYOUTS,
   type QuestionExtensions,
 } from "./questionExtensions.js";
+export { findReservedToken, RESERVED_TOKENS } from "./reservedText.js";
 export {
   DecisionResultSchema,
   type SemIfDecision,

@@ -8,7 +8,13 @@ import {
   pythonJsonDumpsNode,
 } from "../../adapter/wire/index.js";
 import { UNPARSED_POLICY } from "../outcomes/outcomesTable.js";
-import { checkFacts, EventMappingError, type Policy, type PolicySet } from "../policy/index.js";
+import {
+  checkFacts,
+  EventMappingError,
+  findReservedTextIn,
+  type Policy,
+  type PolicySet,
+} from "../policy/index.js";
 import {
   describeIssues,
   isStorableKey,
@@ -147,6 +153,23 @@ function withFacts(
   renderedState: string,
   extras: { stateText: string; submittedAt?: string; event?: { source: string; detailType: string } },
 ): ParsedRecord {
+  // Chat-control text is refused in every field of a work item, not only where the model reads it
+  // (the state): ids and facts are shown to people and downstream systems, and a state that holds
+  // it would only be refused by the endpoint after a model call.
+  const reserved = findReservedTextIn({
+    id,
+    facts: facts ?? {},
+    state: jsonValueOf(parseJsonText(stateText)),
+  })[0];
+  if (reserved !== undefined) {
+    return rejected(
+      info,
+      policy.name,
+      isStorableKey(id, MAX_ITEM_ID_BYTES) && findReservedTextIn(id).length === 0 ? id : info.messageId,
+      `${reserved.key ? "a key of " : ""}${reserved.path.join(".")} contains the reserved chat-control text ${JSON.stringify(reserved.token)}`,
+      { ...extras, reasonPath: reserved.path, policy },
+    );
+  }
   const checked = checkFacts(policy, facts);
   if (!checked.ok) {
     return rejected(info, policy.name, id, `facts: ${checked.reason}`, {

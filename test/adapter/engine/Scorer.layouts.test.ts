@@ -233,7 +233,8 @@ describe("Scorer prompt layouts and debiasing on tiny-qwen3", () => {
       assert.equal(team.prompt_version, "question-first-v1");
       assert.equal(team.debias?.rotations, 3);
       assert.ok((team.debias?.order_sensitivity ?? -1) >= 0);
-      assert.equal(response.answers.refund?.prompt_version, undefined, "asked for nothing, told nothing new");
+      assert.equal(response.answers.refund?.prompt_version, "direct-options-v1", "the default layout");
+      assert.equal(response.answers.refund?.debias, undefined, "no debiasing asked for, none reported");
     });
   });
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
-import { findReservedToken } from "../../../adapter/server/reservedTokens.js";
+import { findReservedToken } from "../../../adapter/wire/reservedText.js";
 import type { Problem, RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
 

@@ -3,7 +3,8 @@
  * control tokens and could forge prompt structure (close the user turn, open an assistant turn,
  * pre-fill a reasoning block). Besides this list, any `<|name|>` text is reserved (ChatML,
  * Llama 3, Qwen's vision and fill-in-the-middle tokens all use that form). The request schemas
- * refuse them everywhere the model reads caller text (see `validateRequest`).
+ * refuse them everywhere the model reads caller text (the server's `validateRequest`); the policy
+ * loader and the decide function refuse them in policies and work items. Pure: no runtime imports.
  */
 export const RESERVED_TOKENS: readonly string[] = [
   "<|im_start|>",
