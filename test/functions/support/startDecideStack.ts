@@ -1,6 +1,6 @@
 /**
  * The decide function's real surroundings for integration tests, all on 127.0.0.1: Amazon
- * DynamoDB Local, the real adapter on tiny-qwen3 behind a fault-injecting proxy, H7's SageMaker
+ * DynamoDB Local, the real adapter on tiny-qwen3 behind a fault-injecting proxy, the local SageMaker
  * gateway in front of that, and real SDK clients (retries off, as the function builds them).
  */
 import { randomUUID } from "node:crypto";
