@@ -12,5 +12,13 @@ if (!existsSync(fileURLToPath(main))) {
   process.stderr.write("decisions: the compiled sources are missing; run `npm run build` first.\n");
   process.exit(1);
 }
+// fauxqs (the local SQS/S3 emulator) stores its queues with node:sqlite, which Node 22 announces
+// as experimental on every run; that one notice is dropped, every other warning is still printed.
+const printWarnings = process.listeners("warning");
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  if (warning.name === "ExperimentalWarning" && /SQLite/.test(warning.message)) return;
+  for (const listener of printWarnings) listener(warning);
+});
 const { runCli } = await import(main.href);
 process.exitCode = await runCli(process.argv.slice(2));
