@@ -3,15 +3,28 @@
  * pipeline until SIGINT, then stops everything and exits 0.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
 import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
+const run = promisify(execFile);
+
+/** Runs `decisions <args>` from the sources as a user would run it in a second terminal. */
+async function decisions(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, ["--import", "tsx", "test/adapter/server/runCli.fixture.ts", ...args], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+  });
+}
 
 describe("decisions up (integration)", () => {
   let child: ChildProcess;
@@ -93,6 +106,61 @@ describe("decisions up (integration)", () => {
     } finally {
       sqs.destroy();
       dynamodb.destroy();
+    }
+  });
+
+  it("decides what `decisions submit` sends, listed by `decisions outcomes list`", {
+    timeout: 180_000,
+  }, async () => {
+    const folder = await mkdtemp(join(tmpdir(), "up-submit-"));
+    try {
+      const ids = ["up-submit-1", "up-submit-2", "up-submit-3"];
+      const lines = ids.map((id, index) =>
+        JSON.stringify({
+          id,
+          policy: "ticket-routing",
+          state: { subject: `Order ${index}`, body: "Where is my parcel? It is a week late." },
+          facts: { customer_tier: "business" },
+        }),
+      );
+      const items = join(folder, "items.jsonl");
+      await writeFile(items, `${lines.join("\n")}\n`);
+
+      const sent = await decisions(
+        "submit",
+        items,
+        "--queue-url",
+        String(info.queue_url),
+        "--endpoint-url",
+        String(info.sqs_endpoint),
+      );
+      assert.match(sent.stdout, /^sent 3 of 3 message\(s\) to /);
+
+      const table = ["--table", String(info.table), "--endpoint-url", String(info.dynamodb_endpoint)];
+      let listed: { id: string; status: string }[] = [];
+      while (!ids.every((id) => listed.some((outcome) => outcome.id === id))) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const { stdout } = await decisions(
+          "outcomes",
+          "list",
+          "--policy",
+          "ticket-routing",
+          "--json",
+          ...table,
+        );
+        listed = stdout
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .map((line) => JSON.parse(line));
+      }
+      for (const id of ids) {
+        const outcome = listed.find((found) => found.id === id);
+        assert.ok(outcome && ["decided", "fallback", "overridden"].includes(outcome.status), id);
+      }
+      const shown = await decisions("outcomes", "show", ids[0] ?? "", "--policy", "ticket-routing", ...table);
+      assert.match(shown.stdout, /up-submit-1/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 
