@@ -4,13 +4,14 @@
  * export read back by `decisions calibrate`'s reader.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
@@ -334,5 +335,26 @@ describe("decisions outcomes (DynamoDB Local)", () => {
       Math.abs((raw.probabilities[raw.labels.indexOf("triage")] ?? 0) - 0.45) < 1e-9,
       "the model's own 0.45",
     );
+
+    // …and `decisions calibrate` takes the export as it is (on a copy of the policy: a report only,
+    // two items are too few to fit anything, which it says, exit code 1).
+    const policyCopy = join(dir, `ticket-routing-${tables}.yaml`);
+    await copyFile(policy.file, policyCopy);
+    let report = "";
+    const collect = (text: string): boolean => {
+      report += text;
+      return true;
+    };
+    const calibrate = createCalibrateCommand({ stdout: { write: collect }, stderr: { write: collect } });
+    const calibrated = await calibrate.run([
+      out,
+      "--policy",
+      policyCopy,
+      "--out",
+      join(dir, `calibration-${tables}`),
+    ]);
+    assert.equal(calibrated, 1, report);
+    assert.match(report, /## queue \(choice\): 1 labelled/);
+    assert.match(report, /no question has enough labelled decisions to calibrate/);
   });
 });
