@@ -4,9 +4,9 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
 import { formatFieldPath, type PathSegment } from "../../../adapter/server/fieldPath.js";
-import { findReservedToken, RESERVED_TOKENS } from "../../../adapter/wire/reservedText.js";
 import type { RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
+import { findReservedToken, RESERVED_TOKENS } from "../../../adapter/wire/reservedText.js";
 
 const LIMITS: RequestLimits = {
   maxOptions: 26,

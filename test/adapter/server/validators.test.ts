@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
-import { findReservedToken } from "../../../adapter/wire/reservedText.js";
 import type { Problem, RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
+import { findReservedToken } from "../../../adapter/wire/reservedText.js";
 
 const validateSystemOneRequest = (body: unknown, limits: RequestLimits) =>
   validateRequest("systemone", body, limits);
