@@ -96,7 +96,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "list, show and export outcomes (JSONL, CSV, labelled data), record a person's review",
     module: "./commands/outcomesCommand.js",
     exportName: "outcomesCommand",
-    parts: ["functions", "operations"],
+    parts: ["adapter", "functions", "operations"],
   },
   {
     name: "classify",
