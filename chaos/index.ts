@@ -1,0 +1,41 @@
+/**
+ * The chaos run: the local pipeline under injected faults, and the checker of its invariant
+ * (every work item ends exactly once). `decisions chaos` runs {@link runChaos}.
+ */
+export {
+  buildChaosWorkload,
+  type ChaosWorkload,
+  type ChaosWorkloadOptions,
+  POISON_KINDS,
+  type PoisonKind,
+  type WorkloadItem,
+  type WorkloadMessage,
+} from "./buildChaosWorkload.js";
+export {
+  type ChaosCheck,
+  type ChaosCounts,
+  type ChaosEvidence,
+  type ChaosViolation,
+  checkChaosInvariant,
+  type SentMessage,
+} from "./checkChaosInvariant.js";
+export { ChaosError, FaultInjectionError } from "./errors.js";
+export {
+  FaultProxy,
+  type FaultProxyOptions,
+  type FaultProxyStats,
+  type ProxyExchange,
+  type ProxyFault,
+} from "./FaultProxy.js";
+export { formatChaosReport } from "./formatChaosReport.js";
+export { loadWorkItemTemplates } from "./loadWorkItemTemplates.js";
+export {
+  describePlannedFault,
+  type FaultKind,
+  type FaultScheduleOptions,
+  type PlannedFault,
+  planFaultSchedule,
+} from "./planFaultSchedule.js";
+export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
+export { type ChaosOptions, type ChaosResult, type FiredFault, runChaos } from "./runChaos.js";
+export { SeededRandom } from "./SeededRandom.js";

@@ -1,0 +1,60 @@
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+
+/** A message found in the dead-letter queue. */
+export interface DeadLetter {
+  messageId: string;
+  body: string;
+  /** `ApproximateReceiveCount` as the DLQ reports it (the receives on the work queue carry over). */
+  receiveCount: number;
+}
+
+/** Every item of the outcomes table (Scan, all pages, strongly consistent). */
+export async function scanOutcomeRows(
+  dynamodb: DynamoDBClient,
+  table: string,
+): Promise<Record<string, unknown>[]> {
+  const documents = DynamoDBDocumentClient.from(dynamodb);
+  const rows: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
+    );
+    rows.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return rows;
+}
+
+/**
+ * Every message in the dead-letter queue, each received once (with a visibility timeout long
+ * enough that none comes back while reading). Empty receives twice in a row end the read.
+ */
+export async function readDeadLetters(sqs: SQSClient, dlqUrl: string): Promise<DeadLetter[]> {
+  const letters = new Map<string, DeadLetter>();
+  let empty = 0;
+  while (empty < 2) {
+    const answer = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: dlqUrl,
+        MaxNumberOfMessages: 10,
+        VisibilityTimeout: 600,
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+      }),
+    );
+    const received = answer.Messages ?? [];
+    empty = received.length === 0 ? empty + 1 : 0;
+    for (const message of received) {
+      const messageId = message.MessageId ?? "";
+      letters.set(messageId, {
+        messageId,
+        body: message.Body ?? "",
+        receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 0),
+      });
+    }
+  }
+  return [...letters.values()];
+}
