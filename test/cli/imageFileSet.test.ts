@@ -60,7 +60,7 @@ describe("the decisions command in the CPU image's file set", () => {
 
     assert.ok(names.includes("serve"), help.stdout);
     assert.ok(!names.includes("bench"), help.stdout);
-    assert.match(help.stdout, /not installed here: .*\bbench \(needs bench\/\)/);
+    assert.match(help.stdout, /not installed here: .*\bbench \(needs bench\/[,)]/);
     for (const name of names) {
       assert.ok(
         COMMAND_REGISTRY.some((entry) => entry.name === name),
