@@ -12,26 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SERVER_SETTINGS } from "../../../adapter/server/config.js";
+import {
+  copyParts,
+  type DockerInstruction as Instruction,
+  inBuildContext as inContext,
+  dockerInstructions as instructions,
+  dockerStages as stages,
+} from "../../support/imageFileSet.js";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-
-/** Instructions of a Dockerfile, continuation lines joined, comments dropped. */
-function instructions(path: string): Instruction[] {
-  const text = readFileSync(join(ROOT, path), "utf8").replace(/\\\n/g, " ");
-  return text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((line) => {
-      const [keyword = "", ...rest] = line.split(/\s+/);
-      return { keyword: keyword.toUpperCase(), args: rest.join(" ") };
-    });
-}
 
 /** ARG defaults, for resolving `FROM ${NODE_IMAGE}`. */
 function argDefaults(list: readonly Instruction[]): Map<string, string> {
@@ -42,32 +31,6 @@ function argDefaults(list: readonly Instruction[]): Map<string, string> {
       defaults.set(match[1], match[2]);
   }
   return defaults;
-}
-
-/** Whether `.dockerignore` (Docker's rules: last match wins, `!` re-includes) keeps `path` in the context. */
-function inContext(path: string): boolean {
-  const patterns = readFileSync(join(ROOT, ".dockerignore"), "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "" && !line.startsWith("#"));
-  let included = true;
-  for (const raw of patterns) {
-    const negated = raw.startsWith("!");
-    const pattern = (negated ? raw.slice(1) : raw).replace(/\/$/, "");
-    const regex = new RegExp(
-      `^${pattern
-        .split("**")
-        .map((part) =>
-          part
-            .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-            .replace(/\*/g, "[^/]*")
-            .replace(/\?/g, "[^/]"),
-        )
-        .join(".*")}(/.*)?$`,
-    );
-    if (regex.test(path)) included = negated;
-  }
-  return included;
 }
 
 const IMAGES = [
@@ -143,29 +106,6 @@ for (const image of IMAGES) {
       assert.ok(list.some((i) => i.keyword === "EXPOSE" && i.args === "8080"));
     });
   });
-}
-
-/** The instructions of each stage, by stage name (`FROM … AS name`). */
-function stages(list: readonly Instruction[]): Map<string, Instruction[]> {
-  const byName = new Map<string, Instruction[]>();
-  let current: Instruction[] = [];
-  for (const instruction of list) {
-    if (instruction.keyword === "FROM") {
-      current = [];
-      byName.set(/\bAS\s+(\S+)/i.exec(instruction.args)?.[1] ?? String(byName.size), current);
-    } else {
-      current.push(instruction);
-    }
-  }
-  return byName;
-}
-
-/** Sources and destination of a COPY without `--from`, or the stage, source and destination of one with it. */
-function copyParts(args: string): { from: string | undefined; sources: string[]; destination: string } {
-  const parts = args.split(/\s+/);
-  const from = parts[0]?.startsWith("--from=") ? parts.shift()?.slice("--from=".length) : undefined;
-  const destination = parts.pop() ?? "";
-  return { from, sources: parts, destination };
 }
 
 describe("the CPU image's build replayed on the files it COPYs", () => {
