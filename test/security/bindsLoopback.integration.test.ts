@@ -4,14 +4,13 @@
  * the adapter) are read from /proc while the stack runs.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readdir, readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import { listeningSockets } from "../local/listeningSockets.js";
+import { startUpProcess } from "../support/startUpProcess.js";
 
-const REPO_ROOT = new URL("../../", import.meta.url).pathname;
 const LOOPBACK_V6_MAPPED = "0000000000000000FFFF00000100007F";
 
 /** `pid` and every process below it, from the parent ids in /proc/<pid>/stat. */
@@ -34,21 +33,9 @@ async function processTree(pid: number): Promise<number[]> {
 describe("decisions up binds loopback only (integration)", { timeout: 300_000 }, () => {
   let child: ChildProcess;
   let info: Record<string, string>;
-  let stderr = "";
 
   before(async () => {
-    child = spawn(
-      process.execPath,
-      ["--import", "tsx", "test/adapter/server/runCli.fixture.ts", "up", "--threads", "2"],
-      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    const [first] = (await Promise.race([once(lines, "line"), once(child, "exit")])) as [string];
-    assert.equal(typeof first, "string", `decisions up exited before it was ready:\n${stderr}`);
-    info = JSON.parse(first);
+    ({ child, info } = await startUpProcess());
   });
 
   after(async () => {

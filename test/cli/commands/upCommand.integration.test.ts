@@ -3,17 +3,17 @@
  * pipeline until SIGINT, then stops everything and exits 0.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
 const run = promisify(execFile);
@@ -29,21 +29,11 @@ async function decisions(...args: string[]): Promise<{ stdout: string; stderr: s
 describe("decisions up (integration)", () => {
   let child: ChildProcess;
   let info: Record<string, string>;
-  let stderr = "";
+  let up: UpProcess;
 
   before(async () => {
-    child = spawn(
-      process.execPath,
-      ["--import", "tsx", "test/adapter/server/runCli.fixture.ts", "up", "--threads", "2"],
-      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    const [first] = (await Promise.race([once(lines, "line"), once(child, "exit")])) as [string];
-    assert.equal(typeof first, "string", `decisions up exited before it was ready:\n${stderr}`);
-    info = JSON.parse(first);
+    up = await startUpProcess();
+    ({ child, info } = up);
   });
 
   after(async () => {
@@ -66,7 +56,7 @@ describe("decisions up (integration)", () => {
       assert.match(info[key] ?? "", /^http:\/\/127\.0\.0\.1:\d+/, key);
     }
     for (const key of ["region", "table", "bucket", "endpoint_name"]) assert.ok(info[key], key);
-    assert.match(stderr, /weights are random/);
+    assert.match(up.stderr(), /weights are random/);
   });
 
   it("decides an item a plain SDK client sends, readable from the review index", {
@@ -167,8 +157,8 @@ describe("decisions up (integration)", () => {
   it("stops everything and exits 0 on SIGINT", { timeout: 60_000 }, async () => {
     child.kill("SIGINT");
     const [code] = await once(child, "exit");
-    assert.equal(code, 0, stderr);
-    assert.match(stderr, /SIGINT: stopping/);
+    assert.equal(code, 0, up.stderr());
+    assert.match(up.stderr(), /SIGINT: stopping/);
     await assert.rejects(
       fetch(String(info.dynamodb_endpoint)),
       (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED",
