@@ -16,6 +16,7 @@ export {
   LabelledDecisionSchema,
   PolicyWriteError,
   readLabelledDecisions,
+  scoreLabelledDecisions,
   splitHeldOut,
   writeCalibrationReport,
   writePolicyCalibration,
@@ -27,8 +28,17 @@ export {
   type JevBenchSummary,
   runJevBench,
   summarizeJevBench,
+  writeJevBenchComparison,
   writeJevBenchReport,
 } from "./jevbench/index.js";
+export {
+  countPromptVersions,
+  DEFAULT_LAYOUT,
+  formatPromptVersions,
+  isLayoutChoice,
+  LAYOUT_CHOICES,
+  type LayoutChoice,
+} from "./layoutChoices.js";
 export {
   accuracy,
   brierScore,

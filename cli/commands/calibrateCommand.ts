@@ -1,30 +1,51 @@
 /**
  * `decisions calibrate`: fits each question's temperature (and finds its error-budget threshold)
  * from labelled decisions, reports before and after on a held-out split, and with `--write` writes
- * them into the policy file under a new version.
+ * them into the policy file under a new version. With `--model` it first scores the labelled
+ * states again in-process, every question in `--layout`, so that layouts can be compared.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
+import { Scorer } from "../../adapter/engine/Scorer.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { calibratePolicy } from "../../evaluation/calibration/calibratePolicy.js";
 import { collectForecasts } from "../../evaluation/calibration/collectForecasts.js";
 import { formatCalibrationReport } from "../../evaluation/calibration/formatCalibrationReport.js";
-import { readLabelledDecisions } from "../../evaluation/calibration/readLabelledDecisions.js";
+import {
+  type LabelledLine,
+  readLabelledDecisions,
+} from "../../evaluation/calibration/readLabelledDecisions.js";
+import {
+  type LabelledScoring,
+  scoreLabelledDecisions,
+} from "../../evaluation/calibration/scoreLabelledDecisions.js";
 import { writeCalibrationReport } from "../../evaluation/calibration/writeCalibrationReport.js";
 import {
   type QuestionCalibration,
   writePolicyCalibration,
 } from "../../evaluation/calibration/writePolicyCalibration.js";
+import {
+  DEFAULT_LAYOUT,
+  isLayoutChoice,
+  LAYOUT_CHOICES,
+  type LayoutChoice,
+} from "../../evaluation/layoutChoices.js";
+import type { Policy } from "../../functions/policy/Policy.js";
 import { parsePolicy } from "../../functions/policy/parsePolicy.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 /** Defaults of the flags, used by the parser and the usage text alike. */
-const DEFAULTS = { errorBudget: 0.05, holdout: 0.3, seed: 0 } as const;
+const DEFAULTS = { errorBudget: 0.05, holdout: 0.3, seed: 0, layout: DEFAULT_LAYOUT } as const;
+
+/** The context size items are scored again with (`--model`), as `jevbench` runs its cases. */
+const CONTEXT_SIZE = 8192;
 
 const USAGE = `usage: decisions calibrate <labelled.jsonl> --policy <name|file.yaml> [--question <id>]
-         [--error-budget ${DEFAULTS.errorBudget}] [--bias] [--holdout ${DEFAULTS.holdout}] [--seed ${DEFAULTS.seed}] [--out <dir>] [--write]
+         [--error-budget ${DEFAULTS.errorBudget}] [--bias] [--holdout ${DEFAULTS.holdout}] [--seed ${DEFAULTS.seed}] [--limit N] [--out <dir>] [--write]
+         [--model <file.gguf> [--layout ${LAYOUT_CHOICES.join("|")}] [--threads N]]
 
 Fits a temperature per question by maximum likelihood on labelled decisions (the format
 \`decisions outcomes export --labelled\` writes; see evaluation/README.md), reports accuracy,
@@ -38,6 +59,15 @@ probability threshold whose automated decisions keep within the error budget.
                   hold no biases, so only the temperature and threshold are written
   --holdout       share of the items held out for evaluation (default ${DEFAULTS.holdout})
   --seed          seed of the held-out split (default ${DEFAULTS.seed})
+  --limit         use the policy's first N labelled lines only (default: all)
+  --model         score every labelled line's \`state\` again in-process on this GGUF, asking all
+                  the policy's questions as the pipeline does, and calibrate those answers instead
+                  of the recorded ones (each line then needs \`state\`; see evaluation/README.md)
+  --layout        with --model: the prompt layout every question is asked in, one of
+                  ${LAYOUT_CHOICES.join(", ")} (default ${DEFAULTS.layout});
+                  the report names it and the prompt_version answered. With --write it must
+                  be the layout the policy asks each calibrated question in
+  --threads       with --model: CPU threads (default: all cores)
   --out           folder for calibration.md, calibration.json and the charts
                   (default: bench/results/calibrate-<policy>-<timestamp>)
   --write         write the temperatures and thresholds into the policy file, with a new version
@@ -58,6 +88,10 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
           bias: { type: "boolean", default: false },
           holdout: { type: "string", default: String(DEFAULTS.holdout) },
           seed: { type: "string", default: String(DEFAULTS.seed) },
+          limit: { type: "string" },
+          model: { type: "string" },
+          layout: { type: "string" },
+          threads: { type: "string" },
           out: { type: "string" },
           write: { type: "boolean", default: false },
           help: { type: "boolean", short: "h", default: false },
@@ -78,6 +112,16 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
       const holdout = fraction("--holdout", values.holdout);
       const seed = Number(values.seed);
       if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${values.seed}`);
+      const limit = positiveInteger("--limit", values.limit);
+      const threads = positiveInteger("--threads", values.threads);
+      const layout = layoutOf(values.layout ?? DEFAULTS.layout);
+      const model = values.model;
+      if (model === undefined && (values.layout !== undefined || threads !== undefined)) {
+        throw new UsageError(
+          `${values.layout !== undefined ? "--layout" : "--threads"} needs --model: without it the recorded distributions are calibrated, in the layout each item was decided in`,
+          { usage: USAGE },
+        );
+      }
 
       const policyPath = policyFileOf(values.policy);
       const policyText = await readFile(policyPath, "utf8");
@@ -87,7 +131,37 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
           `policy ${policy.name} has no question "${values.question}" (${policy.questions.map((q) => q.id).join(", ")})`,
         );
       }
-      const lines = readLabelledDecisions(await readFile(labelledPath, "utf8"), labelledPath);
+      if (model !== undefined && values.write) refuseOtherLayout(policy, layout, values.question);
+      let lines = firstLines(
+        readLabelledDecisions(await readFile(labelledPath, "utf8"), labelledPath),
+        policy.name,
+        limit,
+      );
+      let scoring: LabelledScoring | undefined;
+      if (model !== undefined) {
+        stderr.write(`calibrate: scoring the labelled states again on ${model}, layout ${layout}\n`);
+        const scorer = await Scorer.load({
+          modelPath: model,
+          threads: threads ?? availableParallelism(),
+          contextSize: CONTEXT_SIZE,
+        });
+        try {
+          const scored = await scoreLabelledDecisions(scorer, policy, lines, {
+            layout,
+            onLine: (done, total) => {
+              if (done % 25 === 0 || done === total)
+                stderr.write(`calibrate: ${done}/${total} lines scored\n`);
+            },
+          });
+          lines = scored.lines;
+          scoring = scored.scoring;
+        } finally {
+          await scorer.dispose();
+        }
+        for (const failure of scoring.failed) {
+          stderr.write(`calibrate: line ${failure.line} (${failure.id}) left out: ${failure.error}\n`);
+        }
+      }
       const collected = collectForecasts(policy, lines, values.question);
       if (collected.other_policy_lines > 0) {
         stderr.write(`calibrate: skipped ${collected.other_policy_lines} lines of other policies\n`);
@@ -97,6 +171,7 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
         heldOut: { fraction: holdout, seed },
         bias: values.bias,
       });
+      if (scoring !== undefined) report.scoring = scoring;
       const calibrated = report.questions.filter((question) => question.fitted !== undefined);
 
       let written: { file: string; version: string } | undefined;
@@ -148,6 +223,51 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
 function policyFileOf(value: string): string {
   if (/\.ya?ml$/.test(value) || value.includes("/") || value !== basename(value)) return value;
   return join(packageRoot(), "policies", `${value}.yaml`);
+}
+
+/** `--layout`: one of {@link LAYOUT_CHOICES}. */
+function layoutOf(value: string): LayoutChoice {
+  if (!isLayoutChoice(value)) {
+    throw new UsageError(`--layout takes ${LAYOUT_CHOICES.join(", ")}; got ${value}`, { usage: USAGE });
+  }
+  return value;
+}
+
+/**
+ * A temperature fitted on answers in one layout does not fit another: `--write` with `--model`
+ * needs the layout the policy asks each calibrated question in.
+ */
+function refuseOtherLayout(policy: Policy, layout: LayoutChoice, only: string | undefined): void {
+  for (const question of policy.questions) {
+    if (only !== undefined && question.id !== only) continue;
+    const asked = question.layout ?? DEFAULT_LAYOUT;
+    if (asked !== layout) {
+      throw new UsageError(
+        `--write: policy ${policy.name} asks "${question.id}" in layout ${asked}; a temperature fitted on ${layout} answers does not apply to it (set its layout in the policy, or leave out --write to compare)`,
+        { usage: USAGE },
+      );
+    }
+  }
+}
+
+/** With a limit: the policy's first `limit` lines (other policies' lines are kept, to be counted and skipped). */
+function firstLines(lines: LabelledLine[], policy: string, limit: number | undefined): LabelledLine[] {
+  if (limit === undefined) return lines;
+  let kept = 0;
+  return lines.filter(({ decision }) => {
+    if (decision.policy !== policy) return true;
+    kept += 1;
+    return kept <= limit;
+  });
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) {
+    throw new UsageError(`${flag} must be a positive integer, got ${value}`, { usage: USAGE });
+  }
+  return number;
 }
 
 function fraction(flag: string, value: string): number {

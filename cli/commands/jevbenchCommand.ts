@@ -9,10 +9,18 @@ import { Scorer } from "../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { JEVBENCH_DIR, loadJevBench } from "../../bench/loadJevBench.js";
+import type { JevBenchLayoutRun } from "../../evaluation/jevbench/formatJevBenchComparison.js";
 import { runJevBench } from "../../evaluation/jevbench/runJevBench.js";
-import { summarizeJevBench } from "../../evaluation/jevbench/summarizeJevBench.js";
-import type { JevBenchItem } from "../../evaluation/jevbench/types.js";
+import { type JevBenchSummary, summarizeJevBench } from "../../evaluation/jevbench/summarizeJevBench.js";
+import type { JevBenchItem, JevBenchRecord } from "../../evaluation/jevbench/types.js";
+import { writeJevBenchComparison } from "../../evaluation/jevbench/writeJevBenchComparison.js";
 import { writeJevBenchReport } from "../../evaluation/jevbench/writeJevBenchReport.js";
+import {
+  DEFAULT_LAYOUT,
+  isLayoutChoice,
+  LAYOUT_CHOICES,
+  type LayoutChoice,
+} from "../../evaluation/layoutChoices.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
@@ -27,6 +35,7 @@ const DEFAULT_KIND = "tiny-qwen3";
 const CONTEXT_SIZE = 8192;
 
 const USAGE = `usage: decisions jevbench [--model <file.gguf>] [--files ${FILES.join(",")}] [--limit N] [--out <dir>] [--threads N]
+         [--layout ${LAYOUT_CHOICES.join("|")}[,…]]
 
 Runs the public JevBench cases (bench/jevbench) serially in-process through the engine and scores
 them as JevBench does: valid responses, accuracy (argmax, ties to the alphabetically smallest
@@ -39,6 +48,11 @@ label), Brier score, 10-bin ECE, paraphrase consistency, per-family accuracy, p5
   --out      folder for jevbench.json, jevbench.md and the charts
              (default: bench/results/jevbench-<timestamp>)
   --threads  CPU threads (default: all cores)
+  --layout   prompt layout every case is asked in, one of
+             ${LAYOUT_CHOICES.join(", ")} (auto: the engine picks the cheaper
+             per case) (default: ${DEFAULT_LAYOUT}). Several, comma-separated, run the same cases
+             in each, one after another (each from an empty cache), side by side: each layout's
+             report in <out>/<layout>/, comparison.json and comparison.md in <out>
 `;
 
 /** Builds the `decisions jevbench` command writing to `stdout` / `stderr` (tests pass their own). */
@@ -55,6 +69,7 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
           limit: { type: "string" },
           out: { type: "string" },
           threads: { type: "string" },
+          layout: { type: "string", default: DEFAULT_LAYOUT },
           help: { type: "boolean", short: "h", default: false },
         },
         usage: USAGE,
@@ -70,6 +85,7 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
       }
       const limit = positiveInteger("--limit", values.limit);
       const threads = positiveInteger("--threads", values.threads) ?? availableParallelism();
+      const layouts = layoutsOf(values.layout);
       const startedAt = new Date();
       const items: JevBenchItem[] = [];
       for (const file of files) {
@@ -78,17 +94,34 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
       }
       const planned = limit === undefined ? items : items.slice(0, limit);
       const modelPath = values.model ?? (await ensureGeneratedModel(DEFAULT_KIND));
-      stderr.write(`jevbench: ${planned.length} cases on ${modelPath}, ${threads} threads\n`);
+      stderr.write(
+        `jevbench: ${planned.length} cases on ${modelPath}, ${threads} threads, layout ${layouts.join(", ")}\n`,
+      );
       const scorer = await Scorer.load({ modelPath, threads, contextSize: CONTEXT_SIZE });
       try {
-        const records = await runJevBench(scorer, planned, {
-          onRecord: (record, done, total) => {
-            if (done % 25 === 0 || done === total) {
-              stderr.write(`jevbench: ${done}/${total} cases, last ${record.latency_ms.toFixed(0)} ms\n`);
-            }
-          },
-        });
-        const summary = summarizeJevBench(planned, records);
+        const runs: (JevBenchLayoutRun & { records: JevBenchRecord[] })[] = [];
+        for (const [index, layout] of layouts.entries()) {
+          // Each layout starts cold: one whose prompts an earlier layout already evaluated (auto
+          // choosing question-first-v1) would otherwise find them cached and look faster.
+          if (index > 0) await scorer.clearCache();
+          const records = await runJevBench(scorer, planned, {
+            layout,
+            onRecord: (record, done, total) => {
+              if (done % 25 === 0 || done === total) {
+                stderr.write(
+                  `jevbench: ${layout}: ${done}/${total} cases, last ${record.latency_ms.toFixed(0)} ms\n`,
+                );
+              }
+            },
+          });
+          const single = layouts.length === 1;
+          runs.push({
+            layout,
+            summary: summarizeJevBench(planned, records),
+            records,
+            report: single ? "jevbench.md" : `${layout}/jevbench.md`,
+          });
+        }
         const outDir =
           values.out ??
           join(
@@ -105,23 +138,57 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
           started_at: startedAt.toISOString(),
           threads,
         };
-        const written = await writeJevBenchReport(outDir, run, summary, records);
-        stdout.write(
-          [
-            `valid ${summary.n_valid}/${summary.n_planned}, accuracy ${summary.n_correct}/${summary.n_attempted}` +
-              `, Brier ${summary.brier_mean.toFixed(3)}, ECE ${summary.ece.ece.toFixed(3)}` +
-              `, p50 ${summary.latency.p50_ms.toFixed(0)} ms, p95 ${summary.latency.p95_ms.toFixed(0)} ms`,
+        const lines: string[] = [];
+        if (runs.length === 1 && runs[0] !== undefined) {
+          const { layout, summary, records } = runs[0];
+          const written = await writeJevBenchReport(outDir, { ...run, layout }, summary, records);
+          lines.push(
+            `${headline(summary)}, layout ${layout}`,
             `wrote ${written.json}`,
             `wrote ${written.markdown}`,
-            "",
-          ].join("\n"),
-        );
+          );
+        } else {
+          for (const { layout, summary, records } of runs) {
+            const written = await writeJevBenchReport(
+              join(outDir, layout),
+              { ...run, layout },
+              summary,
+              records,
+            );
+            lines.push(`${layout}: ${headline(summary)}`, `wrote ${written.json}`);
+          }
+          const comparison = await writeJevBenchComparison(outDir, { ...run, layouts }, runs);
+          lines.push(`wrote ${comparison.json}`, `wrote ${comparison.markdown}`);
+        }
+        stdout.write(`${lines.join("\n")}\n`);
         return 0;
       } finally {
         await scorer.dispose();
       }
     },
   };
+}
+
+/** The figures printed for a run: validity, accuracy, Brier, ECE, latency. */
+function headline(summary: JevBenchSummary): string {
+  return (
+    `valid ${summary.n_valid}/${summary.n_planned}, accuracy ${summary.n_correct}/${summary.n_attempted}` +
+    `, Brier ${summary.brier_mean.toFixed(3)}, ECE ${summary.ece.ece.toFixed(3)}` +
+    `, p50 ${summary.latency.p50_ms.toFixed(0)} ms, p95 ${summary.latency.p95_ms.toFixed(0)} ms`
+  );
+}
+
+/** `--layout`: one layout, or several comma-separated, each once. */
+function layoutsOf(value: string): LayoutChoice[] {
+  const names = value.split(",").map((name) => name.trim());
+  const layouts = names.filter(isLayoutChoice);
+  if (layouts.length !== names.length || new Set(layouts).size !== layouts.length) {
+    throw new UsageError(
+      `--layout takes ${LAYOUT_CHOICES.join(", ")}, or several of them comma-separated, each once; got ${value}`,
+      { usage: USAGE },
+    );
+  }
+  return layouts;
 }
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stateSchema } from "../../adapter/wire/requestSchemaParts.js";
 
 /** An answer value as outcomes store it: a label (choice), a level (score) or a boolean (noul). */
 const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -38,6 +39,11 @@ export const LabelledDecisionSchema = z.object({
   /** Who reviewed it, and when (ISO-8601). Informational. */
   reviewed_by: z.string().optional(),
   reviewed_at: z.string().optional(),
+  /**
+   * The work item's state as the endpoint was given it (text, or a JSON object or array). Only
+   * needed to score the items again (`calibrate --model`); the outcomes export does not write it.
+   */
+  state: stateSchema(undefined).optional(),
   /** Question id → its labelled answer; only questions a human answered. */
   questions: z.record(z.string(), LabelledAnswerSchema),
 });

@@ -8,6 +8,7 @@ import type { LabelledForecast } from "./collectForecasts.js";
 import { findThreshold, type ThresholdChoice, wilsonUpperBound } from "./findThreshold.js";
 import { fitContextualCalibration } from "./fitContextualCalibration.js";
 import { fitTemperature } from "./fitTemperature.js";
+import type { LabelledScoring } from "./scoreLabelledDecisions.js";
 import { type HeldOutOptions, splitHeldOut } from "./splitHeldOut.js";
 
 /** Options of {@link calibratePolicy}; every field has a default. */
@@ -72,6 +73,12 @@ export interface CalibrationReport {
   /** Argmax ties go to the label offered first, as the policy decides. */
   ties: "first-offered";
   questions: QuestionCalibrationReport[];
+  /**
+   * Set by the caller when the labelled states were scored again (`scoreLabelledDecisions`): the
+   * model, the layout every question was asked in and the prompt versions answered. Absent: the
+   * distributions are the recorded ones, in whatever layout each item was decided.
+   */
+  scoring?: LabelledScoring;
 }
 
 const PREDICTION: PredictionOptions = { ties: "first-offered" };

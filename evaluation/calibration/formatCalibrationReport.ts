@@ -1,5 +1,7 @@
+import { formatPromptVersions } from "../layoutChoices.js";
 import type { ForecastMetrics } from "../metrics/forecastMetrics.js";
 import type { CalibrationReport, QuestionCalibrationReport } from "./calibratePolicy.js";
+import type { LabelledScoring } from "./scoreLabelledDecisions.js";
 
 /** Chart file names of one question's report, relative to the report's folder. */
 export function calibrationChartFiles(question: string): { reliability: string; coverage: string } {
@@ -7,7 +9,9 @@ export function calibrationChartFiles(question: string): { reliability: string; 
 }
 
 /**
- * The calibration report as Markdown: per question the fitted temperature, the held-out metrics
+ * The calibration report as Markdown: where the distributions come from (recorded, or scored
+ * again on a model in a named layout, with the prompt versions answered), per question the
+ * fitted temperature, the held-out metrics
  * before and after, the chosen threshold with its coverage and error, and links to the charts
  * (files named by {@link calibrationChartFiles}).
  */
@@ -22,10 +26,43 @@ export function formatCalibrationReport(
       `held out ${Math.round(report.held_out.fraction * 100)} % of the items (seed ${report.held_out.seed}). ` +
       "Metrics on the held-out split; argmax ties go to the label offered first, as the policy decides.",
     "",
+    ...scoringSection(report.scoring),
   ];
   if (written !== undefined) lines.push(`Written to ${written.file} as version ${written.version}.`, "");
   for (const question of report.questions) lines.push(...questionSection(question));
   return `${lines.join("\n")}\n`;
+}
+
+function scoringSection(scoring: LabelledScoring | undefined): string[] {
+  if (scoring === undefined) {
+    return [
+      "Distributions as recorded when the items were decided, in the layout the policy asked for then.",
+      "",
+    ];
+  }
+  const lines = [
+    `Scored again in-process on ${scoring.model} (${scoring.model_file}), every question asked in layout ` +
+      `${scoring.layout}: ${scoring.lines - scoring.failed.length}/${scoring.lines} labelled lines answered.`,
+    "",
+    "| question | prompt_version answered |",
+    "|---|---|",
+    ...Object.entries(scoring.prompt_versions).map(
+      ([id, counts]) => `| ${id} | ${formatPromptVersions(counts)} |`,
+    ),
+    "",
+  ];
+  if (scoring.failed.length > 0) {
+    lines.push(
+      "Left out (no usable answer):",
+      "",
+      ...scoring.failed
+        .slice(0, 20)
+        .map((failure) => `- line ${failure.line} (${failure.id}): ${failure.error}`),
+      ...(scoring.failed.length > 20 ? [`- … and ${scoring.failed.length - 20} more`] : []),
+      "",
+    );
+  }
+  return lines;
 }
 
 function questionSection(question: QuestionCalibrationReport): string[] {

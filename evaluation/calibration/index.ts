@@ -35,6 +35,12 @@ export {
   LabelledDecisionSchema,
 } from "./LabelledDecisionSchema.js";
 export { type LabelledLine, readLabelledDecisions } from "./readLabelledDecisions.js";
+export {
+  type LabelledScoring,
+  type ScoredLabelledDecisions,
+  type ScoreLabelledOptions,
+  scoreLabelledDecisions,
+} from "./scoreLabelledDecisions.js";
 export { type HeldOutOptions, isHeldOut, splitHeldOut } from "./splitHeldOut.js";
 export { writeCalibrationReport } from "./writeCalibrationReport.js";
 export {

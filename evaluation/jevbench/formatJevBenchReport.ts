@@ -1,3 +1,4 @@
+import { formatPromptVersions, type LayoutChoice } from "../layoutChoices.js";
 import type { JevBenchMetrics, JevBenchSummary } from "./summarizeJevBench.js";
 
 /** File names of the report's charts, relative to its folder. */
@@ -11,20 +12,22 @@ export interface JevBenchRunInfo {
   /** Set for a generated model: its weights are random, so accuracy means nothing. */
   generated?: boolean;
   files: readonly string[];
+  /** The prompt layout every case was asked in (`--layout`); `direct-options-v1` by default. */
+  layout: LayoutChoice;
   started_at: string;
   threads?: number;
 }
 
 /**
- * The JevBench report as Markdown: headline figures, per file and per family tables, paraphrase
- * consistency, latency, and links to the reliability diagram and coverage/error curve.
+ * The JevBench report as Markdown: the layout asked for and the prompt versions answered,
+ * headline figures, per file and per family tables, paraphrase consistency, latency, and links to the reliability diagram and coverage/error curve.
  */
 export function formatJevBenchReport(summary: JevBenchSummary, run: JevBenchRunInfo): string {
   const paraphrase = summary.paraphrase_consistency;
   const lines = [
     `# JevBench public cases: ${run.model}`,
     "",
-    `Model file ${run.model_file}; files ${run.files.join(", ")}; started ${run.started_at}` +
+    `Model file ${run.model_file}; files ${run.files.join(", ")}; layout ${run.layout}; started ${run.started_at}` +
       `${run.threads === undefined ? "" : `; ${run.threads} threads`}. Cases run serially in-process through the engine (System One).`,
     ...(run.generated === true
       ? [
@@ -43,6 +46,8 @@ export function formatJevBenchReport(summary: JevBenchSummary, run: JevBenchRunI
     `| ordinal MAE (score cases) | ${summary.ordinal_mae === null ? "n/a" : fixed(summary.ordinal_mae)} |`,
     `| paraphrase consistency | ${paraphrase.agreement === null ? "n/a" : `${paraphrase.agree}/${paraphrase.both_valid} = ${fixed(paraphrase.agreement)}`} (${paraphrase.pairs} pairs) |`,
     `| latency p50 / p95 (serial) | ${ms(summary.latency.p50_ms)} / ${ms(summary.latency.p95_ms)} |`,
+    `| prompt tokens per case (mean) | ${summary.input_tokens_mean === null ? "n/a" : summary.input_tokens_mean.toFixed(1)} |`,
+    `| prompt_version answered | ${formatPromptVersions(summary.prompt_versions)} |`,
     "",
     "## Per file",
     "",

@@ -1,5 +1,12 @@
 /** JevBench's public cases run in-process through the engine, scored and reported as JevBench defines it. */
 export {
+  formatJevBenchComparison,
+  type JevBenchComparisonInfo,
+  type JevBenchLayoutRow,
+  type JevBenchLayoutRun,
+  jevBenchLayoutRow,
+} from "./formatJevBenchComparison.js";
+export {
   formatJevBenchReport,
   JEVBENCH_CHART_FILES,
   type JevBenchRunInfo,
@@ -15,4 +22,5 @@ export {
   summarizeJevBench,
 } from "./summarizeJevBench.js";
 export type { JevBenchItem, JevBenchRecord } from "./types.js";
+export { type JevBenchComparisonFiles, writeJevBenchComparison } from "./writeJevBenchComparison.js";
 export { type JevBenchReportFiles, writeJevBenchReport } from "./writeJevBenchReport.js";

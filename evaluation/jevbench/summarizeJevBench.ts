@@ -1,4 +1,5 @@
 import { quantile } from "../../bench/statistics.js";
+import { countPromptVersions } from "../layoutChoices.js";
 import { brierScore } from "../metrics/brierScore.js";
 import { type CoveragePoint, coverageErrorCurve } from "../metrics/coverageErrorCurve.js";
 import {
@@ -51,6 +52,13 @@ export interface JevBenchSummary extends JevBenchMetrics {
   latency: { n: number; p50_ms: number; p95_ms: number; mean_ms: number };
   /** Coverage and error of automating the valid answers at or above each confidence threshold. */
   coverage_curve: CoveragePoint[];
+  /**
+   * How many answers each `prompt_version` scored, as the engine returned it (the layout asked
+   * for, or the one `auto` chose).
+   */
+  prompt_versions: Record<string, number>;
+  /** Mean prompt tokens the engine evaluated per answered case; null when none answered. */
+  input_tokens_mean: number | null;
 }
 
 /** One planned case, as the summary needs it. */
@@ -68,7 +76,8 @@ export interface PlannedCase {
  * Aggregates a run as JevBench's `summarize` does: overall, per family and per file — valid
  * answers, accuracy (invalid = wrong), mean Brier, 10-bin ECE (both over the valid answers),
  * ordinal MAE of score cases; the macro accuracy over families; paraphrase consistency over the
- * two-case groups; p50/p95 latency (percentiles by linear interpolation, as JevBench's).
+ * two-case groups; p50/p95 latency (percentiles by linear interpolation, as JevBench's); the
+ * prompt versions the engine answered with and the mean prompt tokens per case.
  */
 export function summarizeJevBench(
   cases: readonly PlannedCase[],
@@ -85,6 +94,9 @@ export function summarizeJevBench(
   const perFamily = groupBy((c) => c.family);
   const familyAccuracies = Object.values(perFamily).map((metrics) => metrics.accuracy);
   const latencies = records.map((record) => record.latency_ms);
+  const inputTokens = records.flatMap((record) =>
+    record.input_tokens === undefined ? [] : [record.input_tokens],
+  );
   return {
     ...metricsOf(cases, byId),
     macro_accuracy: familyAccuracies.reduce((a, b) => a + b, 0) / Math.max(1, familyAccuracies.length),
@@ -98,6 +110,9 @@ export function summarizeJevBench(
       mean_ms: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
     },
     coverage_curve: coverageErrorCurve(gradeForecasts(validForecasts(cases, byId))),
+    prompt_versions: countPromptVersions(records.map((record) => record.prompt_version)),
+    input_tokens_mean:
+      inputTokens.length === 0 ? null : inputTokens.reduce((a, b) => a + b, 0) / inputTokens.length,
   };
 }
 

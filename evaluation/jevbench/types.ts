@@ -27,4 +27,6 @@ export interface JevBenchRecord {
   latency_ms: number;
   /** Prompt tokens the engine evaluated, when it answered. */
   input_tokens?: number;
+  /** The prompt layout the engine scored the case in (its `prompt_version`), when it answered. */
+  prompt_version?: string;
 }

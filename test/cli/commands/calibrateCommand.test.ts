@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
@@ -113,6 +114,94 @@ describe("decisions calibrate", () => {
     assert.ok(question.threshold_held_out.error_rate <= 0.05);
     assert.match(stdout.text(), /Written to .*ticket-routing\.yaml as version 4/);
     assert.match(stdout.text(), /\| held out \| accuracy \| Brier \| NLL \| ECE \(10 bins\) \|/);
+    assert.equal(report.scoring, undefined, "the recorded distributions, not scored again");
+    assert.match(await readFile(join(out, "calibration.md"), "utf8"), /^Distributions as recorded /m);
+  });
+
+  describe("scoring the labelled states again on a generated tiny-qwen3 (--model)", () => {
+    let model: string;
+    let withStates: string;
+
+    before(async () => {
+      model = await ensureGeneratedModel("tiny-qwen3");
+      const states: unknown[] = [
+        "I was charged twice for my subscription this month.",
+        { subject: "Cannot log in", body: "The reset link says it expired." },
+        "Where is my order?",
+      ];
+      const lines = states.map((state, index) =>
+        JSON.stringify({
+          policy: "ticket-routing",
+          id: `S-${index}`,
+          state,
+          questions: {
+            queue: { distribution: { billing: 1 }, label: "billing", temperature: 1 },
+            needs_human: { distribution: { true: 0.5, false: 0.5 }, label: false, temperature: 1 },
+          },
+        }),
+      );
+      withStates = join(dir, "with-states.jsonl");
+      await writeFile(withStates, `${lines.join("\n")}\n`);
+    });
+
+    const scoringOf = async (out: string) => {
+      const report = JSON.parse(await readFile(join(out, "calibration.json"), "utf8"));
+      return { scoring: report.scoring, markdown: await readFile(join(out, "calibration.md"), "utf8") };
+    };
+
+    it("asks every question in the --layout given and names it and the prompt_version answered in the report", async () => {
+      const stderr = capture();
+      const out = join(dir, "question-first");
+
+      const code = await createCalibrateCommand({ stdout: capture(), stderr }).run([
+        ...[withStates, "--policy", policyPath, "--model", model, "--threads", "2"],
+        ...["--limit", "2", "--layout", "question-first-v1", "--out", out],
+      ]);
+
+      // Two lines cannot calibrate anything (exit 1), but the report is written.
+      assert.equal(code, 1, stderr.text());
+      const { scoring, markdown } = await scoringOf(out);
+      assert.equal(scoring.layout, "question-first-v1");
+      assert.equal(scoring.model_file, basename(model));
+      assert.deepEqual([scoring.lines, scoring.failed], [2, []]);
+      assert.deepEqual(scoring.prompt_versions, {
+        queue: { "question-first-v1": 2 },
+        priority: { "question-first-v1": 2 },
+        needs_human: { "question-first-v1": 2 },
+      });
+      assert.match(
+        markdown,
+        /every question asked in layout question-first-v1: 2\/2 labelled lines answered/,
+      );
+      assert.match(markdown, /^\| queue \| question-first-v1 × 2 \|$/m);
+    });
+
+    it("asks in direct-options-v1 when --layout is not given", async () => {
+      const stderr = capture();
+      const out = join(dir, "default-layout");
+
+      const code = await createCalibrateCommand({ stdout: capture(), stderr }).run([
+        ...[
+          withStates,
+          "--policy",
+          policyPath,
+          "--model",
+          model,
+          "--threads",
+          "2",
+          "--limit",
+          "2",
+          "--out",
+          out,
+        ],
+      ]);
+
+      assert.equal(code, 1, stderr.text());
+      const { scoring, markdown } = await scoringOf(out);
+      assert.equal(scoring.layout, "direct-options-v1");
+      assert.deepEqual(scoring.prompt_versions.queue, { "direct-options-v1": 2 });
+      assert.match(markdown, /asked in layout direct-options-v1/);
+    });
   });
 
   it("refuses bad arguments as usage errors", async () => {
@@ -127,6 +216,42 @@ describe("decisions calibrate", () => {
     await assert.rejects(
       command.run([labelledPath, "--policy", policyPath, "--question", "nope"]),
       UsageError,
+    );
+    await assert.rejects(command.run([labelledPath, "--policy", policyPath, "--limit", "0"]), UsageError);
+  });
+
+  it("refuses a --layout the engine does not have, one without --model, and one --write cannot apply", async () => {
+    const command = createCalibrateCommand({ stdout: capture(), stderr: capture() });
+    // No model is loaded: every refusal comes first, so a missing file as the model shows it.
+    const model = join(dir, "no-such-model.gguf");
+    const refused = (pattern: RegExp) => (error: unknown) => {
+      assert.ok(error instanceof UsageError, String(error));
+      assert.match(error.message, pattern);
+      return true;
+    };
+
+    await assert.rejects(
+      command.run([labelledPath, "--policy", policyPath, "--model", model, "--layout", "question-first"]),
+      refused(/^--layout takes direct-options-v1, question-first-v1, auto; got question-first$/),
+    );
+    await assert.rejects(
+      command.run([labelledPath, "--policy", policyPath, "--layout", "question-first-v1"]),
+      refused(/--layout needs --model/),
+    );
+    await assert.rejects(
+      command.run([
+        ...[
+          labelledPath,
+          "--policy",
+          policyPath,
+          "--model",
+          model,
+          "--layout",
+          "question-first-v1",
+          "--write",
+        ],
+      ]),
+      refused(/asks "queue" in layout direct-options-v1; a temperature fitted on question-first-v1 answers/),
     );
   });
 });

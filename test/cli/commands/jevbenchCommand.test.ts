@@ -31,16 +31,19 @@ describe("decisions jevbench", () => {
   it("answers all 231 public cases validly on a generated tiny-qwen3 and writes the report with its charts", async () => {
     const stdout = capture();
     const stderr = capture();
+    const out = join(dir, "all");
 
     // One run, all cases: the default model is the generated tiny-qwen3.
-    const code = await createJevBenchCommand({ stdout, stderr }).run(["--out", dir, "--threads", "2"]);
+    const code = await createJevBenchCommand({ stdout, stderr }).run(["--out", out, "--threads", "2"]);
 
     assert.equal(code, 0, stderr.text());
-    const { run, summary, records } = JSON.parse(await readFile(join(dir, "jevbench.json"), "utf8"));
+    const { run, summary, records } = JSON.parse(await readFile(join(out, "jevbench.json"), "utf8"));
     assert.equal(summary.n_planned, 231);
     assert.equal(summary.n_valid, 231);
     assert.equal(records.length, 231);
     assert.equal(run.generated, true);
+    assert.equal(run.layout, "direct-options-v1");
+    assert.deepEqual(summary.prompt_versions, { "direct-options-v1": 231 });
     assert.deepEqual(Object.keys(summary.per_file).sort(), ["easy", "hard", "original"]);
     assert.equal(summary.per_file.original.n_planned, 72);
     assert.equal(summary.paraphrase_consistency.pairs, 36);
@@ -55,16 +58,109 @@ describe("decisions jevbench", () => {
       ),
       231,
     );
-    assert.deepEqual((await readdir(dir)).sort(), [
+    assert.deepEqual((await readdir(out)).sort(), [
       "coverage.svg",
       "jevbench.json",
       "jevbench.md",
       "reliability.svg",
     ]);
-    const markdown = await readFile(join(dir, "jevbench.md"), "utf8");
+    const markdown = await readFile(join(out, "jevbench.md"), "utf8");
     assert.match(markdown, /\| valid responses \| 231\/231 \|/);
     assert.match(markdown, /\(reliability\.svg\)/);
     assert.match(stdout.text(), /^valid 231\/231, accuracy \d+\/231/);
+  });
+
+  it("asks every case in the layout given with --layout and records it in the JSON and Markdown report", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const out = join(dir, "question-first");
+
+    const code = await createJevBenchCommand({ stdout, stderr }).run([
+      ...["--out", out, "--threads", "2", "--limit", "2", "--layout", "question-first-v1"],
+    ]);
+
+    assert.equal(code, 0, stderr.text());
+    const { run, summary, records } = JSON.parse(await readFile(join(out, "jevbench.json"), "utf8"));
+    assert.equal(run.layout, "question-first-v1");
+    assert.deepEqual(summary.prompt_versions, { "question-first-v1": 2 });
+    assert.deepEqual(
+      records.map((record: { prompt_version?: string }) => record.prompt_version),
+      ["question-first-v1", "question-first-v1"],
+    );
+    const markdown = await readFile(join(out, "jevbench.md"), "utf8");
+    assert.match(markdown, /; layout question-first-v1;/);
+    assert.match(markdown, /\| prompt_version answered \| question-first-v1 × 2 \|/);
+    assert.match(stdout.text(), /^valid 2\/2, .*, layout question-first-v1$/m);
+  });
+
+  it("keeps direct-options-v1 as the layout when --layout is not given", async () => {
+    const stderr = capture();
+    const out = join(dir, "default-layout");
+
+    const code = await createJevBenchCommand({ stdout: capture(), stderr }).run([
+      ...["--out", out, "--threads", "2", "--limit", "2"],
+    ]);
+
+    assert.equal(code, 0, stderr.text());
+    const { run, summary } = JSON.parse(await readFile(join(out, "jevbench.json"), "utf8"));
+    assert.equal(run.layout, "direct-options-v1");
+    assert.deepEqual(summary.prompt_versions, { "direct-options-v1": 2 });
+    assert.match(await readFile(join(out, "jevbench.md"), "utf8"), /; layout direct-options-v1;/);
+  });
+
+  it("runs the same cases in each of several layouts and writes them side by side", async () => {
+    const stdout = capture();
+    const stderr = capture();
+    const out = join(dir, "both");
+
+    const code = await createJevBenchCommand({ stdout, stderr }).run([
+      ...["--out", out, "--threads", "2", "--limit", "2", "--layout", "direct-options-v1,question-first-v1"],
+    ]);
+
+    assert.equal(code, 0, stderr.text());
+    assert.deepEqual((await readdir(out)).sort(), [
+      "comparison.json",
+      "comparison.md",
+      "direct-options-v1",
+      "question-first-v1",
+    ]);
+    const comparison = JSON.parse(await readFile(join(out, "comparison.json"), "utf8"));
+    assert.deepEqual(comparison.run.layouts, ["direct-options-v1", "question-first-v1"]);
+    assert.deepEqual(
+      comparison.layouts.map((row: { layout: string; prompt_versions: object; n_valid: number }) => [
+        row.layout,
+        row.prompt_versions,
+        row.n_valid,
+      ]),
+      [
+        ["direct-options-v1", { "direct-options-v1": 2 }, 2],
+        ["question-first-v1", { "question-first-v1": 2 }, 2],
+      ],
+    );
+    const ids: string[][] = [];
+    for (const layout of ["direct-options-v1", "question-first-v1"]) {
+      const report = JSON.parse(await readFile(join(out, layout, "jevbench.json"), "utf8"));
+      assert.equal(report.run.layout, layout);
+      ids.push(report.records.map((record: { id: string }) => record.id));
+    }
+    assert.equal(ids[0]?.length, 2);
+    assert.deepEqual(ids[1], ids[0], "the same cases in each layout");
+    const markdown = await readFile(join(out, "comparison.md"), "utf8");
+    assert.match(markdown, /^\| question-first-v1 \| question-first-v1 × 2 \| 2\/2 \|/m);
+    assert.match(markdown, /\[direct-options-v1\]\(direct-options-v1\/jevbench\.md\)/);
+    assert.match(stdout.text(), /^question-first-v1: valid 2\/2/m);
+  });
+
+  it("refuses a --layout the engine does not have, naming the ones it has", async () => {
+    const command = createJevBenchCommand({ stdout: capture(), stderr: capture() });
+
+    for (const layout of ["question-first", "auto,auto", "direct-options-v1,", ""]) {
+      await assert.rejects(command.run(["--layout", layout]), (error: unknown) => {
+        assert.ok(error instanceof UsageError, String(error));
+        assert.match(error.message, /--layout takes direct-options-v1, question-first-v1, auto\b/);
+        return true;
+      });
+    }
   });
 
   it("refuses an unknown file name or a bad limit before loading any model", async () => {

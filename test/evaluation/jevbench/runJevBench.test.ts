@@ -60,6 +60,29 @@ describe("runJevBench", () => {
     }
   });
 
+  it("asks every case's question in the layout given, direct-options-v1 when none is", async () => {
+    const items = await someItems(3);
+    const asked = new FakeEngine();
+    const byDefault = new FakeEngine();
+
+    const records = await runJevBench(asked, items, { layout: "question-first-v1" });
+    await runJevBench(byDefault, items);
+
+    assert.deepEqual(
+      asked.scored.flatMap((batch) => batch.questions.map((question) => question.layout)),
+      ["question-first-v1", "question-first-v1", "question-first-v1"],
+    );
+    assert.deepEqual(
+      byDefault.scored.flatMap((batch) => batch.questions.map((question) => question.layout)),
+      ["direct-options-v1", "direct-options-v1", "direct-options-v1"],
+    );
+    // The record keeps what the engine answered with (this fake always answers direct-options-v1).
+    assert.deepEqual(
+      records.map((record) => record.prompt_version),
+      ["direct-options-v1", "direct-options-v1", "direct-options-v1"],
+    );
+  });
+
   it("records an engine failure as an invalid answer and goes on", async () => {
     const engine = new FakeEngine();
     engine.failNext = new Error("prompt too long");

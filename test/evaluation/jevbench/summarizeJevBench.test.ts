@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { formatJevBenchComparison } from "../../../evaluation/jevbench/formatJevBenchComparison.js";
 import { formatJevBenchReport } from "../../../evaluation/jevbench/formatJevBenchReport.js";
 import { type PlannedCase, summarizeJevBench } from "../../../evaluation/jevbench/summarizeJevBench.js";
 import type { JevBenchRecord } from "../../../evaluation/jevbench/types.js";
@@ -25,6 +26,7 @@ const record = (
   expected: string,
   probabilities: Record<string, number> | undefined,
   latency: number,
+  answered: { prompt_version: string; input_tokens: number } | Record<string, never> = {},
 ): JevBenchRecord => {
   const predicted =
     probabilities === undefined
@@ -44,6 +46,7 @@ const record = (
     correct: predicted === expected,
     latency_ms: latency,
     ...(probabilities === undefined ? {} : { predicted, probabilities }),
+    ...answered,
   };
 };
 
@@ -55,11 +58,21 @@ describe("summarizeJevBench", () => {
     planned("h2", "f2", null, 2, "score"),
   ];
   const records = [
-    record("o1", "a", { a: 0.9, b: 0.1 }, 10),
-    record("o2", "b", { a: 0.6, b: 0.4 }, 20),
+    record("o1", "a", { a: 0.9, b: 0.1 }, 10, { prompt_version: "question-first-v1", input_tokens: 100 }),
+    record("o2", "b", { a: 0.6, b: 0.4 }, 20, { prompt_version: "question-first-v1", input_tokens: 50 }),
     record("h1", "a", undefined, 30),
-    record("h2", "2", { "0": 0.1, "1": 0.2, "2": 0.7 }, 40),
+    record("h2", "2", { "0": 0.1, "1": 0.2, "2": 0.7 }, 40, {
+      prompt_version: "direct-options-v1",
+      input_tokens: 30,
+    }),
   ];
+  const run = {
+    model: "m",
+    model_file: "m.gguf",
+    generated: true,
+    files: ["original", "hard"],
+    started_at: "2026-01-01T00:00:00.000Z",
+  };
 
   it("scores as JevBench: invalid counts wrong, Brier and ECE over the valid answers (hand-computed)", () => {
     const summary = summarizeJevBench(cases, records);
@@ -96,18 +109,51 @@ describe("summarizeJevBench", () => {
     assert.ok(Math.abs(summary.latency.p95_ms - 38.5) < 1e-9);
   });
 
-  it("writes a Markdown report with the headline figures and links to its charts", () => {
-    const markdown = formatJevBenchReport(summarizeJevBench(cases, records), {
-      model: "m",
-      model_file: "m.gguf",
-      generated: true,
-      files: ["original", "hard"],
-      started_at: "2026-01-01T00:00:00.000Z",
-    });
+  it("counts the prompt versions the engine answered with and the mean prompt tokens of the answered cases", () => {
+    const summary = summarizeJevBench(cases, records);
 
+    assert.deepEqual(summary.prompt_versions, { "question-first-v1": 2, "direct-options-v1": 1 });
+    assert.equal(summary.input_tokens_mean, 60);
+    assert.deepEqual(summarizeJevBench(cases, []).prompt_versions, {});
+    assert.equal(summarizeJevBench(cases, []).input_tokens_mean, null);
+  });
+
+  it("writes a Markdown report with the headline figures and links to its charts", () => {
+    const markdown = formatJevBenchReport(summarizeJevBench(cases, records), { ...run, layout: "auto" });
+
+    assert.match(markdown, /; layout auto;/);
+    assert.match(markdown, /\| prompt_version answered \| question-first-v1 × 2, direct-options-v1 × 1 \|/);
+    assert.match(markdown, /\| prompt tokens per case \(mean\) \| 60\.0 \|/);
     assert.match(markdown, /\| valid responses \| 3\/4 \|/);
     assert.match(markdown, /paraphrase consistency \| 1\/1 = 1\.000 \(1 pairs\)/);
     assert.match(markdown, /random weights/);
     assert.match(markdown, /\[Reliability diagram\]\(reliability\.svg\)/);
+  });
+
+  it("puts several layouts side by side, one row each with a link to its own report", () => {
+    const first = summarizeJevBench(cases, records);
+    const second = summarizeJevBench(cases, records.slice(0, 2));
+
+    const markdown = formatJevBenchComparison(
+      { ...run, layouts: ["direct-options-v1", "question-first-v1"] },
+      [
+        { layout: "direct-options-v1", summary: first, report: "direct-options-v1/jevbench.md" },
+        { layout: "question-first-v1", summary: second, report: "question-first-v1/jevbench.md" },
+      ],
+    );
+
+    const rows = markdown
+      .split("\n")
+      .filter((line) => /^\| (direct-options|question-first)-v1 \|/.test(line));
+    assert.equal(rows.length, 2);
+    assert.match(
+      rows[0] ?? "",
+      /^\| direct-options-v1 \| question-first-v1 × 2, direct-options-v1 × 1 \| 3\/4 \| 2\/4 = 0\.500 \|/,
+    );
+    assert.match(rows[1] ?? "", /^\| question-first-v1 \| question-first-v1 × 2 \| 2\/4 \| 1\/2 = 0\.500 \|/);
+    assert.match(
+      rows[1] ?? "",
+      /\| 15 ms \| .* \| 75\.0 \| \[question-first-v1\]\(question-first-v1\/jevbench\.md\) \|$/,
+    );
   });
 });
