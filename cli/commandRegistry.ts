@@ -73,6 +73,13 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["adapter"],
   },
   {
+    name: "build-llama",
+    summary: "compile llama.cpp from the bundled source with OpenMP (and native flags) for the engine",
+    module: "./commands/buildLlamaCommand.js",
+    exportName: "buildLlamaCommand",
+    parts: ["adapter"],
+  },
+  {
     name: "schema",
     summary: "print the JSON Schema of a wire format (SemIf, System One, chat) for other languages' clients",
     module: "./commands/schemaCommand.js",

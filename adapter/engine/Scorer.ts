@@ -1,4 +1,4 @@
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import {
   getLlama,
   type Llama,
@@ -6,9 +6,11 @@ import {
   type LlamaContextSequence,
   LlamaLogLevel,
   type LlamaModel,
+  NoBinaryFoundError,
   type Token,
 } from "node-llama-cpp";
 import { ChunkedSequence } from "./ChunkedSequence.js";
+import { cacheBoundFor } from "./cacheBoundFor.js";
 import { combineRotations } from "./combineRotations.js";
 import { commonPrefixLength } from "./commonPrefixLength.js";
 import { decisionResultOf } from "./decisionResultOf.js";
@@ -18,6 +20,7 @@ import { equalLengthBatching } from "./equalLengthBatching.js";
 import { EngineDisposedError, GpuUnavailableError, ModelLoadError } from "./errors.js";
 import { generateChat } from "./generateChat.js";
 import { deriveLabelAlphabet, type LabelAlphabet } from "./labelAlphabet.js";
+import { cmakeOptionsOf, type LlamaBuild } from "./llamaBuilds.js";
 import { llamaLogRouter } from "./llamaLogRouter.js";
 import { measurePrompts, sharedPrefixTokens } from "./measurePrompts.js";
 import { modelNameOf } from "./modelNameOf.js";
@@ -37,6 +40,7 @@ import { StateFileCache } from "./StateFileCache.js";
 import { throwIfAborted } from "./throwIfAborted.js";
 import type {
   BatchResult,
+  CacheBound,
   CacheStats,
   ChatCompletionRequest,
   ChatCompletionResult,
@@ -81,13 +85,23 @@ export interface ScorerOptions {
    * Any value but 0 requires a GPU backend; without one, loading fails with {@link GpuUnavailableError}.
    */
   gpuLayers?: number;
+  /**
+   * Which llama.cpp binary to run on ({@link LlamaBuild}): node-llama-cpp's `prebuilt` one (the
+   * default), or a `native` / `portable` build made from the bundled source by `decisions build-llama`
+   * (OpenMP; `native` also with `-march=native`). A source build that is not there is a
+   * {@link ModelLoadError}; it is never built here. Ignored when `llama` is given.
+   */
+  llamaBuild?: LlamaBuild;
   /** Use flash attention when the model supports it. Default: true. */
   flashAttention?: boolean;
   /**
    * Bound, in bytes, of the states kept for reuse across requests: the saved state files (one per
    * recently evaluated state, least recently used evicted first), and separately the in-memory
    * snapshots of a recurrent or hybrid model (divided among the parallel sequences). 0 keeps no
-   * state files and writes nothing to disk. Default: 512 MiB.
+   * state files and writes nothing to disk. Default: sized from the machine once the model and its
+   * context are loaded (`defaultCacheBytes`: min(8 GiB, half the free disk under `cacheDir`,
+   * a quarter of the available memory), at least min(64 MiB, half of either)). The value used and
+   * how it was chosen are logged once (`cache_bound`, info) and reported by {@link Scorer.cacheStats}.
    */
   cacheMaxBytes?: number;
   /**
@@ -123,7 +137,6 @@ export interface ScorerOptions {
 
 const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_BATCH_SIZE = 512;
-const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 
 /**
  * The decision engine on node-llama-cpp: scores declared options from one forward pass, generating
@@ -159,7 +172,7 @@ export class Scorer implements DecisionEngine {
   readonly #alphabet: LabelAlphabet;
   readonly #prompts: PromptContext;
   readonly #readout: "label-only" | "full-vocabulary";
-  readonly #cacheMaxBytes: number;
+  readonly #cacheBound: CacheBound;
   readonly #stateFiles: StateFileCache;
   readonly #stats = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
   #disposed = false;
@@ -175,7 +188,7 @@ export class Scorer implements DecisionEngine {
     identity: ModelIdentity;
     readout: "label-only" | "full-vocabulary";
     batchSize: number;
-    cacheMaxBytes: number;
+    cacheBound: CacheBound;
     stateFiles: StateFileCache;
   }) {
     this.#llama = parts.llama;
@@ -187,7 +200,7 @@ export class Scorer implements DecisionEngine {
     this.#alphabet = parts.alphabet;
     this.identity = parts.identity;
     this.#readout = parts.readout;
-    this.#cacheMaxBytes = parts.cacheMaxBytes;
+    this.#cacheBound = parts.cacheBound;
     this.#stateFiles = parts.stateFiles;
     this.contextSize = parts.context.contextSize;
     this.#pool = new SequencePool(
@@ -242,7 +255,6 @@ export class Scorer implements DecisionEngine {
     try {
       const contextSize = options.contextSize ?? Math.min(DEFAULT_CONTEXT_SIZE, model.trainContextSize);
       const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-      const cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_BYTES;
       const parallelSequences = options.parallelSequences ?? 1;
       if (!Number.isInteger(parallelSequences) || parallelSequences < 1) {
         throw new RangeError(`parallelSequences must be a positive integer, got ${parallelSequences}`);
@@ -267,6 +279,10 @@ export class Scorer implements DecisionEngine {
         flashAttention: (options.flashAttention ?? true) && model.flashAttentionSupported,
       });
       const created = context;
+      // Sized after the model and its context are allocated, so the memory they took is not
+      // counted as room; measured where StateFileCache makes its folder.
+      const cacheBound = await cacheBoundFor(options.cacheMaxBytes, options.cacheDir ?? tmpdir());
+      const cacheMaxBytes = cacheBound.bytes;
       const sequences = Array.from({ length: parallelSequences }, () =>
         created.getSequence({
           contextShift: { size: 0 },
@@ -279,6 +295,17 @@ export class Scorer implements DecisionEngine {
         `<|im_end|>\n${ASSISTANT_OPENING}`,
       );
       const identity = await describeModel(model, options.modelPath, sha256);
+      options.logger?.log("info", "llama_binding", {
+        build_type: llama.buildType,
+        release: llama.llamaCppRelease.release,
+        requested: options.llama === undefined ? (options.llamaBuild ?? "prebuilt") : "given",
+        cpu_math_cores: llama.cpuMathCores,
+      });
+      options.logger?.log("info", "cache_bound", {
+        max_bytes: cacheBound.bytes,
+        source: cacheBound.source,
+        sized_from: cacheBound.sized_from,
+      });
       return new Scorer({
         llama,
         ownsLlama,
@@ -290,7 +317,7 @@ export class Scorer implements DecisionEngine {
         identity,
         readout: options.readout ?? "label-only",
         batchSize,
-        cacheMaxBytes,
+        cacheBound,
         stateFiles: new StateFileCache({
           maxBytes: cacheMaxBytes,
           parent: options.cacheDir,
@@ -319,6 +346,14 @@ export class Scorer implements DecisionEngine {
   /** Whether this model's state must be snapshotted rather than truncated (recurrent or hybrid). */
   get needsSnapshots(): boolean {
     return this.#sequences[0]?.needsCheckpoints ?? false;
+  }
+
+  /**
+   * The llama.cpp binary this scorer runs on: node-llama-cpp's `prebuilt` one or a `localBuild`
+   * (`decisions build-llama`), and the llama.cpp release it was built from.
+   */
+  get binding(): { buildType: "prebuilt" | "localBuild"; release: string } {
+    return { buildType: this.#llama.buildType, release: this.#llama.llamaCppRelease.release };
   }
 
   /** Sequences evaluated at once (`parallelSequences`). */
@@ -401,7 +436,9 @@ export class Scorer implements DecisionEngine {
       evaluated_tokens: this.#stats.evaluated,
       state_files: this.#stateFiles.size,
       state_file_bytes: this.#stateFiles.bytes,
-      max_bytes: this.#cacheMaxBytes,
+      max_bytes: this.#cacheBound.bytes,
+      max_bytes_source: this.#cacheBound.source,
+      max_bytes_sized_from: this.#cacheBound.sized_from,
       snapshot_bytes: this.#sequences.reduce(
         (sum, sequence) => sum + (sequence.disposed ? 0 : sequence.checkpointsMemoryUsage),
         0,
@@ -515,17 +552,31 @@ const LOG_LEVELS = {
   debug: LlamaLogLevel.debug,
 } as const;
 
-/** Loads the llama.cpp binding, its log lines routed to the options' logger when there is one. */
+/**
+ * Loads the llama.cpp binding of `options.llamaBuild`, its log lines routed to the options' logger
+ * when there is one. Nothing is ever built or downloaded here (`build: "never"`): a source build is
+ * made beforehand by `decisions build-llama`, and found by its CMake options ({@link cmakeOptionsOf}).
+ */
 async function loadBinding(options: ScorerOptions, threads: number, gpuLayers: number): Promise<Llama> {
+  const build = options.llamaBuild ?? "prebuilt";
+  const source =
+    build === "prebuilt" ? {} : { cmakeOptions: { ...cmakeOptionsOf(build) }, usePrebuiltBinaries: false };
   try {
     return await getLlama({
       gpu: gpuLayers === 0 ? false : "auto",
       build: "never",
+      ...source,
       maxThreads: threads,
       logLevel: LOG_LEVELS[options.logLevel ?? "warn"],
       ...(options.logger === undefined ? {} : { logger: llamaLogRouter(options.logger) }),
     });
   } catch (error) {
+    if (build !== "prebuilt" && error instanceof NoBinaryFoundError) {
+      throw new ModelLoadError(
+        `no ${build} llama.cpp build is here: run \`decisions build-llama --variant ${build}\` first, or use the prebuilt binary`,
+        { cause: error },
+      );
+    }
     throw new ModelLoadError("could not load the llama.cpp binding", { cause: error });
   }
 }

@@ -1,6 +1,7 @@
 // The engine's public names. Its units (prompt preparation, chunked sequence, slot reader, chat
 // generation) are internal: import them by file in tests only.
 export { type CacheStatsJson, cacheStatsToJson } from "./cacheStatsToJson.js";
+export { defaultCacheBytes } from "./defaultCacheBytes.js";
 export type { EngineLogger, EngineLogLevel } from "./EngineLogger.js";
 export {
   AbortedError,
@@ -17,6 +18,7 @@ export {
   TooManyOptionsError,
 } from "./errors.js";
 export type { LabelAlphabet } from "./labelAlphabet.js";
+export { cmakeOptionsOf, LLAMA_BUILDS, type LlamaBuild, type SourceLlamaBuild } from "./llamaBuilds.js";
 export { modelNameOf } from "./modelNameOf.js";
 export { pythonJsonDumps, pythonJsonString } from "./pythonJson.js";
 export {

@@ -162,6 +162,31 @@ export interface ReadoutInfo {
   slot_mass: number | null;
 }
 
+/**
+ * The room a default cache bound is sized from, measured when the engine loads (after the model
+ * and its context are allocated). Reported as is in {@link CacheStats.max_bytes_sized_from}.
+ */
+export interface CacheSpace {
+  /** The folder whose file system was measured: where the state files go, or its nearest existing parent. */
+  folder: string;
+  /** Bytes of that file system free to this process (`statfs` available blocks); on a tmpfs this is memory. */
+  free_disk_bytes: number;
+  /** Memory still available to this process (`process.availableMemory()`: respects a container's limit). */
+  available_memory_bytes: number;
+  /** Memory of the machine, or the container's limit when it has a lower one. */
+  total_memory_bytes: number;
+}
+
+/** The bound of the cross-request cache in use, and how it was chosen. */
+export interface CacheBound {
+  /** The bound in bytes (0 keeps no state files). */
+  bytes: number;
+  /** `explicit`: set by the caller (`cacheMaxBytes`); `machine`: sized by `defaultCacheBytes`. */
+  source: "explicit" | "machine";
+  /** The measured room when sized from the machine; null when explicit. */
+  sized_from: CacheSpace | null;
+}
+
 /** Counters of the cross-request cache. */
 export interface CacheStats {
   /** Requests whose state was already evaluated (live in the context, or loaded from a saved state). */
@@ -177,8 +202,12 @@ export interface CacheStats {
   /** Saved states held now, and their bytes on disk. */
   state_files: number;
   state_file_bytes: number;
-  /** The configured bound of the saved states (and, separately, of in-memory snapshots). */
+  /** The bound of the saved states (and, separately, of in-memory snapshots), in bytes. */
   max_bytes: number;
+  /** Where {@link CacheStats.max_bytes} came from ({@link CacheBound.source}). */
+  max_bytes_source: CacheBound["source"];
+  /** What the machine had when `max_bytes` was sized from it; null when it was set explicitly. */
+  max_bytes_sized_from: CacheSpace | null;
   /** Bytes of in-memory snapshots (checkpoints) of a recurrent or hybrid model, now. */
   snapshot_bytes: number;
   /** Saves of a state file that failed (disk full, folder removed, read-only): the answers were still returned. */

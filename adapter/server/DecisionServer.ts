@@ -223,6 +223,9 @@ export class DecisionServer implements AsyncDisposable {
       prompt_version: engine.promptVersion,
       context_size: engine.contextSize,
       model_max_options: engine.maxOptions,
+      // The bound the engine settled on: explicit, or sized from the machine when the model loaded.
+      cache_max_bytes: engine.cacheStats().max_bytes,
+      cache_max_bytes_source: engine.cacheStats().max_bytes_source,
       limits: {
         ...this.#limits,
         max_body_bytes: this.#settings.maxBodyBytes,

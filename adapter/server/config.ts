@@ -1,4 +1,6 @@
 import { availableParallelism } from "node:os";
+import { DEFAULT_CACHE_RULE } from "../engine/defaultCacheBytes.js";
+import { LLAMA_BUILDS, type LlamaBuild } from "../engine/llamaBuilds.js";
 import { ConfigError } from "./errors.js";
 import { LOG_LEVELS, type LogLevel } from "./logger.js";
 
@@ -27,6 +29,8 @@ export interface ServerConfig {
   contextSize: number;
   /** Tokens evaluated per decode step. */
   batchSize: number;
+  /** The llama.cpp binary: node-llama-cpp's `prebuilt` one, or a `native` / `portable` build of `decisions build-llama`. */
+  llamaBuild: LlamaBuild;
   /** Sequences of the one model context: requests evaluated at once (each with the full context size). */
   parallelSequences: number;
   /** How parallel sequences share decode steps: `exact` (answers bitwise those of a serial run) or `merged`. */
@@ -49,8 +53,12 @@ export interface ServerConfig {
   queueDepth: number;
   /** `Retry-After` sent with 503 answers, in seconds. */
   retryAfterSeconds: number;
-  /** Bound of the engine's cross-request state cache, in bytes. */
-  cacheMaxBytes: number;
+  /**
+   * Bound of the engine's cross-request state cache, in bytes; undefined when not set, and then
+   * the engine sizes it from the machine when it loads ({@link DEFAULT_CACHE_RULE}), where the state
+   * files go and after the model took its memory, and logs the value it chose (`cache_bound`).
+   */
+  cacheMaxBytes: number | undefined;
   /** Deadline of one request from arrival to answer, in milliseconds. */
   requestTimeoutMs: number;
   /** How long a shutdown waits for in-flight requests before aborting them, in milliseconds. */
@@ -235,6 +243,14 @@ const SETTINGS: SettingsTable = {
     parse: integer(1, 64),
     default: { value: 1 },
   },
+  llamaBuild: {
+    env: ["SEMIF_LLAMA_BUILD"],
+    flag: "llama-build",
+    description:
+      "the llama.cpp binary: `prebuilt` (node-llama-cpp's, no OpenMP), or `native` / `portable` made from the bundled source by `decisions build-llama` (OpenMP; `native` also with -march=native); a source build that is missing stops the start",
+    parse: oneOf(LLAMA_BUILDS),
+    default: { value: "prebuilt" },
+  },
   parallelBatching: {
     env: ["SEMIF_PARALLEL_BATCHING"],
     flag: "parallel-batching",
@@ -315,7 +331,8 @@ const SETTINGS: SettingsTable = {
     description:
       "bound of the states kept across requests: saved state files on disk (0 keeps none), and separately the in-memory snapshots of hybrid models",
     parse: integer(0),
-    default: { value: 512 * MIB },
+    // Left to the engine, which measures the room where the state files go once the model is loaded.
+    default: { text: DEFAULT_CACHE_RULE, compute: () => undefined },
   },
   requestTimeoutMs: {
     env: ["SEMIF_REQUEST_TIMEOUT_MS"],

@@ -18,6 +18,7 @@ export type EngineSettings = Pick<
   | "batchSize"
   | "parallelSequences"
   | "parallelBatching"
+  | "llamaBuild"
   | "cacheMaxBytes"
   | "logLevel"
 >;
@@ -69,6 +70,7 @@ export async function loadServedEngine(
     batchSize: settings.batchSize,
     parallelSequences: settings.parallelSequences,
     parallelBatching: settings.parallelBatching,
+    llamaBuild: settings.llamaBuild,
     cacheMaxBytes: settings.cacheMaxBytes,
     logger,
     logLevel: llamaLogLevelFor(settings.logLevel),

@@ -43,7 +43,6 @@ export async function serve(config: ServerConfig, options: ServeOptions = {}): P
       threads: config.threads,
       gpu_layers: config.gpuLayers,
       batch_size: config.batchSize,
-      cache_max_bytes: config.cacheMaxBytes,
     },
   });
   let stopRequested!: (signal: NodeJS.Signals) => void;

@@ -10,6 +10,8 @@ import type { CliCommand } from "../types.js";
 import { disableMetricsUnlessAsked } from "./upCommand.js";
 
 const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http] [--no-parallel]
+       decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
+       decisions bench --llama-server [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -17,6 +19,10 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
   --out        folder for <timestamp>.json and .svg (default: bench/results)
   --no-http    skip the figures measured through the HTTP adapter
   --no-parallel  skip P9 (parallel sequences), e.g. on a CPU other work saturates
+  --pipeline   P5 and the grouping gain: the whole local pipeline against the adapter alone
+  --llama-server  P7: the adapter (prebuilt, and native when \`decisions build-llama\` made it)
+               against llama-server built from the same llama.cpp source (built once into
+               .cache/llama-server: ~10 minutes on 2 cores; skipped without cmake and a compiler)
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -31,6 +37,7 @@ export const benchCommand: CliCommand = {
         out: { type: "string" },
         "no-http": { type: "boolean", default: false },
         pipeline: { type: "boolean", default: false },
+        "llama-server": { type: "boolean", default: false },
         "no-parallel": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -43,6 +50,23 @@ export const benchCommand: CliCommand = {
     const threads = values.threads === undefined ? undefined : Number(values.threads);
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
       throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
+    }
+    if (values.pipeline && values["llama-server"]) {
+      throw new UsageError("--pipeline and --llama-server are two separate runs: give one");
+    }
+    if (values["llama-server"]) {
+      const { formatLlamaServerReport, runLlamaServerBench } = await import(
+        "../../bench/llamaServer/index.js"
+      );
+      const { report, jsonPath } = await runLlamaServerBench({
+        quick: values.quick,
+        modelPath: values.model,
+        threads,
+        outDir: values.out,
+      });
+      process.stdout.write(formatLlamaServerReport(report));
+      process.stdout.write(`\nwrote ${jsonPath}\n`);
+      return 0;
     }
     if (values.pipeline) {
       // The decide function's EMF metrics would go to stdout between the report's lines.

@@ -4,6 +4,7 @@
  * installation may not ship (`bench` needs `bench/`). For tests and programs that embed a command.
  */
 export { benchCommand } from "./benchCommand.js";
+export { buildLlamaCommand, createBuildLlamaCommand } from "./buildLlamaCommand.js";
 export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js";
 export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";

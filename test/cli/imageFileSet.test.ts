@@ -71,7 +71,8 @@ describe("the decisions command in the CPU image's file set", () => {
 
   it("runs every listed command with --help", () => {
     const names = listed(decisions("help").stdout);
-    for (const needed of ["serve", "models", "schema"]) assert.ok(names.includes(needed), names.join(", "));
+    for (const needed of ["serve", "models", "schema", "build-llama"])
+      assert.ok(names.includes(needed), names.join(", "));
 
     for (const name of names) {
       const run = decisions(name, "--help");

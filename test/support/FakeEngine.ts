@@ -143,6 +143,8 @@ export class FakeEngine implements DecisionEngine {
       state_files: 0,
       state_file_bytes: 0,
       max_bytes: 0,
+      max_bytes_source: "explicit",
+      max_bytes_sized_from: null,
       snapshot_bytes: 0,
       state_file_save_failures: 0,
       state_file_load_failures: 0,

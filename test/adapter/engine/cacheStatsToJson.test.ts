@@ -12,6 +12,8 @@ const STATS: CacheStats = {
   state_files: 0,
   state_file_bytes: 0,
   max_bytes: 10,
+  max_bytes_source: "explicit",
+  max_bytes_sized_from: null,
   snapshot_bytes: 0,
   state_file_save_failures: 1,
   state_file_load_failures: 0,

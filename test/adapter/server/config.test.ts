@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { DEFAULT_CACHE_RULE } from "../../../adapter/engine/defaultCacheBytes.js";
 import { readServerConfig, SERVER_SETTINGS, type ServerSetting } from "../../../adapter/server/config.js";
 import { ConfigError } from "../../../adapter/server/errors.js";
 
@@ -19,6 +20,7 @@ describe("readServerConfig", () => {
       gpuLayers: 0,
       contextSize: 8192,
       batchSize: 512,
+      llamaBuild: "prebuilt",
       parallelSequences: 1,
       parallelBatching: "exact",
       maxBodyBytes: 4 * 1024 * 1024,
@@ -30,7 +32,7 @@ describe("readServerConfig", () => {
       maxInFlight: 1,
       queueDepth: 8,
       retryAfterSeconds: 1,
-      cacheMaxBytes: 512 * 1024 * 1024,
+      cacheMaxBytes: undefined,
       requestTimeoutMs: 60_000,
       shutdownTimeoutMs: 30_000,
       logLevel: "info",
@@ -105,6 +107,32 @@ describe("readServerConfig", () => {
     assert.equal(config.port, 7000);
     assert.equal(config.threads, 3);
     assert.equal(config.modelPath, "/m.gguf");
+  });
+
+  it("leaves the cache bound to the engine's sizing from the machine unless it is set, 0 included", () => {
+    // prepare
+    const setting = SERVER_SETTINGS.find((candidate) => candidate.key === "cacheMaxBytes");
+
+    // act
+    const unset = readServerConfig({}, {}, MACHINE);
+    const none = readServerConfig({ SEMIF_CACHE_MAX_BYTES: "0" }, {}, MACHINE);
+    const flagged = readServerConfig(
+      { SEMIF_CACHE_MAX_BYTES: "0" },
+      { "cache-max-bytes": "1048576" },
+      MACHINE,
+    );
+
+    // assert
+    assert.equal(unset.cacheMaxBytes, undefined, "computed by the engine where the state files go");
+    assert.equal(none.cacheMaxBytes, 0);
+    assert.equal(flagged.cacheMaxBytes, 1_048_576);
+    assert.equal(setting?.literalDefault, false);
+    assert.equal(setting?.defaultText, DEFAULT_CACHE_RULE);
+    assert.match(setting?.defaultText ?? "", /^sized from the machine at load: min\(8 GiB, /);
+    assert.throws(
+      () => readServerConfig({ SEMIF_CACHE_MAX_BYTES: "-1" }, {}, MACHINE),
+      /SEMIF_CACHE_MAX_BYTES/,
+    );
   });
 
   it("treats blank variables as unset", () => {
@@ -214,5 +242,18 @@ describe("README's configuration table", () => {
       expected,
       `README.md's "Configuration" table should read:\n${expected.join("\n")}\n`,
     );
+  });
+});
+
+describe("the llama.cpp build setting", () => {
+  it("takes a source build from SEMIF_LLAMA_BUILD and refuses an unknown one", () => {
+    // act
+    const native = readServerConfig({ SEMIF_LLAMA_BUILD: "native" }, {});
+    const portable = readServerConfig({}, { "llama-build": "portable" });
+
+    // assert
+    assert.equal(native.llamaBuild, "native");
+    assert.equal(portable.llamaBuild, "portable");
+    assert.throws(() => readServerConfig({ SEMIF_LLAMA_BUILD: "openmp" }, {}), /SEMIF_LLAMA_BUILD/);
   });
 });

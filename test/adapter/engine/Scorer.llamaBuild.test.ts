@@ -1,0 +1,67 @@
+/**
+ * Which llama.cpp binary the scorer loads: the prebuilt one by default, and a source build of
+ * `decisions build-llama` only when asked, never a silent fallback to the prebuilt.
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { ModelLoadError } from "../../../adapter/engine/errors.js";
+import { cmakeOptionsOf } from "../../../adapter/engine/llamaBuilds.js";
+import { Scorer } from "../../../adapter/engine/Scorer.js";
+import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
+import { buildLlamaCommand } from "../../../cli/commands/buildLlamaCommand.js";
+
+describe("Scorer llamaBuild", () => {
+  let modelPath: string;
+  before(async () => {
+    modelPath = await ensureGeneratedModel("tiny-qwen3");
+  });
+
+  it("runs on node-llama-cpp's prebuilt binary by default", async () => {
+    // act
+    await using scorer = await Scorer.load({ modelPath, threads: 1, contextSize: 512, cacheMaxBytes: 0 });
+
+    // assert
+    assert.equal(scorer.binding.buildType, "prebuilt");
+  });
+
+  it("loads a portable source build when one was made, and otherwise refuses naming the command", async () => {
+    // act: whether this machine has a portable build depends on whether build-llama ran here
+    const outcome = await Scorer.load({
+      modelPath,
+      threads: 1,
+      contextSize: 512,
+      cacheMaxBytes: 0,
+      llamaBuild: "portable",
+    }).then(
+      (scorer) => ({ scorer }),
+      (error: unknown) => ({ error }),
+    );
+
+    // assert: either the local build itself, or an error telling how to make it — never the prebuilt
+    if ("scorer" in outcome) {
+      await using scorer = outcome.scorer;
+      assert.equal(scorer.binding.buildType, "localBuild");
+    } else {
+      assert.ok(outcome.error instanceof ModelLoadError);
+      assert.match(outcome.error.message, /decisions build-llama --variant portable/);
+    }
+  });
+
+  it("tells the builds apart by their CMake options, none of them node-llama-cpp's default", () => {
+    // act
+    const native = cmakeOptionsOf("native");
+    const portable = cmakeOptionsOf("portable");
+
+    // assert
+    assert.deepEqual(native, { GGML_OPENMP: "ON", GGML_NATIVE: "ON" });
+    assert.deepEqual(portable, { GGML_OPENMP: "ON", GGML_NATIVE: "OFF" });
+  });
+
+  it("build-llama refuses an unknown variant before building anything", async () => {
+    // act / assert
+    await assert.rejects(
+      buildLlamaCommand.run(["--variant", "fastest"]),
+      /--variant must be one of native, portable/,
+    );
+  });
+});
