@@ -54,34 +54,22 @@ export const benchCommand: CliCommand = {
     if (values.pipeline && values["llama-server"]) {
       throw new UsageError("--pipeline and --llama-server are two separate runs: give one");
     }
+    const separate = { quick: values.quick, modelPath: values.model, threads, outDir: values.out };
     if (values["llama-server"]) {
+      // Loaded only for --llama-server: it builds and starts llama-server.
       const { formatLlamaServerReport, runLlamaServerBench } = await import(
         "../../bench/llamaServer/index.js"
       );
-      const { report, jsonPath } = await runLlamaServerBench({
-        quick: values.quick,
-        modelPath: values.model,
-        threads,
-        outDir: values.out,
-      });
-      process.stdout.write(formatLlamaServerReport(report));
-      process.stdout.write(`\nwrote ${jsonPath}\n`);
-      return 0;
+      const { report, jsonPath } = await runLlamaServerBench(separate);
+      return printed(formatLlamaServerReport(report), jsonPath);
     }
     if (values.pipeline) {
       // The decide function's EMF metrics would go to stdout between the report's lines.
       disableMetricsUnlessAsked(process.env);
       // Loaded only for --pipeline: it starts the whole local stack.
       const { formatPipelineReport, runPipelineBench } = await import("../../bench/pipeline/index.js");
-      const { report, jsonPath } = await runPipelineBench({
-        quick: values.quick,
-        modelPath: values.model,
-        threads,
-        outDir: values.out,
-      });
-      process.stdout.write(formatPipelineReport(report));
-      process.stdout.write(`\nwrote ${jsonPath}\n`);
-      return 0;
+      const { report, jsonPath } = await runPipelineBench(separate);
+      return printed(formatPipelineReport(report), jsonPath);
     }
     const { report, jsonPath, svgPath } = await runBench({
       quick: values.quick,
@@ -96,3 +84,10 @@ export const benchCommand: CliCommand = {
     return 0;
   },
 };
+
+/** Prints a separate run's table and where its JSON went; the exit code. */
+function printed(table: string, jsonPath: string): number {
+  process.stdout.write(table);
+  process.stdout.write(`\nwrote ${jsonPath}\n`);
+  return 0;
+}
