@@ -18,6 +18,7 @@ import type { Logger } from "./logger.js";
 import { mapEngineError } from "./mapEngineError.js";
 import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
 import { probeEngine } from "./probeEngine.js";
+import { RefusalLog } from "./RefusalLog.js";
 import { declaredLength, discardBody, readJsonBody } from "./readJsonBody.js";
 import type { InvocationKind, RequestLimits } from "./types.js";
 
@@ -86,6 +87,8 @@ interface RequestRecord {
   error?: string;
   retryable?: boolean;
   summary?: InvocationSummary;
+  /** Refused at admission (at capacity): counted by the {@link RefusalLog}, not logged one by one. */
+  refused?: boolean;
 }
 
 /**
@@ -111,6 +114,7 @@ export class DecisionServer implements AsyncDisposable {
   readonly #loadEngine: DecisionServerOptions["loadEngine"];
   readonly #logger: Logger;
   readonly #readyFields: Record<string, unknown>;
+  readonly #refusals: RefusalLog;
   readonly #gate: AdmissionGate;
   readonly #http: Server;
   readonly #loadController = new AbortController();
@@ -125,6 +129,7 @@ export class DecisionServer implements AsyncDisposable {
     this.#loadEngine = options.loadEngine;
     this.#logger = options.logger;
     this.#readyFields = options.readyFields ?? {};
+    this.#refusals = new RefusalLog(options.logger);
     this.#gate = new AdmissionGate({
       maxInFlight: options.settings.maxInFlight,
       queueDepth: options.settings.queueDepth,
@@ -292,6 +297,7 @@ export class DecisionServer implements AsyncDisposable {
       }
     }
     this.#state = "stopped";
+    this.#refusals.flush();
     this.#logger.log("info", "stopped", {});
   }
 
@@ -318,7 +324,11 @@ export class DecisionServer implements AsyncDisposable {
       record.status = 500;
     }
     record.duration_ms = Math.round((performance.now() - started) * 100) / 100;
-    const { summary, ...rest } = record;
+    if (record.refused === true) {
+      this.#refusals.record(path);
+      return;
+    }
+    const { summary, refused: _refused, ...rest } = record;
     // Health checks come every few seconds: successful ones are logged at debug level only.
     const level =
       record.status >= 500 ? "warn" : path === ROUTES.ping && record.status === 200 ? "debug" : "info";
@@ -372,6 +382,7 @@ export class DecisionServer implements AsyncDisposable {
     const ticket = this.#gate.tryAdmit();
     if (ticket === undefined) {
       const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
+      record.refused = true;
       this.#fail(request, response, busy, record);
       return;
     }

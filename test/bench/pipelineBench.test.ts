@@ -52,5 +52,12 @@ describe("decisions bench --pipeline --quick (integration)", () => {
     );
     for (const row of report.overhead) assert.ok(row.adapter_ms > 0 && row.wall_ms >= row.adapter_ms);
     assert.equal(report.machine.load_average_start.length, 3);
+    // Where the cores went: the adapter worked in both runs; on Linux every part is read from /proc.
+    for (const phase of ["adapter_alone", "pipeline"] as const) {
+      const parts = report.cpu_seconds[phase];
+      assert.ok((parts.wall_s as number) > 0, phase);
+      if (process.platform === "linux")
+        assert.ok((parts.adapter as number) > 0, `${phase}: ${JSON.stringify(parts)}`);
+    }
   });
 });

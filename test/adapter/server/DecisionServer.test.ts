@@ -578,6 +578,33 @@ describe("DecisionServer admission and lifecycle", () => {
     }
   });
 
+  it("counts refusals at capacity in requests_refused lines instead of one line per refusal", async () => {
+    const h = await startFakeServer({ maxInFlight: 1, queueDepth: 0 }, { delayMs: 300 });
+    try {
+      const d = supportRouteDecision();
+      const responses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => send(h.port, { body: { decision: { ...d, id: `r${i}` } } })),
+      );
+      const refused = responses.filter((r) => r.status === 503).length;
+      assert.ok(refused >= 10, `refused ${refused}`);
+      await h.close();
+      const summaries = h.logger.events("requests_refused");
+      assert.equal(
+        summaries.reduce((total, line) => total + (line.count as number), 0),
+        refused,
+        "every refusal is counted once",
+      );
+      assert.ok(summaries.length <= 2, `${summaries.length} lines for ${refused} refusals`);
+      assert.equal(h.logger.events("request").filter((line) => line.status === 503).length, 0);
+      assert.ok(
+        h.logger.events("request").some((line) => line.status === 200),
+        "answers are still logged",
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
   it("never mixes up results of concurrent requests", async () => {
     const h = await startFakeServer({ maxInFlight: 4, queueDepth: 20 }, { delayMs: 5 });
     try {
