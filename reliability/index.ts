@@ -24,7 +24,7 @@ export {
 } from "./checkRecordParsing.js";
 export { answersRequest, loadRequestBody, questionIdsOf } from "./loadRequests.js";
 export { CEL_INJECTIONS, type PolicyCase, policyCaseArbitrary, SEED_POLICY } from "./policyTexts.js";
-export { countFiles, type ProcessSample, readProcessStats } from "./processStats.js";
+export { countFiles, type ProcessSample, readCpuSeconds, readProcessStats } from "./processStats.js";
 export { propertyRuns } from "./propertyRuns.js";
 export { type RecordBody, recordBodyArbitrary, SEED_BODIES } from "./recordBodies.js";
 export { type LoadReport, type ProcessReport, type RunLoadOptions, runLoad } from "./runLoad.js";

@@ -53,3 +53,22 @@ export async function countFiles(dir: string, prefix = ""): Promise<{ files: num
   }
   return { files, bytes };
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`: 100 on Linux). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) `pid` has used since it started, from /proc/<pid>/stat; undefined
+ * where there is no /proc (macOS) or the process is gone.
+ */
+export async function readCpuSeconds(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  if (stat === undefined) return undefined;
+  // The command name (field 2) may hold spaces and parentheses: count fields after its last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+  const user = Number(fields[11]);
+  const system = Number(fields[12]);
+  if (!Number.isFinite(user) || !Number.isFinite(system)) return undefined;
+  return (user + system) / CLOCK_TICKS_PER_SECOND;
+}

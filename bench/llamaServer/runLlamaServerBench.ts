@@ -156,7 +156,7 @@ export async function runLlamaServerBench(
           modelPath,
           threads,
           requireManifest: false,
-          env: { ...process.env, SEMIF_LLAMA_BUILD: build, SEMIF_LOG_LEVEL: "warn" },
+          env: { ...process.env, SEMIF_LLAMA_BUILD: build },
           extraArgs: ["--request-timeout-ms", "600000"],
         });
         contenders.push(adapterContender(`adapter (${build})`, adapter, checkSha));

@@ -17,6 +17,13 @@ export function formatPipelineReport(report: PipelineBenchReport): string {
       (row) =>
         `  ${String(row.batch_size).padStart(10)}   ${String(row.items).padStart(5)}   ${String(row.wall_ms).padStart(7)}   ${String(row.adapter_ms).padStart(10)}   ${row.overhead_ms_per_item.toFixed(1).padStart(16)}`,
     ),
+    "CPU seconds per process (P5's runs; the emulators share these cores with the adapter):",
+    ...Object.entries(report.cpu_seconds).map(
+      ([phase, parts]) =>
+        `  ${phase}: ${Object.entries(parts)
+          .map(([name, seconds]) => `${name} ${seconds ?? "n/a"}`)
+          .join(", ")}`,
+    ),
     `duration ${report.duration_s} s`,
   ];
   return `${lines.join("\n")}\n`;

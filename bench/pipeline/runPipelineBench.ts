@@ -12,6 +12,7 @@ import { createLocalDecideHandler, type StackHandlerContext, startLocalStack } f
 import type { Figure } from "../BenchContext.js";
 import { buildTicketStream, type StreamItem } from "./buildTicketStream.js";
 import { type AdapterAloneRun, invoke, measureAdapterAlone } from "./measureAdapterAlone.js";
+import { measureCpu } from "./measureCpu.js";
 import { type PipelinePhase, runPipelinePhase } from "./runPipelinePhase.js";
 
 /** Options of {@link runPipelineBench}. */
@@ -71,6 +72,12 @@ export interface PipelineBenchReport {
     gain: number;
   };
   overhead: OverheadRow[];
+  /**
+   * Where the cores went during P5's first adapter-alone run and its pipeline run: CPU seconds per
+   * process (null without /proc), and the wall time. The emulators share the machine's cores with
+   * the adapter here, which a deployment does not.
+   */
+  cpu_seconds: { adapter_alone: Record<string, number | null>; pipeline: Record<string, number | null> };
 }
 
 const POLICY = "ticket-routing";
@@ -156,15 +163,16 @@ export async function runPipelineBench(
     // machine's load over the run weighs on both sides alike.
     log(`P5: the adapter alone on ${sizes.p5} items, ${ADAPTER_CLIENTS} clients`);
     const items = stream(sizes.p5, "p5");
-    const aloneBefore = await measureAdapterAlone(stack.adapterUrl, policy, items, ADAPTER_CLIENTS);
-    log("P5: the same items through the pipeline");
-    const piped = await runPipelinePhase(
-      stack,
-      concurrent,
-      PIPELINE_MAPPING,
-      stream(sizes.p5, "p5-pipeline"),
-      exchanges,
+    const parts = { adapter: stack.adapter.pid, "DynamoDB Local": stack.dynamodb.pid };
+    const aloneMeasured = await measureCpu(parts, () =>
+      measureAdapterAlone(stack.adapterUrl, policy, items, ADAPTER_CLIENTS),
     );
+    const aloneBefore = aloneMeasured.value;
+    log("P5: the same items through the pipeline");
+    const pipedMeasured = await measureCpu(parts, () =>
+      runPipelinePhase(stack, concurrent, PIPELINE_MAPPING, stream(sizes.p5, "p5-pipeline"), exchanges),
+    );
+    const piped = pipedMeasured.value;
     log("P5: the adapter alone again");
     const aloneAfter = await measureAdapterAlone(stack.adapterUrl, policy, items, ADAPTER_CLIENTS);
     const alone = [aloneBefore, aloneAfter];
@@ -223,6 +231,10 @@ export async function runPipelineBench(
       },
       model: modelPath,
       P5: p5Figure(p5, alone, piped),
+      cpu_seconds: {
+        adapter_alone: { wall_s: aloneMeasured.wallS, ...aloneMeasured.cpu },
+        pipeline: { wall_s: pipedMeasured.wallS, ...pipedMeasured.cpu },
+      },
       grouping: {
         items: grouped.length,
         distinct_states: groupedRun.tokensByState.size,
