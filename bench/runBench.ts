@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, totalmem } from "node:os";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { Scorer } from "../adapter/engine/Scorer.js";
@@ -10,6 +10,7 @@ import { DecisionServer } from "../adapter/server/DecisionServer.js";
 import { createJsonLogger } from "../adapter/server/logger.js";
 import type { BenchContext, Figure } from "./BenchContext.js";
 import { caseQuestion, caseToBatch, distinctQuestions, spreadCases, stateOfTokens } from "./benchWorkload.js";
+import { type BenchMachine, describeMachine } from "./describeMachine.js";
 import { type JevBenchCase, loadJevBench } from "./loadJevBench.js";
 import { measureCrossRequestCache } from "./measureCrossRequestCache.js";
 import { measureJevBench } from "./measureJevBench.js";
@@ -47,7 +48,7 @@ export interface BenchReport {
   started_at: string;
   duration_s: number;
   quick: boolean;
-  machine: { cpu: string; cores: number; memory_gib: number; node: string };
+  machine: BenchMachine;
   model: Scorer["identity"];
   threads: number;
   P1: Figure;
@@ -191,12 +192,7 @@ export async function runBench(
       started_at: startedAt.toISOString(),
       duration_s: (Date.now() - startedAt.getTime()) / 1000,
       quick,
-      machine: {
-        cpu: cpus()[0]?.model ?? "unknown",
-        cores: cpus().length,
-        memory_gib: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-      },
+      machine: describeMachine(),
       model: scorer.identity,
       threads,
       P1: p1.newState,

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
-import { GetQueueAttributesCommand, SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import fc from "fast-check";
 import { packageRoot } from "../adapter/models/packageRoot.js";
 import { UNPARSED_POLICY } from "../functions/outcomes/outcomesTable.js";
 import { loadPolicies, type PolicySet } from "../functions/policy/index.js";
+import { queueDepth } from "../local/queueDepth.js";
 import { type AdapterProcess, startAdapterProcess } from "../local/startAdapterProcess.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../local/startDynamoDbLocal.js";
 import { type LocalStack, startLocalStack } from "../local/startLocalStack.js";
@@ -581,21 +582,7 @@ async function waitUntilDrained(
   const deadline = Date.now() + timeoutMs;
   let quiet = 0;
   while (Date.now() < deadline) {
-    const answer = await sqs.send(
-      new GetQueueAttributesCommand({
-        QueueUrl: queueUrl,
-        AttributeNames: [
-          "ApproximateNumberOfMessages",
-          "ApproximateNumberOfMessagesNotVisible",
-          "ApproximateNumberOfMessagesDelayed",
-        ],
-      }),
-    );
-    const attributes = answer.Attributes ?? {};
-    const depth =
-      Number(attributes.ApproximateNumberOfMessages ?? 0) +
-      Number(attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
-      Number(attributes.ApproximateNumberOfMessagesDelayed ?? 0);
+    const depth = await queueDepth(sqs, queueUrl);
     quiet = depth === 0 && run.inFlight.size === 0 ? quiet + 1 : 0;
     if (quiet >= 2) return true;
     await sleep(500);

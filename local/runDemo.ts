@@ -1,11 +1,6 @@
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import {
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  type SQSClient,
-} from "@aws-sdk/client-sqs";
+import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { SingleBar } from "cli-progress";
 import { packageRoot } from "../adapter/models/packageRoot.js";
@@ -15,6 +10,7 @@ import { createLocalDecideHandler, type FunctionLogLevel } from "./createLocalDe
 import { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 import { type DeadLetter, formatDemoSummary } from "./formatDemoSummary.js";
 import { DEMO_MODEL_NOTICE } from "./prepareStackModel.js";
+import { queueDepth } from "./queueDepth.js";
 import { type DemoMessage, type DemoObject, readDemoInputs } from "./readDemoInputs.js";
 import { s3PutEvent } from "./s3PutEvent.js";
 import { type LocalStack, type StartLocalStackOptions, startLocalStack } from "./startLocalStack.js";
@@ -257,25 +253,6 @@ async function waitUntilDrained(
   } finally {
     bar.stop();
   }
-}
-
-async function queueDepth(sqs: SQSClient, queueUrl: string): Promise<number> {
-  const answer = await sqs.send(
-    new GetQueueAttributesCommand({
-      QueueUrl: queueUrl,
-      AttributeNames: [
-        "ApproximateNumberOfMessages",
-        "ApproximateNumberOfMessagesNotVisible",
-        "ApproximateNumberOfMessagesDelayed",
-      ],
-    }),
-  );
-  const attributes = answer.Attributes ?? {};
-  return (
-    Number(attributes.ApproximateNumberOfMessages ?? 0) +
-    Number(attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
-    Number(attributes.ApproximateNumberOfMessagesDelayed ?? 0)
-  );
 }
 
 async function scanOutcomes(stack: LocalStack): Promise<Outcome[]> {

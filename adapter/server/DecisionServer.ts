@@ -222,6 +222,7 @@ export class DecisionServer implements AsyncDisposable {
       maxCompletionTokens: Math.min(this.#settings.maxCompletionTokens, engine.contextSize),
     };
     this.#state = "ready";
+    const cache = engine.cacheStats();
     this.#logger.log("info", "ready", {
       ...this.#readyFields,
       model: engine.identity,
@@ -229,8 +230,8 @@ export class DecisionServer implements AsyncDisposable {
       context_size: engine.contextSize,
       model_max_options: engine.maxOptions,
       // The bound the engine settled on: explicit, or sized from the machine when the model loaded.
-      cache_max_bytes: engine.cacheStats().max_bytes,
-      cache_max_bytes_source: engine.cacheStats().max_bytes_source,
+      cache_max_bytes: cache.max_bytes,
+      cache_max_bytes_source: cache.max_bytes_source,
       limits: {
         ...this.#limits,
         max_body_bytes: this.#settings.maxBodyBytes,

@@ -39,8 +39,10 @@ export class RefusalLog {
     }
     if (this.#pending === 0) this.#pendingSince = now;
     this.#pending += 1;
-    this.#timer ??= setTimeout(() => this.flush(path), Math.max(0, this.#lastWrite + this.#intervalMs - now));
-    this.#timer.unref();
+    if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.flush(path), Math.max(0, this.#lastWrite + this.#intervalMs - now));
+      this.#timer.unref();
+    }
   }
 
   /** Writes the refusals counted since the last line, if any (at shutdown, and by the timer). */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
-import { availableParallelism, cpus } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { getLlama, LlamaLogLevel, type LlamaModel } from "node-llama-cpp";
 import { deriveLabelAlphabet } from "../../adapter/engine/labelAlphabet.js";
@@ -12,6 +12,7 @@ import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { type AdapterProcess, startAdapterProcess } from "../../local/startAdapterProcess.js";
 import type { Figure } from "../BenchContext.js";
 import { distinctQuestions } from "../benchWorkload.js";
+import { type BenchMachine, describeMachine } from "../describeMachine.js";
 import { type JevBenchCase, loadJevBench } from "../loadJevBench.js";
 import { postJson } from "../postJson.js";
 import { quantile, timed } from "../statistics.js";
@@ -59,7 +60,7 @@ export interface LlamaServerReport {
   started_at: string;
   duration_s: number;
   quick: boolean;
-  machine: { cpu: string; cores: number; node: string };
+  machine: BenchMachine;
   model_path: string;
   threads: number;
   llama_server: (Omit<LlamaServerBinary, "path"> & { binary: string }) | null;
@@ -259,7 +260,7 @@ export async function runLlamaServerBench(
       started_at: startedAt.toISOString(),
       duration_s: (Date.now() - startedAt.getTime()) / 1000,
       quick,
-      machine: { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, node: process.version },
+      machine: describeMachine(),
       model_path: modelPath,
       threads,
       llama_server:

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, loadavg, totalmem } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
@@ -10,6 +10,7 @@ import { SeededRandom } from "../../chaos/SeededRandom.js";
 import { loadPolicies } from "../../functions/policy/index.js";
 import { createLocalDecideHandler, type StackHandlerContext, startLocalStack } from "../../local/index.js";
 import type { Figure } from "../BenchContext.js";
+import { describeMachine } from "../describeMachine.js";
 import { buildTicketStream, type StreamItem } from "./buildTicketStream.js";
 import { type AdapterAloneRun, invoke, measureAdapterAlone } from "./measureAdapterAlone.js";
 import { measureCpu } from "./measureCpu.js";
@@ -222,10 +223,7 @@ export async function runPipelineBench(
       duration_s: round((Date.now() - startedAt.getTime()) / 1000),
       quick,
       machine: {
-        cpu: cpus()[0]?.model ?? "unknown",
-        cores: cpus().length,
-        memory_gib: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
+        ...describeMachine(),
         load_average_start: loadStart.map(round),
         load_average_end: loadavg().map(round),
       },

@@ -38,7 +38,7 @@ describe("the llama-server bench", () => {
       started_at: "2026-12-01T00:00:00.000Z",
       duration_s: 12,
       quick: true,
-      machine: { cpu: "cpu", cores: 2, node: "v22" },
+      machine: { cpu: "cpu", cores: 2, memory_gib: 24, node: "v22" },
       model_path: "/m.gguf",
       threads: 2,
       llama_server: { binary: "/b", commit: "80fb11ac73e6", cmakeOptions: { GGML_OPENMP: "ON" }, buildS: 0 },
