@@ -1,6 +1,7 @@
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { commonPrefixLength } from "./commonPrefixLength.js";
 import { reusablePrefix } from "./reusablePrefix.js";
+import type { SamplerGarbage } from "./SamplerGarbage.js";
 import { StateFileCache } from "./StateFileCache.js";
 import { throwIfAborted } from "./throwIfAborted.js";
 
@@ -40,6 +41,8 @@ export interface ChunkedSequenceOptions {
   stateFiles: StateFileCache;
   /** Shared prefixes shorter than this beyond the preamble are cheaper to evaluate than to save and load. Default 32. */
   stateFileMinTokens?: number;
+  /** Told of every node-llama-cpp evaluation call, so their samplers' memory stays bounded. Default: none. */
+  samplerGarbage?: SamplerGarbage;
 }
 
 /** What {@link ChunkedSequence.prefill} did. */
@@ -67,6 +70,7 @@ export class ChunkedSequence {
   readonly stateFiles: StateFileCache;
   readonly #batchSize: number;
   readonly #stateFileMinTokens: number;
+  readonly #samplerGarbage: SamplerGarbage | undefined;
   /** Where the evaluation chunks of the live sequence ended. */
   #chunkEnds: number[] = [];
 
@@ -75,6 +79,7 @@ export class ChunkedSequence {
     this.stateFiles = options.stateFiles;
     this.#batchSize = options.batchSize;
     this.#stateFileMinTokens = options.stateFileMinTokens ?? 32;
+    this.#samplerGarbage = options.samplerGarbage;
   }
 
   /** Where the live sequence's evaluation chunks ended (for tests and diagnostics). */
@@ -130,7 +135,16 @@ export class ChunkedSequence {
     for (let start = 0; start < tokens.length; start += this.#batchSize) {
       throwIfAborted(signal);
       await this.sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(start, start + this.#batchSize));
+      this.evaluated();
     }
+  }
+
+  /**
+   * Records one node-llama-cpp evaluation call made on {@link sequence} from outside this class
+   * (a readout, a generation): each leaves a sampler whose memory {@link SamplerGarbage} bounds.
+   */
+  evaluated(): void {
+    this.#samplerGarbage?.evaluated();
   }
 
   /** Records that a prompt's last chunk was evaluated, ending at `end`. */

@@ -34,6 +34,7 @@ import {
 } from "./preparePrompts.js";
 import { ASSISTANT_OPENING, PROMPT_VERSION } from "./renderPrompt.js";
 import { reusablePrefix } from "./reusablePrefix.js";
+import { SamplerGarbage } from "./SamplerGarbage.js";
 import { SequencePool } from "./SequencePool.js";
 import { SlotReader } from "./SlotReader.js";
 import { StateFileCache } from "./StateFileCache.js";
@@ -174,6 +175,7 @@ export class Scorer implements DecisionEngine {
   readonly #readout: "label-only" | "full-vocabulary";
   readonly #cacheBound: CacheBound;
   readonly #stateFiles: StateFileCache;
+  readonly #samplerGarbage: SamplerGarbage;
   readonly #stats = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
   #disposed = false;
 
@@ -203,10 +205,17 @@ export class Scorer implements DecisionEngine {
     this.#cacheBound = parts.cacheBound;
     this.#stateFiles = parts.stateFiles;
     this.contextSize = parts.context.contextSize;
+    const samplerGarbage = new SamplerGarbage({ vocabularySize: parts.identity.vocab_size });
+    this.#samplerGarbage = samplerGarbage;
     this.#pool = new SequencePool(
       parts.sequences.map(
         (sequence) =>
-          new ChunkedSequence({ sequence, batchSize: parts.batchSize, stateFiles: parts.stateFiles }),
+          new ChunkedSequence({
+            sequence,
+            batchSize: parts.batchSize,
+            stateFiles: parts.stateFiles,
+            samplerGarbage,
+          }),
       ),
     );
     const labelTokens = parts.alphabet.tokens as Token[];
@@ -425,6 +434,11 @@ export class Scorer implements DecisionEngine {
       { signal: options.signal },
     );
     return value;
+  }
+
+  /** V8 collections asked for to free node-llama-cpp's sampler memory ({@link SamplerGarbage}), by kind. */
+  get samplerCollections(): { minor: number; major: number } {
+    return this.#samplerGarbage.collections;
   }
 
   cacheStats(): CacheStats {

@@ -1,6 +1,5 @@
 import {
   type ControlledEvaluateInputItem,
-  type LlamaContextSequence,
   type Token,
   TokenBias,
   type Tokenizer,
@@ -71,7 +70,7 @@ export class SlotReader {
     const sequence = chunked.sequence;
     const lastChunk = suffix.slice(lastChunkStart);
     if (!query.fullVocabulary) {
-      const distribution = await readDistribution(sequence, lastChunk, {
+      const distribution = await readDistribution(chunked, lastChunk, {
         probabilities: true,
         options: {
           temperature: 1,
@@ -88,7 +87,7 @@ export class SlotReader {
         { start: sequence.nextTokenIndex - lastChunk.length, end: sequence.nextTokenIndex },
       ]);
     }
-    const distribution = await readDistribution(sequence, lastChunk, { probabilities: true });
+    const distribution = await readDistribution(chunked, lastChunk, { probabilities: true });
     const slots = readSlots(distribution, query.labelTokens, false, query.temperature);
     if (slots === undefined)
       throw new EngineFailureError("the full next-token distribution lacks a slot token");
@@ -110,13 +109,14 @@ type ControlledItem = Extract<ControlledEvaluateInputItem, readonly unknown[]>;
 type GenerateNextOptions = NonNullable<ControlledItem[1]["generateNext"]>;
 
 async function readDistribution(
-  sequence: Pick<LlamaContextSequence, "controlledEvaluate">,
+  chunked: ChunkedSequence,
   chunk: readonly Token[],
   generateNext: GenerateNextOptions,
 ): Promise<ReadonlyMap<number, number>> {
   const last = chunk.at(-1);
   if (last === undefined) throw new EngineFailureError("the prompt has no token to read after");
-  const output = await sequence.controlledEvaluate([...chunk.slice(0, -1), [last, { generateNext }]]);
+  const output = await chunked.sequence.controlledEvaluate([...chunk.slice(0, -1), [last, { generateNext }]]);
+  chunked.evaluated();
   const probabilities = output.at(-1)?.next.probabilities;
   if (probabilities === undefined)
     throw new EngineFailureError("llama.cpp returned no next-token distribution");

@@ -27,6 +27,7 @@ export async function generateChat(
   const iterator = chunked.sequence.evaluate(tokens.slice(evaluationStart), {
     temperature: chat.temperature,
   });
+  chunked.evaluated();
   try {
     for await (const token of iterator) {
       if (firstTokenAt === 0) firstTokenAt = performance.now();

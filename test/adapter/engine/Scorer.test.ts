@@ -95,6 +95,23 @@ describe("Scorer on tiny-qwen3 (attention model, real Qwen3 vocabulary)", () => 
     assert.deepEqual(scorer.labels.slice(0, 26).join(""), "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
   });
 
+  it("asks V8 to collect node-llama-cpp's per-evaluation samplers as it evaluates", async () => {
+    // prepare: 151,936 tokens × 12 bytes a sampler, 8 MiB bound → a collection every 4 evaluations
+    const before = scorer.samplerCollections;
+
+    // act: each cold request evaluates at least its prompt and its readout
+    for (let n = 0; n < 6; n++) {
+      await scorer.scoreBatch({ state: `${STATE} (ticket sampler-${n})`, questions: [route] });
+    }
+
+    // assert
+    const after = scorer.samplerCollections;
+    assert.ok(
+      after.minor + after.major - (before.minor + before.major) >= 3,
+      `collections before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`,
+    );
+  });
+
   it("returns a distribution over the options, in option order, summing to 1", async () => {
     const { results } = await scorer.scoreBatch({ state: STATE, questions: [route] });
     const [result] = results;
