@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { nodeLlamaCppRoot } from "../../adapter/engine/nodeLlamaCppRoot.js";
 
 /** Options of {@link ensureLlamaServer}. */
@@ -90,44 +91,26 @@ export async function ensureLlamaServer(options: LlamaServerBuildOptions): Promi
   return { path: binary, commit, cmakeOptions, buildS };
 }
 
+const execFileAsync = promisify(execFile);
+
 function succeeds(command: string, args: readonly string[]): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "ignore" });
-    child.on("error", () => resolve(false));
-    child.on("close", (code) => resolve(code === 0));
-  });
+  return execFileAsync(command, args).then(
+    () => true,
+    () => false,
+  );
 }
 
-function output(command: string, args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let text = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve(text) : reject(new Error(`${command} exited with ${code}`)),
-    );
-  });
+async function output(command: string, args: readonly string[]): Promise<string> {
+  return (await execFileAsync(command, args)).stdout;
 }
 
-/** Runs a build step; its last lines are passed to `log` when it fails. */
-function run(command: string, args: readonly string[], log: (line: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-    const tail: string[] = [];
-    const keep = (chunk: Buffer) => {
-      tail.push(...chunk.toString("utf8").split("\n"));
-      tail.splice(0, Math.max(0, tail.length - 40));
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code === 0) return resolve();
-      for (const line of tail) log(`  ${line}`);
-      reject(new Error(`${command} ${args.slice(0, 2).join(" ")} exited with ${code}`));
-    });
-  });
+/** Runs a build step; the last 40 lines of its output are passed to `log` when it fails. */
+async function run(command: string, args: readonly string[], log: (line: string) => void): Promise<void> {
+  try {
+    await execFileAsync(command, args, { maxBuffer: 256 * 1024 * 1024 });
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    for (const line of `${stdout}${stderr}`.split("\n").slice(-40)) log(`  ${line}`);
+    throw new Error(`${command} ${args.slice(0, 2).join(" ")} failed`, { cause: error });
+  }
 }
