@@ -40,9 +40,15 @@ export type { DynamoDbLocal, StartDynamoDbLocalOptions } from "./startDynamoDbLo
 export { startDynamoDbLocal } from "./startDynamoDbLocal.js";
 export type { Fauxqs, StartFauxqsOptions } from "./startFauxqs.js";
 export { startFauxqs } from "./startFauxqs.js";
+export type { GatewayProcess, StartGatewayProcessOptions, UpstreamFailures } from "./startGatewayProcess.js";
+export { startGatewayProcess } from "./startGatewayProcess.js";
 export type { LocalStack, StackHandlerContext, StartLocalStackOptions } from "./startLocalStack.js";
 export { startLocalStack } from "./startLocalStack.js";
-export type { SageMakerGateway, StartSageMakerGatewayOptions } from "./startSageMakerGateway.js";
+export type {
+  SageMakerGateway,
+  StartSageMakerGatewayOptions,
+  UpstreamFailure,
+} from "./startSageMakerGateway.js";
 export { startSageMakerGateway } from "./startSageMakerGateway.js";
 export type { SqsRecordSource } from "./toSqsRecord.js";
 export { toSqsRecord } from "./toSqsRecord.js";

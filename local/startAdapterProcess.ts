@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { entryArgs, parseLogLine } from "./childEntry.js";
 import { PartStartError, PortInUseError } from "./errors.js";
 import { ManagedProcess } from "./ManagedProcess.js";
 
@@ -58,7 +58,7 @@ export async function startAdapterProcess(options: StartAdapterProcessOptions): 
   const child = await ManagedProcess.start({
     part: PART,
     command: process.execPath,
-    args: [...entryArgs(), ...args],
+    args: [...entryArgs("adapterProcessMain"), ...args],
     env: adapterEnvironment(options.env ?? process.env),
     readyLine: /"event":"ready"/,
     readyTimeoutMs: options.readyTimeoutMs ?? 300_000,
@@ -88,26 +88,6 @@ export async function startAdapterProcess(options: StartAdapterProcessOptions): 
     output: () => child.output(),
     [Symbol.asyncDispose]: () => child.stop(),
   };
-}
-
-/** `node <entry>`: the compiled entry from dist/, or the TypeScript one through tsx from the sources. */
-function entryArgs(): string[] {
-  const fromSources = import.meta.url.endsWith(".ts");
-  const entry = fileURLToPath(new URL(`./adapterProcessMain.${fromSources ? "ts" : "js"}`, import.meta.url));
-  // tsx by its resolved URL, so the child finds it whatever its working directory.
-  return fromSources ? ["--import", import.meta.resolve("tsx"), entry] : [entry];
-}
-
-function parseLogLine(line: string): Record<string, unknown> | undefined {
-  if (!line.startsWith("{")) return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch (error) {
-    // Not every line is a log record (llama.cpp writes its own); those are not events.
-    if (error instanceof SyntaxError) return undefined;
-    throw error;
-  }
 }
 
 function describeFailure(event: Record<string, unknown>): string {

@@ -1,17 +1,18 @@
 /**
  * What a load run is aimed at: the real adapter as its own process on a generated model (state
  * files in a private folder, so they can be counted), and optionally the local SageMaker gateway
- * in front of it, all on 127.0.0.1.
+ * in front of it as a process of its own (so its memory and descriptors are not the load
+ * generator's), all on 127.0.0.1.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type AdapterProcess,
+  type GatewayProcess,
   prepareStackModel,
-  type SageMakerGateway,
   startAdapterProcess,
-  startSageMakerGateway,
+  startGatewayProcess,
 } from "../local/index.js";
 
 /** Options of {@link startLoadTarget}; every default is applied here. */
@@ -22,7 +23,7 @@ export interface StartLoadTargetOptions {
   threads?: number;
   /** More `decisions serve` flags (admission: `--max-in-flight`, `--queue-depth`; `--cache-max-bytes`). Default none. */
   adapterArgs?: string[];
-  /** Start the SageMaker gateway in front of the adapter. Default false. */
+  /** Start the SageMaker gateway (its own process) in front of the adapter. Default false. */
   gateway?: boolean;
   /** The endpoint name the gateway serves. Default `"decisions"`. */
   endpointName?: string;
@@ -33,7 +34,8 @@ export interface LoadTarget {
   adapter: AdapterProcess;
   /** The adapter's temporary folder (`TMPDIR`): its saved state files live below it. */
   stateDir: string;
-  gateway?: SageMakerGateway;
+  /** The gateway process, when it runs: `pid` to sample, `upstreamFailures()` for its 503s' causes. */
+  gateway?: GatewayProcess;
   /** The gateway's invocation path, when it runs. */
   gatewayPath?: string;
   stop(): Promise<void>;
@@ -54,7 +56,7 @@ export async function startLoadTarget(options: StartLoadTargetOptions = {}): Pro
     const endpointName = options.endpointName ?? "decisions";
     const gateway =
       options.gateway === true
-        ? await startSageMakerGateway({ endpoints: { [endpointName]: adapter.url } })
+        ? await startGatewayProcess({ endpoints: { [endpointName]: adapter.url } })
         : undefined;
     const running = adapter;
     return {

@@ -12,7 +12,12 @@ import {
 } from "@aws-sdk/client-sagemaker-runtime";
 import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
 import { PortInUseError } from "../../local/errors.js";
-import { type SageMakerGateway, startSageMakerGateway } from "../../local/startSageMakerGateway.js";
+import {
+  type SageMakerGateway,
+  startSageMakerGateway,
+  type UpstreamFailure,
+} from "../../local/startSageMakerGateway.js";
+import { closedPortUrl } from "./closedPortUrl.js";
 import { listeningSockets } from "./listeningSockets.js";
 
 interface SeenRequest {
@@ -65,7 +70,7 @@ describe("startSageMakerGateway with a fake container", () => {
   before(async () => {
     const containerUrl = await container.listen();
     gateway = await startSageMakerGateway({
-      endpoints: { decisions: containerUrl, gone: "http://127.0.0.1:1" },
+      endpoints: { decisions: containerUrl, gone: await closedPortUrl() },
       invocationTimeoutMs: 300,
       region: "eu-west-1",
     });
@@ -221,3 +226,67 @@ describe("startSageMakerGateway with a concurrency limit", () => {
     }
   });
 });
+
+describe("startSageMakerGateway telling of failed calls to the container", () => {
+  it("tells onUpstreamFailure the connection error behind a 503 ServiceUnavailable", async () => {
+    const failures: UpstreamFailure[] = [];
+    const gateway = await startSageMakerGateway({
+      endpoints: { gone: await closedPortUrl() },
+      onUpstreamFailure: (failure) => failures.push(failure),
+    });
+    try {
+      const response = await fetch(`${gateway.url}/endpoints/gone/invocations`, {
+        method: "POST",
+        body: "{}",
+      });
+      await response.arrayBuffer();
+      await new Promise((resolve) => setImmediate(resolve));
+
+      assert.equal(response.status, 503);
+      assert.equal(failures.length, 1);
+      assert.equal(failures[0]?.endpoint, "gone");
+      assert.equal(failures[0]?.timedOut, false);
+      assert.equal(causeCodes(failures[0]?.error).includes("ECONNREFUSED"), true, String(failures[0]?.error));
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("tells onUpstreamFailure of a call that timed out, answered 424", async () => {
+    const container = new FakeContainer();
+    container.answer = { status: 200, body: "{}", delayMs: 1_000 };
+    const failures: UpstreamFailure[] = [];
+    const gateway = await startSageMakerGateway({
+      endpoints: { decisions: await container.listen() },
+      invocationTimeoutMs: 100,
+      onUpstreamFailure: (failure) => failures.push(failure),
+    });
+    try {
+      const response = await fetch(`${gateway.url}/endpoints/decisions/invocations`, {
+        method: "POST",
+        body: "{}",
+      });
+      await response.arrayBuffer();
+      await new Promise((resolve) => setImmediate(resolve));
+
+      assert.equal(response.status, 424);
+      assert.deepEqual(
+        failures.map((failure) => [failure.endpoint, failure.timedOut]),
+        [["decisions", true]],
+      );
+    } finally {
+      await gateway.stop();
+      await container.close();
+    }
+  });
+});
+
+/** The `code` of an error and of each of its causes. */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code !== undefined) codes.push(code);
+  }
+  return codes;
+}
