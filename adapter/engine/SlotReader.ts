@@ -1,9 +1,4 @@
-import {
-  type ControlledEvaluateInputItem,
-  type Token,
-  TokenBias,
-  type Tokenizer,
-} from "node-llama-cpp";
+import { type ControlledEvaluateInputItem, type Token, TokenBias, type Tokenizer } from "node-llama-cpp";
 import type { ChunkedSequence } from "./ChunkedSequence.js";
 import { EngineFailureError } from "./errors.js";
 import { readSlots, type SlotDistribution } from "./slotDistribution.js";
