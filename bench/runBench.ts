@@ -180,6 +180,7 @@ export async function runBench(
             { modelPath, threads, contextSize },
             spreadCases(shortest(cases, 120), 8).map((testCase) => caseToBatch(testCase)),
             4,
+            quick ? 1 : 5,
           )
         : null;
     const fullReadoutExtra = await measureFullReadout(scorer, state, first, second);
