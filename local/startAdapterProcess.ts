@@ -1,4 +1,4 @@
-import { entryArgs, parseLogLine } from "./childEntry.js";
+import { type ChildServer, childServer, entryArgs, parseLogLine } from "./childEntry.js";
 import { PartStartError, PortInUseError } from "./errors.js";
 import { ManagedProcess } from "./ManagedProcess.js";
 
@@ -23,21 +23,12 @@ export interface StartAdapterProcessOptions {
   readyTimeoutMs?: number;
 }
 
-/** A running adapter process. */
-export interface AdapterProcess {
-  /** `http://127.0.0.1:<port>`: `/ping`, `/invocations`. */
-  url: string;
-  port: number;
-  pid: number | undefined;
-  exited: Promise<number | null>;
-  /** SIGTERM (the adapter drains and exits 0) and wait. */
-  stop(): Promise<void>;
-  /** SIGKILL and wait (a crash, for fault injection). */
-  kill(): Promise<void>;
-  /** The last few KiB of its log (JSON lines). */
-  output(): string;
-  [Symbol.asyncDispose](): Promise<void>;
-}
+/**
+ * A running adapter process: `url` serves `/ping` and `/invocations`; `stop()` is SIGTERM (the
+ * adapter drains and exits 0), `kill()` SIGKILL (a crash, for fault injection); `output()` is the
+ * end of its JSON log.
+ */
+export type AdapterProcess = ChildServer;
 
 /**
  * Starts the adapter (`decisions serve`) as a child process bound to 127.0.0.1 and waits until it
@@ -74,20 +65,7 @@ export async function startAdapterProcess(options: StartAdapterProcessOptions): 
         : new PartStartError(PART, `did not start: ${failure}`, output);
     },
   });
-  if (port === undefined) {
-    await child.kill();
-    throw new PartStartError(PART, "reported ready without reporting its port", child.output());
-  }
-  return {
-    url: `http://${HOST}:${port}`,
-    port,
-    pid: child.pid,
-    exited: child.exited,
-    stop: () => child.stop(),
-    kill: () => child.kill(),
-    output: () => child.output(),
-    [Symbol.asyncDispose]: () => child.stop(),
-  };
+  return childServer(PART, child, port);
 }
 
 function describeFailure(event: Record<string, unknown>): string {

@@ -1,5 +1,5 @@
-import { entryArgs, parseLogLine } from "./childEntry.js";
-import { PartStartError, PortInUseError } from "./errors.js";
+import { type ChildServer, childServer, entryArgs, parseLogLine } from "./childEntry.js";
+import { PortInUseError } from "./errors.js";
 import { ManagedProcess } from "./ManagedProcess.js";
 
 const PART = "the SageMaker gateway";
@@ -24,22 +24,13 @@ export interface UpstreamFailures {
   byError: Record<string, number>;
 }
 
-/** A running gateway process. */
-export interface GatewayProcess {
-  /** `http://127.0.0.1:<port>`: `POST /endpoints/{name}/invocations`. */
-  url: string;
-  port: number;
-  pid: number | undefined;
-  exited: Promise<number | null>;
+/**
+ * A running gateway process: `url` serves `POST /endpoints/{name}/invocations`; `stop()` closes its
+ * connections and exits.
+ */
+export interface GatewayProcess extends ChildServer {
   /** The failures it has logged so far (`upstream_failed` lines); a new object on every call. */
   upstreamFailures(): UpstreamFailures;
-  /** SIGTERM (it closes its connections and exits) and wait. */
-  stop(): Promise<void>;
-  /** SIGKILL and wait. */
-  kill(): Promise<void>;
-  /** The last few KiB of its log (JSON lines). */
-  output(): string;
-  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -77,19 +68,8 @@ export async function startGatewayProcess(options: StartGatewayProcessOptions): 
     classifyFailure: (output) =>
       /EADDRINUSE/.test(output) ? new PortInUseError(PART, HOST, options.port ?? 0) : undefined,
   });
-  if (port === undefined) {
-    await child.kill();
-    throw new PartStartError(PART, "reported ready without reporting its port", child.output());
-  }
   return {
-    url: `http://${HOST}:${port}`,
-    port,
-    pid: child.pid,
-    exited: child.exited,
+    ...(await childServer(PART, child, port)),
     upstreamFailures: () => ({ count: failures.count, byError: { ...failures.byError } }),
-    stop: () => child.stop(),
-    kill: () => child.kill(),
-    output: () => child.output(),
-    [Symbol.asyncDispose]: () => child.stop(),
   };
 }
