@@ -8,6 +8,9 @@
  * The container and the image are removed afterwards; the base image is kept for the next run.
  * Where podman or the means to make the base are missing, the test is reported as not run (skipped,
  * with the reason), unless DECISIONS_IMAGE_TEST=required (CI), where that fails it.
+ * DECISIONS_IMAGE_LLAMA_BUILD=portable|native builds the source-build variant instead of the prebuilt
+ * binary (`--build-arg LLAMA_BUILD`, ~10 more minutes on 2 cores; not in CI) and checks that the
+ * server runs that build.
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
@@ -28,6 +31,9 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const prerequisites = await imageTestPrerequisites(ROOT, process.env);
 // CI sets DECISIONS_IMAGE_TEST=required (.ci/run): there a missing prerequisite fails the test.
 const required = process.env.DECISIONS_IMAGE_TEST === "required";
+const llamaBuild = process.env.DECISIONS_IMAGE_LLAMA_BUILD ?? "prebuilt";
+if (!["prebuilt", "portable", "native"].includes(llamaBuild))
+  throw new Error(`DECISIONS_IMAGE_LLAMA_BUILD must be prebuilt, portable or native, got "${llamaBuild}"`);
 
 describe("the CPU image, built with podman and served as SageMaker runs it (integration)", () => {
   if (!prerequisites.ready) {
@@ -66,10 +72,12 @@ describe("the CPU image, built with podman and served as SageMaker runs it (inte
         "--force-rm",
         "--build-arg",
         `BASE_IMAGE=${base.name}`,
+        "--build-arg",
+        `LLAMA_BUILD=${llamaBuild}`,
       ].concat(["-f", join(ROOT, "adapter/Dockerfile"), "-t", image, ROOT]),
-      20 * 60_000,
+      (llamaBuild === "prebuilt" ? 20 : 45) * 60_000,
     );
-    timings.push(`image built in ${seconds(started)}`);
+    timings.push(`image (LLAMA_BUILD=${llamaBuild}) built in ${seconds(started)}`);
 
     // The model archive's contents as SageMaker unpacks them (a folder of their own inside), readable
     // by the image's user.
@@ -153,6 +161,16 @@ describe("the CPU image, built with podman and served as SageMaker runs it (inte
       "/app/node_modules/node-api-headers",
       "/app/node_modules/node-llama-cpp",
     ]);
+  });
+
+  it("runs the llama.cpp build it was made with", async () => {
+    const binding = (await logs())
+      .split("\n")
+      .filter((line) => line.includes('"event":"llama_binding"'))
+      .map((line) => JSON.parse(line) as { build_type: string; requested: string });
+    assert.equal(binding.length, 1, await logs());
+    assert.equal(binding[0]?.requested, llamaBuild);
+    assert.equal(binding[0]?.build_type, llamaBuild === "prebuilt" ? "prebuilt" : "localBuild");
   });
 
   it("answers a SemIf decision on /invocations", async () => {
