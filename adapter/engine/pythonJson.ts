@@ -1,9 +1,9 @@
-import { JsonText } from "../wire/JsonText.js";
-import { pythonFloatRepr } from "../wire/pythonFloatRepr.js";
-import { pythonJsonString } from "../wire/pythonJsonString.js";
+import { JsonText } from "../../contract/wire/JsonText.js";
+import { pythonFloatRepr } from "../../contract/wire/pythonFloatRepr.js";
+import { pythonJsonString } from "../../contract/wire/pythonJsonString.js";
 import type { JsonValue } from "./types.js";
 
-export { pythonJsonString } from "../wire/pythonJsonString.js";
+export { pythonJsonString } from "../../contract/wire/pythonJsonString.js";
 
 /**
  * Serialises a JSON value byte-for-byte the way Python's `json.dumps(value, ensure_ascii=False)`

@@ -3,7 +3,7 @@
  * questions, one answer per question. The shapes are the wire module's zod schemas; only the
  * request's state is wider here (a {@link DecisionState}, which may be raw JSON text).
  */
-import type { SystemOneRequest as WireSystemOneRequest } from "../wire/systemOneSchemas.js";
+import type { SystemOneRequest as WireSystemOneRequest } from "../../contract/wire/systemOneSchemas.js";
 import type { DecisionState } from "./types.js";
 
 export type {
@@ -16,7 +16,7 @@ export type {
   SystemOneAnswer,
   SystemOneQuestion,
   SystemOneResponse,
-} from "../wire/systemOneSchemas.js";
+} from "../../contract/wire/systemOneSchemas.js";
 
 /** A System One request as the engine takes it: questions answered in insertion order. */
 export interface SystemOneRequest extends Omit<WireSystemOneRequest, "state"> {

@@ -3,10 +3,10 @@
  * comes out (a distribution over the declared options), independent of any wire format.
  */
 
-import type { JsonText } from "../wire/JsonText.js";
-import type { JsonObject, JsonValue } from "../wire/types.js";
+import type { JsonText } from "../../contract/wire/JsonText.js";
+import type { JsonObject, JsonValue } from "../../contract/wire/types.js";
 
-export type { JsonObject, JsonValue } from "../wire/types.js";
+export type { JsonObject, JsonValue } from "../../contract/wire/types.js";
 
 /**
  * The evidence a decision is about: free text, or a JSON object or array shown to the model as JSON,

@@ -1,11 +1,11 @@
-import type { DecisionState } from "../engine/types.js";
 import {
   type JsonNode,
   JsonText,
   jsonNodeAt,
   pythonJsonDumpsNode,
   SHARED_STATE_MESSAGE,
-} from "../wire/index.js";
+} from "../../contract/wire/index.js";
+import type { DecisionState } from "../engine/types.js";
 import { formatFieldPath } from "./fieldPath.js";
 import type { JsonBody } from "./readJsonBody.js";
 import type { Invocation, Validation } from "./types.js";

@@ -1,4 +1,4 @@
-import { describeType } from "../wire/index.js";
+import { describeType } from "../../contract/wire/index.js";
 import type { InvocationKind, Problem } from "./types.js";
 
 /** Which wire format a request body is, or the problem that says why none fits. */

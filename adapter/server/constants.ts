@@ -3,7 +3,7 @@
 /** Deepest nesting of arrays and objects accepted in a request body (the body itself is depth 1). */
 export const MAX_JSON_DEPTH = 64;
 
-export { MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "../wire/constants.js";
+export { MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "../../contract/wire/constants.js";
 
 /** Most bytes of an unwanted request body read and discarded to keep its connection usable. */
 export const MAX_DISCARD_BYTES = 64 * 1024 * 1024;

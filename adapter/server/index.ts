@@ -3,7 +3,7 @@
  * (`GET /ping`, `POST /invocations`, plus `/v1/systemone` and `/v1/chat/completions`).
  */
 
-export { findReservedToken, RESERVED_TOKENS } from "../wire/reservedText.js";
+export { findReservedToken, RESERVED_TOKENS } from "../../contract/wire/reservedText.js";
 export { AdmissionGate, type AdmissionGateOptions, AdmissionTicket } from "./AdmissionGate.js";
 export { adoptTextStates } from "./adoptTextStates.js";
 export { answerInvocation, type InvocationAnswer, type InvocationSummary } from "./answerInvocation.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../wire/index.js";
+import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../../contract/wire/index.js";
 import {
   BadRequestError,
   ClientDisconnectedError,

@@ -1,4 +1,3 @@
-import type { DecisionQuestion } from "../engine/types.js";
 import {
   type ChatRequest,
   chatRequestSchema,
@@ -7,8 +6,9 @@ import {
   type SemIfDecision,
   semIfRequestSchemas,
   systemOneRequestSchema,
-} from "../wire/index.js";
-import { findReservedToken } from "../wire/reservedText.js";
+} from "../../contract/wire/index.js";
+import { findReservedToken } from "../../contract/wire/reservedText.js";
+import type { DecisionQuestion } from "../engine/types.js";
 import { formatFieldPath } from "./fieldPath.js";
 import type { Invocation, InvocationKind, Problem, RequestLimits, Validation } from "./types.js";
 

@@ -2,8 +2,8 @@
  * `decisions bench`: measures the engine and the adapter against node-llama-cpp used directly
  * (their floor) and against the standard generation path, side by side in one run.
  */
-import { formatReport } from "../../bench/formatReport.js";
-import { runBench } from "../../bench/runBench.js";
+import { formatReport } from "../../lab/bench/formatReport.js";
+import { runBench } from "../../lab/bench/runBench.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
@@ -58,7 +58,7 @@ export const benchCommand: CliCommand = {
     if (values["llama-server"]) {
       // Loaded only for --llama-server: it builds and starts llama-server.
       const { formatLlamaServerReport, runLlamaServerBench } = await import(
-        "../../bench/llamaServer/index.js"
+        "../../lab/bench/llamaServer/index.js"
       );
       const { report, jsonPath } = await runLlamaServerBench(separate);
       return printed(formatLlamaServerReport(report), jsonPath);
@@ -67,7 +67,7 @@ export const benchCommand: CliCommand = {
       // The decide function's EMF metrics would go to stdout between the report's lines.
       disableMetricsUnlessAsked(process.env);
       // Loaded only for --pipeline: it starts the whole local stack.
-      const { formatPipelineReport, runPipelineBench } = await import("../../bench/pipeline/index.js");
+      const { formatPipelineReport, runPipelineBench } = await import("../../lab/bench/pipeline/index.js");
       const { report, jsonPath } = await runPipelineBench(separate);
       return printed(formatPipelineReport(report), jsonPath);
     }

@@ -5,7 +5,7 @@
  * work item ended exactly once. Exits 1 when it did not.
  */
 import { writeFile } from "node:fs/promises";
-import { formatChaosReport, runChaos } from "../../chaos/index.js";
+import { formatChaosReport, runChaos } from "../../lab/chaos/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";

@@ -8,8 +8,8 @@ import { modelNameOf } from "../../adapter/engine/modelNameOf.js";
 import { Scorer } from "../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { JEVBENCH_DIR, loadJevBench } from "../../bench/loadJevBench.js";
 import type { JevBenchLayoutRun } from "../../evaluation/jevbench/formatJevBenchComparison.js";
+import { JEVBENCH_DIR, loadJevBench } from "../../evaluation/jevbench/loadJevBench.js";
 import { runJevBench } from "../../evaluation/jevbench/runJevBench.js";
 import { type JevBenchSummary, summarizeJevBench } from "../../evaluation/jevbench/summarizeJevBench.js";
 import type { JevBenchItem, JevBenchRecord } from "../../evaluation/jevbench/types.js";
@@ -37,7 +37,7 @@ const CONTEXT_SIZE = 8192;
 const USAGE = `usage: decisions jevbench [--model <file.gguf>] [--files ${FILES.join(",")}] [--limit N] [--out <dir>] [--threads N]
          [--layout ${LAYOUT_CHOICES.join("|")}[,…]]
 
-Runs the public JevBench cases (bench/jevbench) serially in-process through the engine and scores
+Runs the public JevBench cases (evaluation/jevbench/cases) serially in-process through the engine and scores
 them as JevBench does: valid responses, accuracy (argmax, ties to the alphabetically smallest
 label), Brier score, 10-bin ECE, paraphrase consistency, per-family accuracy, p50/p95 latency.
 

@@ -7,8 +7,9 @@
  * end, and its state files; for the gateway also its own process's RSS and descriptors and its
  * calls to the adapter that failed before an answer (count, and count by error).
  */
+
+import { type LoadReport, runLoad, startLoadTarget } from "../../lab/reliability/index.js";
 import type { UpstreamFailures } from "../../local/index.js";
-import { type LoadReport, runLoad, startLoadTarget } from "../../reliability/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";

@@ -2,7 +2,7 @@
  * `decisions schema <name>`: prints the JSON Schema of one wire format (from the zod schemas of
  * `adapter/wire`), so clients in other languages can validate what they send and receive.
  */
-import { jsonSchemaOf, WIRE_SCHEMA_NAMES, type WireSchemaName } from "../../adapter/wire/index.js";
+import { jsonSchemaOf, WIRE_SCHEMA_NAMES, type WireSchemaName } from "../../contract/wire/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { stateSchema } from "../../adapter/wire/requestSchemaParts.js";
+import { stateSchema } from "../../contract/wire/requestSchemaParts.js";
 
 /** An answer value as outcomes store it: a label (choice), a level (score) or a boolean (noul). */
 const AnswerValueSchema = z.union([z.string(), z.number(), z.boolean()]);

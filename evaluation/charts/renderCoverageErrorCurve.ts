@@ -1,5 +1,5 @@
-import { type ChartSeries, renderChart } from "../../bench/renderChart.js";
 import type { CoveragePoint } from "../metrics/coverageErrorCurve.js";
+import { type ChartSeries, renderChart } from "./renderChart.js";
 
 /** Options of {@link renderCoverageErrorCurve}. */
 export interface CoverageChartOptions {

@@ -1,5 +1,5 @@
-import { type ChartSeries, renderChart } from "../../bench/renderChart.js";
 import type { ReliabilityBin } from "../metrics/types.js";
+import { type ChartSeries, renderChart } from "./renderChart.js";
 
 /** One set of reliability bins to draw (e.g. before or after calibration). */
 export interface ReliabilitySeries {

@@ -1,9 +1,9 @@
 import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
 import type { SystemOneRequest } from "../../adapter/engine/systemOneTypes.js";
 import type { DecisionEngine } from "../../adapter/engine/types.js";
-import { jevBenchToSystemOne } from "../../bench/loadJevBench.js";
 import { DEFAULT_LAYOUT, type LayoutChoice } from "../layoutChoices.js";
 import { predictedLabel } from "../metrics/predictedLabel.js";
+import { jevBenchToSystemOne } from "./loadJevBench.js";
 import { readJevBenchAnswer } from "./readJevBenchAnswer.js";
 import type { JevBenchItem, JevBenchRecord } from "./types.js";
 

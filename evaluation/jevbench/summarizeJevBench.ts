@@ -1,4 +1,3 @@
-import { quantile } from "../../bench/statistics.js";
 import { countPromptVersions } from "../layoutChoices.js";
 import { brierScore } from "../metrics/brierScore.js";
 import { type CoveragePoint, coverageErrorCurve } from "../metrics/coverageErrorCurve.js";
@@ -7,6 +6,7 @@ import {
   expectedCalibrationError,
 } from "../metrics/expectedCalibrationError.js";
 import { gradeForecasts } from "../metrics/gradeForecasts.js";
+import { quantile } from "../metrics/statistics.js";
 import type { Forecast } from "../metrics/types.js";
 import type { JevBenchRecord } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { JevBenchCase } from "../../bench/loadJevBench.js";
+import type { JevBenchCase } from "./loadJevBench.js";
 
 /** A JevBench case with the file of the public split it comes from (`easy`, `original`, `hard`). */
 export interface JevBenchItem extends JevBenchCase {

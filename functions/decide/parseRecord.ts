@@ -6,7 +6,7 @@ import {
   jsonValueOf,
   parseJsonText,
   pythonJsonDumpsNode,
-} from "../../adapter/wire/index.js";
+} from "../../contract/wire/index.js";
 import { UNPARSED_POLICY } from "../outcomes/outcomesTable.js";
 import {
   checkFacts,

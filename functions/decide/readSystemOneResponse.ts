@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type SystemOneResponse, SystemOneResponseSchema } from "../../adapter/wire/index.js";
+import { type SystemOneResponse, SystemOneResponseSchema } from "../../contract/wire/index.js";
 import { InvalidEndpointResponseError } from "../endpoint/errors.js";
 import type { Policy } from "../policy/index.js";
 

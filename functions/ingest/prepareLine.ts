@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../../adapter/wire/index.js";
+import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../../contract/wire/index.js";
 import { UNPARSED_POLICY } from "../outcomes/outcomesTable.js";
 import { checkFacts, type PolicySet } from "../policy/index.js";
 import {

@@ -5,7 +5,7 @@
  * with the field. The reserved list is the adapter's own (`adapter/wire/reservedText.ts`, a module
  * with no runtime imports, so the policy bundle stays free of the engine and the server).
  */
-import { findReservedToken } from "../../adapter/wire/reservedText.js";
+import { findReservedToken } from "../../contract/wire/reservedText.js";
 
 /** One string or key of a parsed document that holds reserved text. */
 export interface ReservedTextFound {

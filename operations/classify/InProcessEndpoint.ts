@@ -7,7 +7,7 @@ import {
   jsonValueOf,
   parseJsonText,
   SystemOneRequestSchema,
-} from "../../adapter/wire/index.js";
+} from "../../contract/wire/index.js";
 import type { EndpointInvocation } from "../../functions/endpoint/index.js";
 import { PermanentEndpointError } from "../../functions/endpoint/index.js";
 

@@ -1,5 +1,5 @@
 import type { SQSRecord } from "aws-lambda";
-import { type JsonNode, JsonTextError, parseJsonText } from "../../adapter/wire/index.js";
+import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
 
 /** One line of a work-item file, shaped as the SQS record the decide function would receive. */
 export interface ItemRecord {

@@ -1,4 +1,4 @@
-import { type JsonNode, JsonTextError, parseJsonText } from "../../adapter/wire/index.js";
+import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
 import { SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 import type { MessageEntry, MessageFile, RefusedEntry } from "./types.js";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkFacts, decide, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
-import { CEL_INJECTIONS } from "../../reliability/index.js";
+import { CEL_INJECTIONS } from "../../lab/reliability/index.js";
 
 function policyWith(
   when: string,

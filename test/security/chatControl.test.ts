@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { systemOneRequestSchema } from "../../adapter/wire/index.js";
-import { findReservedToken, RESERVED_TOKENS } from "../../adapter/wire/reservedText.js";
+import { systemOneRequestSchema } from "../../contract/wire/index.js";
+import { findReservedToken, RESERVED_TOKENS } from "../../contract/wire/reservedText.js";
 import { parseRecord } from "../../functions/decide/index.js";
 import { findReservedTextIn } from "../../functions/policy/findReservedText.js";
 import { loadPolicies, PolicyLoadError, type PolicySet, parsePolicy } from "../../functions/policy/index.js";
-import { CHAT_CONTROL_TEXTS, SEED_BODIES, SEED_POLICY } from "../../reliability/index.js";
+import { CHAT_CONTROL_TEXTS, SEED_BODIES, SEED_POLICY } from "../../lab/reliability/index.js";
 import { sqsRecord } from "../functions/support/sqsEvent.js";
 
 const adapterSchema = systemOneRequestSchema({ findReservedText: findReservedToken });

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import { decide, loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { hostileString, propertyRuns } from "../../lab/reliability/index.js";
 import { type AdapterProcess, prepareStackModel, startAdapterProcess } from "../../local/index.js";
-import { hostileString, propertyRuns } from "../../reliability/index.js";
 
 /** Valid facts of each shipped policy, so decisions get past the facts check. */
 const FACTS: Record<string, Record<string, unknown>> = {

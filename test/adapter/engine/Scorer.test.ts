@@ -5,7 +5,7 @@ import { Scorer } from "../../../adapter/engine/Scorer.js";
 import { answerSystemOne, labelsOf } from "../../../adapter/engine/SystemOne.js";
 import type { DecisionBatch, DecisionQuestion, DecisionResult } from "../../../adapter/engine/types.js";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
-import { jevBenchToSystemOne, loadJevBench } from "../../../bench/loadJevBench.js";
+import { jevBenchToSystemOne, loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 
 const STATE = "Customer says: I was charged twice for my subscription this month and the app keeps crashing.";
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { InvalidDecisionError } from "../../../adapter/engine/errors.js";
 import { answerSystemOne, labelsOf, systemOneToBatch } from "../../../adapter/engine/SystemOne.js";
 import type { SystemOneRequest } from "../../../adapter/engine/systemOneTypes.js";
-import { jevBenchToSystemOne, loadJevBench } from "../../../bench/loadJevBench.js";
+import { jevBenchToSystemOne, loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 import { FakeEngine } from "../../support/FakeEngine.js";
 
 const request: SystemOneRequest = {

@@ -15,7 +15,7 @@ import {
 } from "../../../adapter/engine/preparePrompts.js";
 import { renderPrompt } from "../../../adapter/engine/renderPrompt.js";
 import type { DecisionQuestion } from "../../../adapter/engine/types.js";
-import { JsonText } from "../../../adapter/wire/JsonText.js";
+import { JsonText } from "../../../contract/wire/JsonText.js";
 import { STUB_LABEL_TOKENS, STUB_LABELS, StubVocabulary } from "../../support/StubVocabulary.js";
 
 const vocabulary = new StubVocabulary();

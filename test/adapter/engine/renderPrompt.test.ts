@@ -9,8 +9,8 @@ import {
   renderUserText,
   SYSTEM_TEXT,
 } from "../../../adapter/engine/renderPrompt.js";
-import { JsonText } from "../../../adapter/wire/index.js";
-import { loadPythonStates } from "../wire/pythonStates.fixture.js";
+import { JsonText } from "../../../contract/wire/index.js";
+import { loadPythonStates } from "../../contract/wire/pythonStates.fixture.js";
 
 const options = [
   { id: "billing", description: "Billing team" },

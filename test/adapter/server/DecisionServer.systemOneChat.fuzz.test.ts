@@ -14,7 +14,7 @@ import {
   hostileString,
   propertyRuns,
   RAW_FRAGMENTS,
-} from "../../../reliability/index.js";
+} from "../../../lab/reliability/index.js";
 import { send } from "./httpClient.js";
 import { type Harness, startFakeServer } from "./serverHarness.js";
 

@@ -12,8 +12,8 @@ import { after, before, describe, it } from "node:test";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import { serve } from "../../../adapter/server/serve.js";
-import { jevBenchToSystemOne, loadJevBench } from "../../../bench/loadJevBench.js";
-import { loadPythonStates } from "../wire/pythonStates.fixture.js";
+import { jevBenchToSystemOne, loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
+import { loadPythonStates } from "../../contract/wire/pythonStates.fixture.js";
 import { send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, testSettings } from "./serverHarness.js";
 

@@ -6,7 +6,7 @@ import { classifyInvocation } from "../../../adapter/server/classifyInvocation.j
 import { formatFieldPath, type PathSegment } from "../../../adapter/server/fieldPath.js";
 import type { RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
-import { findReservedToken, RESERVED_TOKENS } from "../../../adapter/wire/reservedText.js";
+import { findReservedToken, RESERVED_TOKENS } from "../../../contract/wire/reservedText.js";
 
 const LIMITS: RequestLimits = {
   maxOptions: 26,

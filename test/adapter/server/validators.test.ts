@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { classifyInvocation } from "../../../adapter/server/classifyInvocation.js";
 import type { Problem, RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
-import { findReservedToken } from "../../../adapter/wire/reservedText.js";
+import { findReservedToken } from "../../../contract/wire/reservedText.js";
 
 const validateSystemOneRequest = (body: unknown, limits: RequestLimits) =>
   validateRequest("systemone", body, limits);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { jsonSchemaOf, WIRE_SCHEMA_NAMES } from "../../../adapter/wire/index.js";
 import { createSchemaCommand } from "../../../cli/commands/schemaCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { jsonSchemaOf, WIRE_SCHEMA_NAMES } from "../../../contract/wire/index.js";
 
 function capture(): { command: ReturnType<typeof createSchemaCommand>; stdout: () => string } {
   let out = "";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SystemOneAnswer } from "../../../adapter/engine/systemOneTypes.js";
-import { loadJevBench } from "../../../bench/loadJevBench.js";
+import { loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 import { readJevBenchAnswer } from "../../../evaluation/jevbench/readJevBenchAnswer.js";
 import { runJevBench } from "../../../evaluation/jevbench/runJevBench.js";
 import type { JevBenchItem } from "../../../evaluation/jevbench/types.js";

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parseRecord } from "../../../functions/decide/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
-import { checkRecordParsing, recordParsingProblem } from "../../../reliability/checkRecordParsing.js";
-import { propertyRuns } from "../../../reliability/propertyRuns.js";
-import { SEED_BODIES } from "../../../reliability/recordBodies.js";
+import { checkRecordParsing, recordParsingProblem } from "../../../lab/reliability/checkRecordParsing.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
+import { SEED_BODIES } from "../../../lab/reliability/recordBodies.js";
 import { sqsRecord } from "../support/sqsEvent.js";
 
 const RUNS = propertyRuns(process.env, 400);

@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parsePolicy } from "../../../functions/policy/index.js";
-import { checkPolicyLoading } from "../../../reliability/checkPolicyLoading.js";
-import { SEED_POLICY } from "../../../reliability/policyTexts.js";
-import { propertyRuns } from "../../../reliability/propertyRuns.js";
+import { checkPolicyLoading } from "../../../lab/reliability/checkPolicyLoading.js";
+import { SEED_POLICY } from "../../../lab/reliability/policyTexts.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
 const RUNS = propertyRuns(process.env, 300);
 

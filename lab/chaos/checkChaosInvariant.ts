@@ -1,0 +1,249 @@
+import { UNPARSED_POLICY } from "../../functions/outcomes/outcomesTable.js";
+import type { WorkloadItem } from "./buildChaosWorkload.js";
+import type { DeadLetter } from "./readChaosEvidence.js";
+
+/** A message the run sent: SQS's message id and the item it carries. */
+export interface SentMessage {
+  messageId: string;
+  item: number;
+}
+
+/** What the checker reads: the items, what was sent, the table, the DLQ and the function's failure logs. */
+export interface ChaosEvidence {
+  items: readonly WorkloadItem[];
+  sent: readonly SentMessage[];
+  /** Every item of the outcomes table (Scan). */
+  rows: readonly Record<string, unknown>[];
+  deadLetters: readonly DeadLetter[];
+  /** The last reason the decide function gave a record back to SQS, by message id. */
+  failureReasons: ReadonlyMap<string, string>;
+}
+
+/** The counts a chaos run prints. */
+export interface ChaosCounts {
+  messages: number;
+  items: number;
+  valid: number;
+  poison: number;
+  /** Valid items with an outcome the policy gave (decided, fallback, overridden, or a rule's reject). */
+  decided: number;
+  /** Outcomes by status. */
+  statuses: Record<string, number>;
+  /** Items whose outcome is `rejected`. */
+  rejected: number;
+  /** Poison messages `rejected` with a reason. */
+  poisonRejected: number;
+  /** Items without an outcome, in the DLQ with a reason. */
+  deadLettered: number;
+  /** DLQ copies of items that have their outcome (a redelivered copy; redriving it finds the outcome). */
+  redundantDeadLetters: number;
+  /** Items with no outcome and not in the DLQ. */
+  lost: number;
+  /** Outcomes beyond the first for one item (its own key twice, or a second key for the same message). */
+  duplicates: number;
+  /** Outcomes that do not belong to what was sent for their key (another state, message or status). */
+  conflicting: number;
+  /** Outcomes for nothing the run sent. */
+  unexpected: number;
+}
+
+/** One broken promise, with what the checker saw. */
+export interface ChaosViolation {
+  kind:
+    | "lost"
+    | "duplicate"
+    | "conflicting"
+    | "unexpected"
+    | "poison-not-rejected"
+    | "dead-lettered-without-reason"
+    | "unknown-dead-letter";
+  detail: string;
+}
+
+/** The checker's verdict. */
+export interface ChaosCheck {
+  ok: boolean;
+  counts: ChaosCounts;
+  /** At most 50, the first found. */
+  violations: ChaosViolation[];
+  violationCount: number;
+}
+
+const POLICY_STATUSES = new Set(["decided", "fallback", "overridden"]);
+const MAX_LISTED = 50;
+
+/**
+ * The invariant of a chaos run, checked from the table and the DLQ alone: every work item ends
+ * exactly once — one outcome under its key (or, for a body whose key cannot be read, under
+ * `_unparsed` with its message id), or no outcome and a DLQ message with a reason — so 0 lost,
+ * 0 duplicate or conflicting outcomes, 0 outcomes nobody sent, and every poison message
+ * `rejected` with its reason. A valid item's outcome must carry its state's SHA-256, come from one
+ * of its own messages, and have a status the policy gives (a `rejected` one only by a rule's reject).
+ */
+export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
+  const violations: ChaosViolation[] = [];
+  let violationCount = 0;
+  const violate = (kind: ChaosViolation["kind"], detail: string): void => {
+    violationCount += 1;
+    if (violations.length < MAX_LISTED) violations.push({ kind, detail });
+  };
+  const counts: ChaosCounts = {
+    messages: evidence.sent.length,
+    items: 0,
+    valid: 0,
+    poison: 0,
+    decided: 0,
+    statuses: {},
+    rejected: 0,
+    poisonRejected: 0,
+    deadLettered: 0,
+    redundantDeadLetters: 0,
+    lost: 0,
+    duplicates: 0,
+    conflicting: 0,
+    unexpected: 0,
+  };
+
+  const messagesOf = new Map<number, string[]>();
+  const itemOfMessage = new Map<string, number>();
+  for (const { messageId, item } of evidence.sent) {
+    messagesOf.set(item, [...(messagesOf.get(item) ?? []), messageId]);
+    itemOfMessage.set(messageId, item);
+  }
+  const keyOf = new Map<number, string>();
+  const itemOfKey = new Map<string, number>();
+  for (const [index, item] of evidence.items.entries()) {
+    const messages = messagesOf.get(index);
+    if (messages === undefined) continue;
+    const key = item.key
+      ? keyText(item.key.policy, item.key.id)
+      : keyText(UNPARSED_POLICY, messages[0] ?? "");
+    keyOf.set(index, key);
+    itemOfKey.set(key, index);
+  }
+
+  const rowsOf = new Map<number, Record<string, unknown>[]>();
+  for (const row of evidence.rows) {
+    const key = keyText(String(row.policy), String(row.id));
+    const owner = itemOfKey.get(key);
+    if (owner !== undefined) {
+      rowsOf.set(owner, [...(rowsOf.get(owner) ?? []), row]);
+      continue;
+    }
+    const messageId = sourceMessageId(row);
+    const sender = messageId === undefined ? undefined : itemOfMessage.get(messageId);
+    if (sender !== undefined) {
+      counts.duplicates += 1;
+      violate(
+        "duplicate",
+        `${describeRow(row)} was written for message ${messageId} of ${keyOf.get(sender)}`,
+      );
+    } else {
+      counts.unexpected += 1;
+      violate("unexpected", `${describeRow(row)} belongs to nothing the run sent`);
+    }
+  }
+
+  const deadLettersOf = new Map<number, DeadLetter[]>();
+  for (const letter of evidence.deadLetters) {
+    const owner = itemOfMessage.get(letter.messageId);
+    if (owner === undefined) {
+      violate("unknown-dead-letter", `DLQ message ${letter.messageId} was not sent by the run`);
+      continue;
+    }
+    deadLettersOf.set(owner, [...(deadLettersOf.get(owner) ?? []), letter]);
+  }
+
+  for (const [index, key] of keyOf.entries()) {
+    const item = evidence.items[index] as WorkloadItem;
+    const messages = messagesOf.get(index) ?? [];
+    counts.items += 1;
+    if (item.kind === "valid") counts.valid += 1;
+    else counts.poison += 1;
+    const rows = rowsOf.get(index) ?? [];
+    const letters = deadLettersOf.get(index) ?? [];
+    const row = rows[0];
+    if (rows.length > 1) {
+      counts.duplicates += rows.length - 1;
+      violate("duplicate", `${rows.length} outcomes for ${printable(key)}`);
+    }
+    if (row === undefined) {
+      if (letters.length === 0) {
+        counts.lost += 1;
+        violate("lost", `${printable(key)} (${item.origin}) has no outcome and is not in the DLQ`);
+        continue;
+      }
+      counts.deadLettered += 1;
+      if (item.kind === "poison") {
+        violate(
+          "poison-not-rejected",
+          `poison ${item.origin} ${printable(key)} was dead-lettered, not rejected`,
+        );
+      }
+      for (const letter of letters) {
+        if (!evidence.failureReasons.has(letter.messageId)) {
+          violate("dead-lettered-without-reason", `DLQ message ${letter.messageId} of ${printable(key)}`);
+        }
+      }
+      continue;
+    }
+    counts.redundantDeadLetters += letters.length;
+    const status = String(row.status);
+    counts.statuses[status] = (counts.statuses[status] ?? 0) + 1;
+    if (status === "rejected") counts.rejected += 1;
+    const conflict = (why: string): void => {
+      counts.conflicting += 1;
+      violate("conflicting", `${printable(key)}: ${why}`);
+    };
+    const messageId = sourceMessageId(row);
+    if (messageId === undefined || !messages.includes(messageId)) {
+      conflict(`its outcome came from message ${messageId ?? "(none)"}, not one sent for it`);
+      continue;
+    }
+    if (item.kind === "poison") {
+      if (status === "rejected" && typeof row.reason === "string" && row.reason !== "")
+        counts.poisonRejected += 1;
+      else
+        violate(
+          "poison-not-rejected",
+          `poison ${item.origin} ${printable(key)} ended ${status} without a reason`,
+        );
+      continue;
+    }
+    if (row.state_sha256 !== item.stateSha256) {
+      conflict(`its outcome is for state ${String(row.state_sha256)}, the item's is ${item.stateSha256}`);
+      continue;
+    }
+    if (POLICY_STATUSES.has(status) || (status === "rejected" && rejectedByRule(row))) counts.decided += 1;
+    else conflict(`a valid item ended ${status}: ${String(row.reason ?? "no reason")}`);
+  }
+  const ok =
+    violationCount === 0 &&
+    counts.lost === 0 &&
+    counts.duplicates === 0 &&
+    counts.conflicting === 0 &&
+    counts.unexpected === 0;
+  return { ok, counts, violations, violationCount };
+}
+
+function keyText(policy: string, id: string): string {
+  return `${policy}\u0000${id}`;
+}
+
+function printable(key: string): string {
+  return key.replace("\u0000", "/");
+}
+
+function sourceMessageId(row: Record<string, unknown>): string | undefined {
+  const source = row.source as { message_id?: unknown } | undefined;
+  return typeof source?.message_id === "string" ? source.message_id : undefined;
+}
+
+function rejectedByRule(row: Record<string, unknown>): boolean {
+  const fired = row.rules_fired;
+  return Array.isArray(fired) && fired.some((rule) => (rule as { effect?: unknown }).effect === "reject");
+}
+
+function describeRow(row: Record<string, unknown>): string {
+  return `outcome ${String(row.policy)}/${String(row.id)} (${String(row.status)})`;
+}

@@ -1,0 +1,616 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import fc from "fast-check";
+import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { UNPARSED_POLICY } from "../../functions/outcomes/outcomesTable.js";
+import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { queueDepth } from "../../local/queueDepth.js";
+import { type AdapterProcess, startAdapterProcess } from "../../local/startAdapterProcess.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
+import { type LocalStack, startLocalStack } from "../../local/startLocalStack.js";
+// The two property runs by their own files: reliability's index also holds the load runner (autocannon).
+import { checkPolicyLoading, type PolicyLoadingReport } from "../reliability/checkPolicyLoading.js";
+import { checkRecordParsing, type RecordParsingReport } from "../reliability/checkRecordParsing.js";
+import { buildChaosWorkload, type ChaosWorkload } from "./buildChaosWorkload.js";
+import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "./checkChaosInvariant.js";
+import { FaultInjectionError } from "./errors.js";
+import { FaultProxy } from "./FaultProxy.js";
+import type { FunctionHostConfig, FunctionHostEvent } from "./FunctionHostConfig.js";
+import { loadWorkItemTemplates } from "./loadWorkItemTemplates.js";
+import { describePlannedFault, type PlannedFault, planFaultSchedule } from "./planFaultSchedule.js";
+import { readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
+import { SeededRandom } from "./SeededRandom.js";
+import { type FunctionHost, startFunctionHost } from "./startFunctionHost.js";
+
+/** Options of {@link runChaos}; every default is applied here. */
+export interface ChaosOptions {
+  /** Messages sent in all (valid items, duplicates, dual-policy pairs, ~1% poison). Default 1000. */
+  messages?: number;
+  /** Seed of the workload, the fault schedule and the per-call fault decisions. Default 1. */
+  seed?: number;
+  /** Multiplies every fault window (DynamoDB's outage stays ≥ 3 s). Default 1. */
+  windowScale?: number;
+  /** A GGUF to serve. Default: the generated tiny-qwen3 demo model. */
+  model?: string;
+  /** The policies. Default `<repo>/policies`. */
+  policyDir?: string;
+  /** The sample work items varied into the workload. Default `<repo>/events`. */
+  eventsDir?: string;
+  /** The decide function's timeout. Default 12000 ms. */
+  functionTimeoutMs?: number;
+  /** `DEADLINE_MARGIN_MS` of the decide function. Default 3000 ms. */
+  deadlineMarginMs?: number;
+  /** The work queue's visibility timeout. Default 2 × the function timeout. */
+  visibilityTimeoutSeconds?: number;
+  /** Receives before the DLQ. Default 5 (as the CDK app). */
+  maxReceiveCount?: number;
+  /** Messages sent but not yet ended that the sender keeps in the queue. Default 40. */
+  backlog?: number;
+  /** llama.cpp threads of the adapter. Default: the adapter's. */
+  adapterThreads?: number;
+  /** How long the run may take once everything is sent, before it is judged not drained. Default 60 s + 0.3 s per message. */
+  drainTimeoutMs?: number;
+  /** The `java` command. Default `"java"`. */
+  java?: string;
+  /**
+   * Property cases of the record parser and of the policy loader (fast-check, reliability/), run
+   * before the pipeline starts, the run's own poison bodies among the parser's. Default 10,000; 0 skips.
+   */
+  propertyCases?: number;
+  /** Progress lines. Default: nowhere. */
+  log?: (line: string) => void;
+}
+
+/** What the property checks of a chaos run covered. */
+export interface PropertyChecks {
+  recordParsing: RecordParsingReport;
+  policyLoading: PolicyLoadingReport;
+  durationS: number;
+}
+
+/** A fault as it fired. */
+export interface FiredFault {
+  kind: PlannedFault["kind"];
+  planned: string;
+  /** Seconds since the first message was sent. */
+  atS: number;
+  durationS: number;
+  /** What it did, in numbers (calls failed, records in flight at the kill, …). */
+  details: Record<string, number | string>;
+}
+
+/** What a chaos run found. */
+export interface ChaosResult {
+  ok: boolean;
+  seed: number;
+  messages: number;
+  check: ChaosCheck;
+  schedule: PlannedFault[];
+  fired: FiredFault[];
+  /** Whether the queue drained (every message deleted or dead-lettered) in time. */
+  drained: boolean;
+  /** Messages SendMessageBatch refused (not part of the check). */
+  sendFailures: number;
+  durationS: number;
+  startupS: number;
+  /** The property checks that ran first (undefined when skipped). */
+  properties?: PropertyChecks;
+  model: string;
+  /** Records the decide function gave back to SQS (transient failures), over the run. */
+  recordFailures: number;
+  /** Those records by the error's class (`DeadlineExceededError`, `RetriesExhaustedError`, …). */
+  recordFailuresByError: Record<string, number>;
+  /** Median and 95th percentile of the outcomes' own timings (ms): the endpoint call, and from send to outcome. */
+  outcomeTimings: { endpoint_ms: [number, number]; queue_to_outcome_ms: [number, number] };
+}
+
+const POLL_MS = 100;
+/** Poison the record parser itself must reject (the rest is refused by the adapter, then rejected). */
+const PARSER_REJECTS = new Set<string>(["invalid-json", "wrong-types", "unknown-policy", "wrong-facts"]);
+
+/**
+ * `decisions chaos`: the local pipeline under faults. Starts the local stack (DynamoDB Local on a
+ * data folder, fauxqs, the adapter, the gateway) with a fault proxy between the gateway and the
+ * adapter and the decide function in a process of its own; sends a seeded workload at a steady
+ * backlog while the seeded fault schedule fires (503s, slow answers near the deadline, the adapter
+ * killed and restarted, DynamoDB Local stopped and restarted, the function host killed mid-batch
+ * and restarted); waits until the queue drains; then checks, from a Scan of the table and the DLQ
+ * alone, that every work item ended exactly once ({@link checkChaosInvariant}). Stops everything.
+ *
+ * @throws LocalPartError when a part cannot start; FaultInjectionError when a part does not come back.
+ */
+export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult> {
+  const log = options.log ?? (() => undefined);
+  const seed = options.seed ?? 1;
+  const total = options.messages ?? 1000;
+  // A batch of ten distinct items is ten requests on one adapter shared by two batches: on two
+  // busy cores that takes several seconds, so the function gets 12 s (starting groups until 9 s).
+  const functionTimeoutMs = options.functionTimeoutMs ?? 12_000;
+  const deadlineMarginMs = options.deadlineMarginMs ?? 3_000;
+  const visibilityTimeoutSeconds =
+    options.visibilityTimeoutSeconds ?? Math.ceil((2 * functionTimeoutMs) / 1000);
+  const backlog = options.backlog ?? 40;
+  const root = packageRoot();
+  const policyDir = options.policyDir ?? join(root, "policies");
+  const random = new SeededRandom(seed);
+
+  const policies = await loadPolicies(policyDir);
+  const templates = await loadWorkItemTemplates(options.eventsDir ?? join(root, "events"), policies);
+  const workload = buildChaosWorkload({
+    messages: total,
+    random: random.fork(),
+    templates,
+    idPrefix: `chaos-${seed}`,
+  });
+  const schedule = planFaultSchedule({
+    random: random.fork(),
+    windowScale: options.windowScale,
+    deadlineMs: functionTimeoutMs - deadlineMarginMs,
+  });
+  log(
+    `chaos: ${total} messages (${workload.counts.valid} valid items, ${workload.counts.duplicates} duplicate sends, ` +
+      `${workload.counts.dualPairs} ids under two policies, ${workload.counts.poison} poison), seed ${seed}`,
+  );
+  const properties = runPropertyChecks(options.propertyCases ?? 10_000, policies, workload, seed, log);
+  log("fault schedule:");
+  for (const fault of schedule) log(`  ${describePlannedFault(fault)}`);
+
+  const begin = performance.now();
+  const dataDir = await mkdtemp(join(tmpdir(), "decisions-chaos-ddb-"));
+  const cleanups: (() => Promise<void>)[] = [];
+  let stack: LocalStack | undefined;
+  try {
+    stack = await startLocalStack({
+      model: options.model,
+      dataDir,
+      java: options.java,
+      functionTimeoutMs,
+      visibilityTimeoutSeconds,
+      maxReceiveCount: options.maxReceiveCount ?? 5,
+      adapterThreads: options.adapterThreads,
+      log,
+      // The decide function runs in the function host process (so it can be killed); the stack's
+      // own poller is stopped before anything is sent.
+      createHandler: () => async () => {
+        throw new Error("the chaos run's decide function runs in the function host");
+      },
+    });
+    await stack.poller.stop();
+    const running = stack;
+    const proxy = await FaultProxy.start({ target: running.adapterUrl, random: random.fork() });
+    cleanups.push(() => proxy.stop());
+    running.gateway.setEndpoint(running.endpointName, proxy.url);
+
+    const run = new RunState(workload);
+    const hostConfig: FunctionHostConfig = {
+      region: running.region,
+      sqsEndpoint: running.sqsEndpoint,
+      dynamodbEndpoint: running.dynamodbEndpoint,
+      gatewayUrl: running.gatewayUrl,
+      queueUrl: running.queueUrl,
+      queueArn: running.queueArn,
+      table: running.table,
+      endpointName: running.endpointName,
+      policyDir,
+      functionTimeoutMs,
+      batchSize: 10,
+      maximumBatchingWindowMs: 500,
+      maximumConcurrency: 2,
+      environment: { DEADLINE_MARGIN_MS: String(deadlineMarginMs) },
+    };
+    const parts: Parts = {
+      stack: running,
+      proxy,
+      adapter: running.adapter,
+      dynamodb: running.dynamodb,
+      host: await startHost(hostConfig, run),
+      hostConfig,
+      dataDir,
+      options,
+    };
+    cleanups.push(async () => {
+      await parts.host.stop();
+      // Restarted parts are this run's to stop; the stack stops the ones it started.
+      if (parts.adapter !== running.adapter) await parts.adapter.stop();
+      if (parts.dynamodb !== running.dynamodb) await parts.dynamodb.stop();
+    });
+    const startupS = (performance.now() - begin) / 1000;
+    log(`stack ready in ${startupS.toFixed(1)} s; sending`);
+
+    const flowStarted = performance.now();
+    const seconds = () => (performance.now() - flowStarted) / 1000;
+    const progress = setInterval(() => {
+      log(
+        `  ${seconds().toFixed(0)} s: ${run.sent.length}/${total} sent, ${run.ended.size} ended, ` +
+          `${run.failures.size} records given back so far, ${run.inFlight.size} in flight`,
+      );
+    }, 5_000);
+    const fired: FiredFault[] = [];
+    try {
+      const sending = sendWorkload(running.clients.sqs, running.queueUrl, workload, run, backlog);
+      for (const fault of schedule) {
+        // A stalled flow (messages on their way to the DLQ never end) must not hold the schedule.
+        await waitFor(() => run.ended.size >= fault.at * total || run.sendDone || run.stalledFor(60_000));
+        const atS = seconds();
+        log(`  ${atS.toFixed(1)} s: fault ${describePlannedFault(fault)}`);
+        const details = await fire(fault, parts, run);
+        fired.push({
+          kind: fault.kind,
+          planned: describePlannedFault(fault),
+          atS,
+          durationS: seconds() - atS,
+          details,
+        });
+        log(`  ${seconds().toFixed(1)} s: fault ${fault.kind} done: ${JSON.stringify(details)}`);
+      }
+      run.faultsDone = true;
+      await sending;
+      const drainTimeoutMs = options.drainTimeoutMs ?? 60_000 + 300 * total;
+      const drained = await waitUntilDrained(running.clients.sqs, running.queueUrl, run, drainTimeoutMs);
+      const durationS = seconds();
+      await parts.host.stop();
+      const rows = await scanOutcomeRows(running.clients.dynamodb, running.table);
+      const check = checkChaosInvariant({
+        items: workload.items,
+        sent: run.sent,
+        rows,
+        deadLetters: await readDeadLetters(running.clients.sqs, running.dlqUrl),
+        failureReasons: run.failures,
+      });
+      return {
+        ok: check.ok && drained && fired.length === schedule.length,
+        seed,
+        messages: total,
+        check,
+        schedule,
+        fired,
+        drained,
+        sendFailures: run.sendFailures,
+        durationS,
+        startupS,
+        ...(properties !== undefined ? { properties } : {}),
+        model: running.model.generated ? `generated ${running.model.kind}` : running.model.path,
+        recordFailures: run.recordFailures,
+        recordFailuresByError: Object.fromEntries(run.failureKinds),
+        outcomeTimings: outcomeTimings(rows),
+      };
+    } finally {
+      clearInterval(progress);
+    }
+  } finally {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) =>
+        log(`while stopping: ${error instanceof Error ? error.message : error}`),
+      );
+    }
+    await stack?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The property runs of reliability/ (record parsing: never a crash nor a half outcome, only an item
+ * or a clear rejection; policy loading: a policy or a load error naming file, line and field), with
+ * this run's poison bodies among the generated ones. They throw fast-check's counterexample.
+ */
+function runPropertyChecks(
+  cases: number,
+  policies: PolicySet,
+  workload: ChaosWorkload,
+  seed: number,
+  log: (line: string) => void,
+): PropertyChecks | undefined {
+  if (cases <= 0) return undefined;
+  const started = performance.now();
+  const poison = workload.items.flatMap((item, index) =>
+    item.kind === "poison"
+      ? workload.messages
+          .filter((message) => message.item === index)
+          .map((message) => ({
+            body: message.body,
+            origin: `chaos poison ${item.origin}`,
+            // An oversized state or chat-control text is a valid record: the adapter refuses it (4xx).
+            ...(PARSER_REJECTS.has(item.origin) ? { mustReject: item.origin } : {}),
+          }))
+      : [],
+  );
+  const recordParsing = checkRecordParsing(policies, {
+    numRuns: cases,
+    seed,
+    ...(poison.length > 0 ? { bodies: fc.constantFrom(...poison) } : {}),
+  });
+  const policyLoading = checkPolicyLoading({ numRuns: cases, seed });
+  const durationS = (performance.now() - started) / 1000;
+  log(
+    `property checks: ${recordParsing.cases} record bodies (${recordParsing.rejected} rejected), ` +
+      `${policyLoading.cases} policy files (${policyLoading.refused} refused) in ${durationS.toFixed(1)} s`,
+  );
+  return { recordParsing, policyLoading, durationS };
+}
+
+/** The parts a fault acts on; restarted ones replace the originals here. */
+interface Parts {
+  stack: LocalStack;
+  proxy: FaultProxy;
+  adapter: AdapterProcess;
+  dynamodb: DynamoDbLocal;
+  host: FunctionHost;
+  hostConfig: FunctionHostConfig;
+  dataDir: string;
+  options: ChaosOptions;
+}
+
+/** What the run knows while it flows: what was sent, what ended, what is in flight, why records failed. */
+class RunState {
+  readonly sent: SentMessage[] = [];
+  /** Message ids deleted after success. */
+  readonly ended = new Set<string>();
+  /** Message ids in a batch the host started and has not finished. */
+  readonly inFlight = new Set<string>();
+  /** The last reason a record was given back to SQS, by message id. */
+  readonly failures = new Map<string, string>();
+  recordFailures = 0;
+  readonly failureKinds = new Map<string, number>();
+  sendFailures = 0;
+  sendDone = false;
+  faultsDone = false;
+  #lastProgressAt = Date.now();
+  #batchStarted: ((messages: string[]) => void)[] = [];
+
+  constructor(readonly workload: ChaosWorkload) {}
+
+  onEvent(event: FunctionHostEvent): void {
+    if (event.chaos === "batch-start") {
+      for (const id of event.messages) this.inFlight.add(id);
+      if (event.messages.length > 1)
+        for (const resolve of this.#batchStarted.splice(0)) resolve(event.messages);
+    } else if (event.chaos === "batch-done") {
+      if (event.succeeded.length > 0) this.#lastProgressAt = Date.now();
+      for (const id of event.succeeded) {
+        this.ended.add(id);
+        this.inFlight.delete(id);
+      }
+      for (const id of event.failed) {
+        this.inFlight.delete(id);
+        if (event.wholeBatchFailure !== undefined)
+          this.failures.set(id, `whole batch: ${event.wholeBatchFailure}`);
+      }
+    }
+  }
+
+  /** Whether no message has ended for `ms`. */
+  stalledFor(ms: number): boolean {
+    return Date.now() - this.#lastProgressAt > ms;
+  }
+
+  /** The message ids of the next batch of two or more the host starts ([] when none starts within `timeoutMs`). */
+  async nextBatchStart(timeoutMs: number): Promise<string[]> {
+    const started = new Promise<string[]>((resolve) => this.#batchStarted.push(resolve));
+    const timer = new AbortController();
+    const result = await Promise.race([
+      started,
+      sleep(timeoutMs, [] as string[], { signal: timer.signal }).catch(() => [] as string[]),
+    ]);
+    timer.abort();
+    return result;
+  }
+}
+
+async function startHost(config: FunctionHostConfig, run: RunState): Promise<FunctionHost> {
+  return startFunctionHost({
+    config,
+    onEvent: (event) => run.onEvent(event),
+    onRecordFailure: ({ messageId, reason, error }) => {
+      run.recordFailures += 1;
+      run.failureKinds.set(error, (run.failureKinds.get(error) ?? 0) + 1);
+      run.failures.set(messageId, reason);
+    },
+  });
+}
+
+/**
+ * Sends the workload 10 at a time (SendMessageBatch), keeping about `backlog` messages sent but
+ * not ended until every fault has fired, so items flow through each fault; then the rest at once.
+ */
+async function sendWorkload(
+  sqs: SQSClient,
+  queueUrl: string,
+  workload: ChaosWorkload,
+  run: RunState,
+  backlog: number,
+): Promise<void> {
+  const { messages } = workload;
+  for (let start = 0; start < messages.length; start += 10) {
+    await waitFor(
+      () => run.faultsDone || run.sent.length - run.ended.size < backlog || run.stalledFor(30_000),
+    );
+    const chunk = messages.slice(start, start + 10);
+    const answer = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: message.body })),
+      }),
+    );
+    for (const entry of answer.Successful ?? []) {
+      const message = chunk[Number(entry.Id)];
+      if (message !== undefined && entry.MessageId !== undefined) {
+        run.sent.push({ messageId: entry.MessageId, item: message.item });
+      }
+    }
+    run.sendFailures += (answer.Failed ?? []).length;
+  }
+  run.sendDone = true;
+}
+
+/** Injects one fault and undoes it; returns what it did. */
+async function fire(
+  fault: PlannedFault,
+  parts: Parts,
+  run: RunState,
+): Promise<Record<string, number | string>> {
+  const { proxy } = parts;
+  switch (fault.kind) {
+    case "adapter-errors":
+    case "slow-answers": {
+      const before = proxy.stats();
+      proxy.inject(
+        fault.kind === "adapter-errors"
+          ? { kind: "error", status: fault.status, share: fault.share }
+          : { kind: "slow", share: fault.share, delayMs: fault.delayMs },
+      );
+      await sleep(fault.durationMs);
+      proxy.inject(undefined);
+      const after = proxy.stats();
+      return {
+        calls: after.requests - before.requests,
+        answered_error: after.injectedErrors - before.injectedErrors,
+        held_back: after.slowed - before.slowed,
+      };
+    }
+    case "adapter-kill": {
+      const before = proxy.stats();
+      await parts.adapter.kill();
+      await sleep(fault.downMs);
+      const restartStarted = performance.now();
+      try {
+        parts.adapter = await startAdapterProcess({
+          modelPath: parts.stack.model.path,
+          requireManifest: parts.stack.model.generated,
+          threads: parts.options.adapterThreads,
+        });
+      } catch (error) {
+        throw new FaultInjectionError(fault.kind, "the adapter did not restart", { cause: error });
+      }
+      proxy.setTarget(parts.adapter.url);
+      return {
+        restart_ms: Math.round(performance.now() - restartStarted),
+        calls_refused_while_down: proxy.stats().upstreamFailures - before.upstreamFailures,
+      };
+    }
+    case "dynamodb-stop": {
+      const { clients, table } = parts.stack;
+      const port = parts.dynamodb.port;
+      const itemsBefore = await countRows(clients.dynamodb, table);
+      await parts.dynamodb.stop();
+      await sleep(fault.downMs);
+      try {
+        parts.dynamodb = await startDynamoDbLocal({ port, dataDir: parts.dataDir, java: parts.options.java });
+      } catch (error) {
+        throw new FaultInjectionError(fault.kind, `DynamoDB Local did not restart on port ${port}`, {
+          cause: error,
+        });
+      }
+      return {
+        outcomes_before_stop: itemsBefore,
+        outcomes_after_restart: await countRows(clients.dynamodb, table),
+      };
+    }
+    case "poller-kill": {
+      // Half of the answers are held back meanwhile, so the batch killed has some groups answered
+      // and written and others still waiting: a half-written batch.
+      proxy.inject({ kind: "slow", share: 0.5, delayMs: [1_500, 1_500] });
+      const batch = await run.nextBatchStart(30_000);
+      await sleep(fault.afterBatchStartMs);
+      const halfWritten = await waitFor(
+        async () => {
+          const written = await countWritten(parts.stack, run, batch);
+          return written > 0 && written < batch.length;
+        },
+        { timeoutMs: 5_000 },
+      );
+      await parts.host.kill();
+      proxy.inject(undefined);
+      const orphaned = [...run.inFlight];
+      run.inFlight.clear();
+      const written = await countWritten(parts.stack, run, orphaned);
+      await sleep(fault.downMs);
+      parts.host = await startHost(parts.hostConfig, run);
+      return {
+        mid_batch:
+          batch.length === 0 ? "no batch started within 30 s" : halfWritten ? "yes" : "not seen half-written",
+        records_in_flight_at_kill: orphaned.length,
+        of_which_outcome_written: written,
+      };
+    }
+  }
+}
+
+/** How many of these messages' items have an outcome already (a half-written batch has some, not all). */
+async function countWritten(
+  stack: LocalStack,
+  run: RunState,
+  messageIds: readonly string[],
+): Promise<number> {
+  let written = 0;
+  for (const messageId of messageIds) {
+    const sent = run.sent.find((message) => message.messageId === messageId);
+    const item = sent === undefined ? undefined : run.workload.items[sent.item];
+    if (item === undefined) continue;
+    const key = item.key ?? { policy: UNPARSED_POLICY, id: messageId };
+    const answer = await stack.clients.dynamodb.send(
+      new GetItemCommand({
+        TableName: stack.table,
+        Key: { policy: { S: key.policy }, id: { S: key.id } },
+        ConsistentRead: true,
+        ProjectionExpression: "#id",
+        ExpressionAttributeNames: { "#id": "id" },
+      }),
+    );
+    if (answer.Item !== undefined) written += 1;
+  }
+  return written;
+}
+
+async function countRows(dynamodb: DynamoDBClient, table: string): Promise<number> {
+  return (await scanOutcomeRows(dynamodb, table)).length;
+}
+
+/**
+ * Waits until the work queue holds nothing (visible, in flight or delayed) and the host runs no
+ * batch, twice in a row: every message deleted after its outcome, or moved to the DLQ.
+ */
+async function waitUntilDrained(
+  sqs: SQSClient,
+  queueUrl: string,
+  run: RunState,
+  timeoutMs: number,
+): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let quiet = 0;
+  while (Date.now() < deadline) {
+    const depth = await queueDepth(sqs, queueUrl);
+    quiet = depth === 0 && run.inFlight.size === 0 ? quiet + 1 : 0;
+    if (quiet >= 2) return true;
+    await sleep(500);
+  }
+  return false;
+}
+
+function outcomeTimings(rows: readonly Record<string, unknown>[]): ChaosResult["outcomeTimings"] {
+  const of = (field: string): [number, number] => {
+    const values = rows
+      .map((row) => (row.timings as Record<string, unknown> | undefined)?.[field])
+      .filter((value): value is number => typeof value === "number")
+      .sort((a, b) => a - b);
+    const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+    return [Math.round(at(0.5)), Math.round(at(0.95))];
+  };
+  return { endpoint_ms: of("endpoint_ms"), queue_to_outcome_ms: of("queue_to_outcome_ms") };
+}
+
+/** Polls `condition` until it holds (true) or `timeoutMs` passes (false). */
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs?: number } = {},
+): Promise<boolean> {
+  const deadline = Date.now() + (options.timeoutMs ?? Number.POSITIVE_INFINITY);
+  while (!(await condition())) {
+    if (Date.now() > deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}

@@ -1,0 +1,137 @@
+/** The chaos checker: it passes a clean run and names each way an item can fail to end exactly once. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { WorkloadItem } from "../../../lab/chaos/buildChaosWorkload.js";
+import { type ChaosEvidence, checkChaosInvariant } from "../../../lab/chaos/checkChaosInvariant.js";
+
+const items: WorkloadItem[] = [
+  { kind: "valid", origin: "duplicated", key: { policy: "ticket-routing", id: "a" }, stateSha256: "s-a" },
+  { kind: "valid", origin: "dual", key: { policy: "ticket-routing", id: "d" }, stateSha256: "s-d1" },
+  { kind: "valid", origin: "dual", key: { policy: "batch-classification", id: "d" }, stateSha256: "s-d2" },
+  { kind: "poison", origin: "invalid-json" },
+  { kind: "poison", origin: "unknown-policy", key: { policy: "no-such-policy", id: "p" } },
+];
+const sent = [
+  { messageId: "m1", item: 0 },
+  { messageId: "m2", item: 0 },
+  { messageId: "m3", item: 1 },
+  { messageId: "m4", item: 2 },
+  { messageId: "m5", item: 3 },
+  { messageId: "m6", item: 4 },
+];
+
+function row(
+  policy: string,
+  id: string,
+  status: string,
+  messageId: string,
+  extra: Record<string, unknown> = {},
+) {
+  return { policy, id, status, source: { kind: "sqs", message_id: messageId }, rules_fired: [], ...extra };
+}
+
+function cleanRows(): Record<string, unknown>[] {
+  return [
+    row("ticket-routing", "a", "decided", "m2", { state_sha256: "s-a" }),
+    row("ticket-routing", "d", "fallback", "m3", { state_sha256: "s-d1" }),
+    row("batch-classification", "d", "decided", "m4", { state_sha256: "s-d2" }),
+    row("_unparsed", "m5", "rejected", "m5", { reason: "the message body is not valid JSON" }),
+    row("no-such-policy", "p", "rejected", "m6", { reason: 'unknown policy "no-such-policy"' }),
+  ];
+}
+
+function evidence(overrides: Partial<ChaosEvidence> = {}): ChaosEvidence {
+  return { items, sent, rows: cleanRows(), deadLetters: [], failureReasons: new Map(), ...overrides };
+}
+
+describe("checkChaosInvariant", () => {
+  it("passes when every item has one fitting outcome, a duplicate send and two policies for one id included", () => {
+    const check = checkChaosInvariant(evidence());
+
+    assert.equal(check.ok, true, JSON.stringify(check.violations));
+    assert.equal(check.counts.items, 5);
+    assert.equal(check.counts.decided, 3);
+    assert.equal(check.counts.poisonRejected, 2);
+    assert.equal(check.counts.lost, 0);
+  });
+
+  it("counts an item with no outcome and no DLQ message as lost", () => {
+    const check = checkChaosInvariant(evidence({ rows: cleanRows().slice(1) }));
+
+    assert.equal(check.ok, false);
+    assert.equal(check.counts.lost, 1);
+    assert.equal(check.violations[0]?.kind, "lost");
+  });
+
+  it("accepts a dead-lettered item with a reason and refuses one without", () => {
+    const deadLetters = [{ messageId: "m3", body: "{}", receiveCount: 5 }];
+    const rows = cleanRows().filter((r) => !(r.id === "d" && r.policy === "ticket-routing"));
+
+    const withReason = checkChaosInvariant(
+      evidence({ rows, deadLetters, failureReasons: new Map([["m3", "RetriesExhaustedError: …"]]) }),
+    );
+    const withoutReason = checkChaosInvariant(evidence({ rows, deadLetters }));
+
+    assert.equal(withReason.ok, true);
+    assert.equal(withReason.counts.deadLettered, 1);
+    assert.equal(withoutReason.ok, false);
+    assert.equal(withoutReason.violations[0]?.kind, "dead-lettered-without-reason");
+  });
+
+  it("counts a DLQ copy of an item that has its outcome as redundant, not as a second end", () => {
+    const check = checkChaosInvariant(
+      evidence({ deadLetters: [{ messageId: "m1", body: "{}", receiveCount: 5 }] }),
+    );
+
+    assert.equal(check.ok, true);
+    assert.equal(check.counts.redundantDeadLetters, 1);
+  });
+
+  it("finds a second outcome written for the same message under another key", () => {
+    const rows = [...cleanRows(), row("_unparsed", "m3", "rejected", "m3", { reason: "x" })];
+
+    const check = checkChaosInvariant(evidence({ rows }));
+
+    assert.equal(check.ok, false);
+    assert.equal(check.counts.duplicates, 1);
+  });
+
+  it("finds an outcome for another state, or from a message not sent for the item, as conflicting", () => {
+    const otherState = cleanRows().map((r) => (r.id === "a" ? { ...r, state_sha256: "s-other" } : r));
+    const otherMessage = cleanRows().map((r) => (r.id === "a" ? { ...r, source: { message_id: "m4" } } : r));
+
+    assert.equal(checkChaosInvariant(evidence({ rows: otherState })).counts.conflicting, 1);
+    assert.equal(checkChaosInvariant(evidence({ rows: otherMessage })).counts.conflicting, 1);
+  });
+
+  it("refuses a valid item rejected other than by a rule, and accepts a rule's reject", () => {
+    const rejected = (rules: unknown[]) =>
+      cleanRows().map((r) =>
+        r.id === "a" ? { ...r, status: "rejected", reason: "endpoint", rules_fired: rules } : r,
+      );
+
+    assert.equal(checkChaosInvariant(evidence({ rows: rejected([]) })).ok, false);
+    assert.equal(
+      checkChaosInvariant(evidence({ rows: rejected([{ name: "duplicate_rejected", effect: "reject" }]) }))
+        .ok,
+      true,
+    );
+  });
+
+  it("refuses poison that was decided or rejected without a reason", () => {
+    const decided = cleanRows().map((r) => (r.id === "p" ? { ...r, status: "decided" } : r));
+    const silent = cleanRows().map((r) => (r.id === "m5" ? { ...r, reason: undefined } : r));
+
+    assert.equal(checkChaosInvariant(evidence({ rows: decided })).violations[0]?.kind, "poison-not-rejected");
+    assert.equal(checkChaosInvariant(evidence({ rows: silent })).violations[0]?.kind, "poison-not-rejected");
+  });
+
+  it("finds an outcome nobody sent", () => {
+    const check = checkChaosInvariant(
+      evidence({ rows: [...cleanRows(), row("ticket-routing", "zz", "decided", "m9")] }),
+    );
+
+    assert.equal(check.ok, false);
+    assert.equal(check.counts.unexpected, 1);
+  });
+});
