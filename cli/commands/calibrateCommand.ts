@@ -44,7 +44,7 @@ const DEFAULTS = { errorBudget: 0.05, holdout: 0.3, seed: 0, layout: DEFAULT_LAY
 const CONTEXT_SIZE = 8192;
 
 const USAGE = `usage: decisions calibrate <labelled.jsonl> --policy <name|file.yaml> [--question <id>]
-         [--error-budget ${DEFAULTS.errorBudget}] [--bias] [--holdout ${DEFAULTS.holdout}] [--seed ${DEFAULTS.seed}] [--limit N] [--out <dir>] [--write]
+         [--error-budget ${DEFAULTS.errorBudget}] [--bias] [--holdout ${DEFAULTS.holdout}] [--seed ${DEFAULTS.seed}] [--limit N] [--out <dir>] [--write [--force]]
          [--model <file.gguf> [--layout ${LAYOUT_CHOICES.join("|")}] [--threads N]]
 
 Fits a temperature per question by maximum likelihood on labelled decisions (the format
@@ -70,7 +70,10 @@ probability threshold whose automated decisions keep within the error budget.
   --threads       with --model: CPU threads (default: all cores)
   --out           folder for calibration.md, calibration.json and the charts
                   (default: bench/results/calibrate-<policy>-<timestamp>)
-  --write         write the temperatures and thresholds into the policy file, with a new version
+  --write         write the temperatures and thresholds into the policy file, with a new version;
+                  refused (nothing written, exit 1) when a chosen threshold errs above the budget
+                  on the held-out split or automates none of it
+  --force         with --write: write such thresholds all the same
 `;
 
 /** Builds the `decisions calibrate` command writing to `stdout` / `stderr` (tests pass their own). */
@@ -94,6 +97,7 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
           threads: { type: "string" },
           out: { type: "string" },
           write: { type: "boolean", default: false },
+          force: { type: "boolean", default: false },
           help: { type: "boolean", short: "h", default: false },
         },
         allowPositionals: true,
@@ -131,6 +135,7 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
           `policy ${policy.name} has no question "${values.question}" (${policy.questions.map((q) => q.id).join(", ")})`,
         );
       }
+      if (values.force && !values.write) throw new UsageError("--force needs --write", { usage: USAGE });
       if (model !== undefined && values.write) refuseOtherLayout(policy, layout, values.question);
       let lines = firstLines(
         readLabelledDecisions(await readFile(labelledPath, "utf8"), labelledPath),
@@ -173,9 +178,17 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
       });
       if (scoring !== undefined) report.scoring = scoring;
       const calibrated = report.questions.filter((question) => question.fitted !== undefined);
+      for (const question of calibrated) {
+        const judged = question.held_out_budget;
+        if (judged !== undefined && judged.verdict !== "confirmed") {
+          stderr.write(`calibrate: warning: ${question.id}: ${judged.message}\n`);
+        }
+      }
+      const unfit = calibrated.filter((question) => question.held_out_budget?.writable === false);
+      const refused = values.write && unfit.length > 0 && !values.force;
 
       let written: { file: string; version: string } | undefined;
-      if (values.write && calibrated.length > 0) {
+      if (values.write && calibrated.length > 0 && !refused) {
         const updates: Record<string, QuestionCalibration> = {};
         for (const question of calibrated) {
           const threshold = question.threshold?.met === true ? question.threshold.threshold : null;
@@ -212,6 +225,12 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
       stdout.write(`\n${paths.map((path) => `wrote ${path}`).join("\n")}\n`);
       if (calibrated.length === 0) {
         stderr.write("calibrate: no question has enough labelled decisions to calibrate\n");
+        return 1;
+      }
+      if (refused) {
+        stderr.write(
+          `calibrate: --write refused, ${policyPath} is unchanged: the threshold of ${unfit.map((question) => question.id).join(", ")} does not keep the error budget ${errorBudget} on the held-out split; label more decisions, raise --error-budget, or add --force to write it anyway\n`,
+        );
         return 1;
       }
       return 0;

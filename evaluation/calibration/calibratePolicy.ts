@@ -8,6 +8,7 @@ import type { LabelledForecast } from "./collectForecasts.js";
 import { findThreshold, type ThresholdChoice, wilsonUpperBound } from "./findThreshold.js";
 import { fitContextualCalibration } from "./fitContextualCalibration.js";
 import { fitTemperature } from "./fitTemperature.js";
+import { type HeldOutJudgement, judgeHeldOut } from "./judgeHeldOut.js";
 import type { LabelledScoring } from "./scoreLabelledDecisions.js";
 import { type HeldOutOptions, splitHeldOut } from "./splitHeldOut.js";
 
@@ -30,9 +31,11 @@ export interface CalibrateOptions {
 export interface ThresholdOutcome {
   threshold: number;
   automated: number;
+  /** Wrong decisions among the automated ones. */
+  errors: number;
   coverage: number;
   error_rate: number;
-  /** One-sided 95 % Wilson upper bound of the error rate. */
+  /** One-sided Wilson upper bound of the error rate (95 % at the default z = 1.645). */
   error_upper_bound: number;
 }
 
@@ -57,6 +60,11 @@ export interface QuestionCalibrationReport {
   threshold?: ThresholdChoice;
   /** That threshold on the held-out split (after calibration); null when no threshold met the budget. */
   threshold_held_out?: ThresholdOutcome | null;
+  /**
+   * Whether that threshold keeps the error budget on the held-out split (see `judgeHeldOut`);
+   * absent when no threshold met the budget on the fit split.
+   */
+  held_out_budget?: HeldOutJudgement;
   /** The current threshold and temperature on the held-out split, for comparison. */
   current_held_out?: ThresholdOutcome;
   /** Coverage and error against the threshold on the held-out split, after calibration. */
@@ -160,6 +168,9 @@ export function calibratePolicy(
     report.threshold = choice;
     report.threshold_held_out =
       choice.threshold === null ? null : outcomeAt(heldOutDecisions, choice.threshold, z);
+    if (report.threshold_held_out !== null) {
+      report.held_out_budget = judgeHeldOut(report.threshold_held_out, errorBudget);
+    }
     report.current_held_out = outcomeAt(
       gradeForecasts(
         split.heldOut.map((forecast) => forecast.recorded),
@@ -193,6 +204,7 @@ export function outcomeAt(
   return {
     threshold,
     automated: automated.length,
+    errors: wrong,
     coverage: decisions.length === 0 ? 0 : automated.length / decisions.length,
     error_rate: automated.length === 0 ? 0 : wrong / automated.length,
     error_upper_bound: wilsonUpperBound(wrong, automated.length, z),

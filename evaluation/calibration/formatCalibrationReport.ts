@@ -12,7 +12,8 @@ export function calibrationChartFiles(question: string): { reliability: string; 
  * The calibration report as Markdown: where the distributions come from (recorded, or scored
  * again on a model in a named layout, with the prompt versions answered), per question the
  * fitted temperature, the held-out metrics
- * before and after, the chosen threshold with its coverage and error, and links to the charts
+ * before and after, the chosen threshold with its coverage, error and error upper bound on both
+ * splits, a warning when the held-out split does not confirm the budget, and links to the charts
  * (files named by {@link calibrationChartFiles}).
  */
 export function formatCalibrationReport(
@@ -29,7 +30,7 @@ export function formatCalibrationReport(
     ...scoringSection(report.scoring),
   ];
   if (written !== undefined) lines.push(`Written to ${written.file} as version ${written.version}.`, "");
-  for (const question of report.questions) lines.push(...questionSection(question));
+  for (const question of report.questions) lines.push(...questionSection(question, report.z));
   return `${lines.join("\n")}\n`;
 }
 
@@ -65,7 +66,7 @@ function scoringSection(scoring: LabelledScoring | undefined): string[] {
   return lines;
 }
 
-function questionSection(question: QuestionCalibrationReport): string[] {
+function questionSection(question: QuestionCalibrationReport, z: number): string[] {
   const head = `## ${question.id} (${question.type}): ${question.labelled} labelled, ${question.fit_n} to fit, ${question.held_out_n} held out`;
   if (question.skipped !== undefined || question.held_out === undefined || question.fitted === undefined) {
     return [head, "", `Not calibrated: ${question.skipped ?? "no fit"}.`, ""];
@@ -110,7 +111,7 @@ function questionSection(question: QuestionCalibrationReport): string[] {
     );
   } else {
     lines.push(
-      "| threshold | split | automated | coverage | error rate | error upper bound |",
+      `| threshold | split | automated | coverage | error rate | error upper bound (Wilson, z = ${z}) |`,
       "|---|---|---|---|---|---|",
       `| ${choice.threshold} (chosen) | fit | ${choice.automated} | ${round(choice.coverage)} | ${round(choice.error_rate)} | ${round(choice.error_upper_bound)} |`,
       `| ${choice.threshold} (chosen) | held out | ${heldOut.automated} | ${round(heldOut.coverage)} | ${round(heldOut.error_rate)} | ${round(heldOut.error_upper_bound)} |`,
@@ -120,6 +121,11 @@ function questionSection(question: QuestionCalibrationReport): string[] {
       lines.push(
         `| ${current.threshold} (current, T = ${question.current.temperature}) | held out | ${current.automated} | ${round(current.coverage)} | ${round(current.error_rate)} | ${round(current.error_upper_bound)} |`,
       );
+    }
+    const judged = question.held_out_budget;
+    if (judged !== undefined) {
+      const mark = judged.verdict === "confirmed" ? "Held out" : `**Warning** (${judged.verdict})`;
+      lines.push("", `${mark}: ${judged.message}.`);
     }
   }
   lines.push(

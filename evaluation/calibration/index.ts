@@ -28,6 +28,7 @@ export {
 } from "./fitContextualCalibration.js";
 export { type FitTemperatureOptions, fitTemperature, type TemperatureFit } from "./fitTemperature.js";
 export { calibrationChartFiles, formatCalibrationReport } from "./formatCalibrationReport.js";
+export { type HeldOutJudgement, type HeldOutVerdict, judgeHeldOut } from "./judgeHeldOut.js";
 export {
   type LabelledAnswer,
   LabelledAnswerSchema,

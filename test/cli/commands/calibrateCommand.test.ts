@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { isHeldOut } from "../../../evaluation/calibration/splitHeldOut.js";
 import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
 import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import { syntheticItems } from "../../evaluation/syntheticForecasts.js";
@@ -204,6 +205,77 @@ describe("decisions calibrate", () => {
     });
   });
 
+  describe("a threshold that keeps the budget on the fit split but not held out", () => {
+    let misleading: string;
+    let ownPolicy: string;
+
+    before(async () => {
+      // The same confident answer on every line: right on each fit item, wrong on each held-out one.
+      const ids = Array.from({ length: 200 }, (_, index) => `H-${index}`);
+      const fit = ids.filter((id) => !isHeldOut(id)).slice(0, 40);
+      const heldOut = ids.filter((id) => isHeldOut(id)).slice(0, 12);
+      const distribution = Object.fromEntries(
+        QUEUE.map((label) => [label, label === "billing" ? 0.93 : 0.01]),
+      );
+      const line = (id: string, label: string) =>
+        JSON.stringify({
+          policy: "ticket-routing",
+          id,
+          questions: { queue: { distribution, label, temperature: 1 } },
+        });
+      misleading = join(dir, "misleading.jsonl");
+      await writeFile(
+        misleading,
+        `${[...fit.map((id) => line(id, "billing")), ...heldOut.map((id) => line(id, "legal"))].join("\n")}\n`,
+      );
+      ownPolicy = join(dir, "misleading-policy.yaml");
+      await copyFile(SHIPPED, ownPolicy);
+    });
+
+    it("warns with the held-out error and its bound, and refuses --write, leaving the policy unchanged", async () => {
+      const stdout = capture();
+      const stderr = capture();
+
+      const code = await createCalibrateCommand({ stdout, stderr }).run([
+        ...[misleading, "--policy", ownPolicy, "--error-budget", "0.2", "--out", join(dir, "refused")],
+        "--write",
+      ]);
+
+      assert.equal(code, 1);
+      assert.equal(await readFile(ownPolicy, "utf8"), shippedText);
+      assert.match(
+        stderr.text(),
+        /warning: queue: threshold [\d.]+ errs on 1 \(12 of 12\) of the held-out automated decisions, above the budget 0\.2 \(upper bound 1\)/,
+      );
+      assert.match(
+        stderr.text(),
+        /--write refused, .*misleading-policy\.yaml is unchanged: the threshold of queue does not keep the error budget 0\.2 on the held-out split; .*--force/,
+      );
+      assert.match(stdout.text(), /\*\*Warning\*\* \(exceeded\): threshold/);
+      assert.match(stdout.text(), /error upper bound \(Wilson, z = 1\.645\)/);
+      const report = JSON.parse(await readFile(join(dir, "refused", "calibration.json"), "utf8"));
+      assert.equal(report.questions[0].held_out_budget.verdict, "exceeded");
+      assert.equal(report.questions[0].threshold.met, true, "the fit split met the budget");
+    });
+
+    it("writes it with --force", async () => {
+      const stderr = capture();
+
+      const code = await createCalibrateCommand({ stdout: capture(), stderr }).run([
+        ...[misleading, "--policy", ownPolicy, "--error-budget", "0.2", "--out", join(dir, "forced")],
+        ...["--write", "--force"],
+      ]);
+
+      assert.equal(code, 0, stderr.text());
+      assert.match(stderr.text(), /warning: queue: threshold/);
+      const policy = parsePolicy(await readFile(ownPolicy, "utf8"), ownPolicy);
+      assert.notEqual(
+        policy.question("queue")?.threshold,
+        parsePolicy(shippedText, SHIPPED).question("queue")?.threshold,
+      );
+    });
+  });
+
   it("refuses bad arguments as usage errors", async () => {
     const command = createCalibrateCommand({ stdout: capture(), stderr: capture() });
 
@@ -218,6 +290,10 @@ describe("decisions calibrate", () => {
       UsageError,
     );
     await assert.rejects(command.run([labelledPath, "--policy", policyPath, "--limit", "0"]), UsageError);
+    await assert.rejects(
+      command.run([labelledPath, "--policy", policyPath, "--force"]),
+      /--force needs --write/,
+    );
   });
 
   it("refuses a --layout the engine does not have, one without --model, and one --write cannot apply", async () => {
