@@ -17,6 +17,12 @@ export interface ChaosEvidence {
   deadLetters: readonly DeadLetter[];
   /** The last reason the decide function gave a record back to SQS, by message id. */
   failureReasons: ReadonlyMap<string, string>;
+  /**
+   * Messages the work queue still held when the evidence was read (visible, in flight and
+   * delayed, as `queueDepth` counts them). An item with neither outcome nor DLQ message may still
+   * be one of them: it is "not drained" then, and "lost" only once the queue is empty.
+   */
+  queueRemaining: number;
 }
 
 /** The counts a chaos run prints. */
@@ -37,8 +43,16 @@ export interface ChaosCounts {
   deadLettered: number;
   /** DLQ copies of items that have their outcome (a redelivered copy; redriving it finds the outcome). */
   redundantDeadLetters: number;
-  /** Items with no outcome and not in the DLQ. */
+  /**
+   * Items with no outcome and not in the DLQ that cannot be in the work queue: all of them when
+   * the queue is empty; otherwise those beyond the messages it still holds (each queued item needs
+   * at least one message there).
+   */
   lost: number;
+  /** Items with no outcome and not in the DLQ that may still be in the work queue (queued, not lost). */
+  notDrained: number;
+  /** Messages the work queue still held when the evidence was read. */
+  queueRemaining: number;
   /** Outcomes beyond the first for one item (its own key twice, or a second key for the same message). */
   duplicates: number;
   /** Outcomes that do not belong to what was sent for their key (another state, message or status). */
@@ -51,6 +65,7 @@ export interface ChaosCounts {
 export interface ChaosViolation {
   kind:
     | "lost"
+    | "not-drained"
     | "duplicate"
     | "conflicting"
     | "unexpected"
@@ -75,7 +90,8 @@ const MAX_LISTED = 50;
 /**
  * The invariant of a chaos run, checked from the table and the DLQ alone: every work item ends
  * exactly once — one outcome under its key (or, for a body whose key cannot be read, under
- * `_unparsed` with its message id), or no outcome and a DLQ message with a reason — so 0 lost,
+ * `_unparsed` with its message id), or no outcome and a DLQ message with a reason — so 0 lost
+ * (and 0 not drained: an item still in the work queue has not ended either, but it is not lost),
  * 0 duplicate or conflicting outcomes, 0 outcomes nobody sent, and every poison message
  * `rejected` with its reason. A valid item's outcome must carry its state's SHA-256, come from one
  * of its own messages, and have a status the policy gives (a `rejected` one only by a rule's reject).
@@ -99,6 +115,8 @@ export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
     deadLettered: 0,
     redundantDeadLetters: 0,
     lost: 0,
+    notDrained: 0,
+    queueRemaining: evidence.queueRemaining,
     duplicates: 0,
     conflicting: 0,
     unexpected: 0,
@@ -144,6 +162,13 @@ export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
     }
   }
 
+  const queueRemaining = counts.queueRemaining;
+  if (!(Number.isInteger(queueRemaining) && queueRemaining >= 0)) {
+    throw new RangeError(`queueRemaining must be a non-negative integer, got ${queueRemaining}`);
+  }
+  /** Items with neither outcome nor DLQ message: queued or lost, told apart once all are known. */
+  const unended: string[] = [];
+
   const deadLettersOf = new Map<number, DeadLetter[]>();
   for (const letter of evidence.deadLetters) {
     const owner = itemOfMessage.get(letter.messageId);
@@ -169,8 +194,7 @@ export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
     }
     if (row === undefined) {
       if (letters.length === 0) {
-        counts.lost += 1;
-        violate("lost", `${printable(key)} (${item.origin}) has no outcome and is not in the DLQ`);
+        unended.push(`${printable(key)} (${item.origin})`);
         continue;
       }
       counts.deadLettered += 1;
@@ -217,9 +241,32 @@ export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
     if (POLICY_STATUSES.has(status) || (status === "rejected" && rejectedByRule(row))) counts.decided += 1;
     else conflict(`a valid item ended ${status}: ${String(row.reason ?? "no reason")}`);
   }
+  if (queueRemaining === 0) {
+    counts.lost = unended.length;
+    for (const item of unended)
+      violate("lost", `${item} has no outcome, is not in the DLQ, and the queue is empty`);
+  } else {
+    // Which items the queued messages carry is not known without receiving them (that would add
+    // receives), so only the count tells: beyond the messages still queued, items are lost.
+    counts.notDrained = Math.min(unended.length, queueRemaining);
+    counts.lost = unended.length - counts.notDrained;
+    for (const item of unended) {
+      violate(
+        "not-drained",
+        `${item} has no outcome and is not in the DLQ; the work queue still holds ${queueRemaining} message(s)`,
+      );
+    }
+    if (counts.lost > 0) {
+      violate(
+        "lost",
+        `${unended.length} items have no outcome and are not in the DLQ, but the work queue holds only ${queueRemaining} message(s): at least ${counts.lost} are lost`,
+      );
+    }
+  }
   const ok =
     violationCount === 0 &&
     counts.lost === 0 &&
+    counts.notDrained === 0 &&
     counts.duplicates === 0 &&
     counts.conflicting === 0 &&
     counts.unexpected === 0;

@@ -2,7 +2,7 @@ import type { ChaosResult } from "./runChaos.js";
 
 /**
  * The chaos run's summary as printed: the faults that fired (with what each did), the counts
- * (`lost`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …), the duration and the verdict,
+ * (`lost`, `not drained`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …), the duration and the verdict,
  * then the first violations when the invariant failed.
  */
 export function formatChaosReport(result: ChaosResult): string {
@@ -26,7 +26,7 @@ export function formatChaosReport(result: ChaosResult): string {
     ),
     `items: ${counts.items} (${counts.valid} valid, ${counts.poison} poison) in ${counts.messages} messages` +
       (result.sendFailures > 0 ? ` (${result.sendFailures} sends refused)` : ""),
-    `lost ${counts.lost} | duplicates ${counts.duplicates} | conflicting ${counts.conflicting} | unexpected ${counts.unexpected}`,
+    `lost ${counts.lost} | not drained ${counts.notDrained} (queue held ${counts.queueRemaining}) | duplicates ${counts.duplicates} | conflicting ${counts.conflicting} | unexpected ${counts.unexpected}`,
     `decided ${counts.decided} | rejected ${counts.rejected} (poison rejected ${counts.poisonRejected}/${counts.poison}) | dead-lettered ${counts.deadLettered} | redundant DLQ copies ${counts.redundantDeadLetters}`,
     `outcomes by status: ${Object.entries(counts.statuses)
       .sort()
@@ -44,7 +44,10 @@ export function formatChaosReport(result: ChaosResult): string {
   lines.push(
     `outcome timings p50/p95: endpoint call ${endpoint[0]}/${endpoint[1]} ms, send to outcome ${queued[0]}/${queued[1]} ms`,
   );
-  if (!result.drained) lines.push("the work queue did not drain in time");
+  if (!result.drained)
+    lines.push(
+      `the work queue did not drain: progress stalled with ${result.queueRemaining} message(s) still queued (not drained, not lost)`,
+    );
   if (result.fired.length < result.schedule.length) lines.push("not every planned fault fired");
   for (const violation of result.check.violations) lines.push(`  ${violation.kind}: ${violation.detail}`);
   if (result.check.violationCount > result.check.violations.length) {

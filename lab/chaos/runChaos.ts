@@ -52,8 +52,13 @@ export interface ChaosOptions {
   backlog?: number;
   /** llama.cpp threads of the adapter. Default: the adapter's. */
   adapterThreads?: number;
-  /** How long the run may take once everything is sent, before it is judged not drained. Default 60 s + 0.3 s per message. */
-  drainTimeoutMs?: number;
+  /**
+   * How long the drain may go without progress (no message ended, the work queue no shallower)
+   * before the run stops and is judged not drained. The wait follows progress, not a fixed
+   * budget: a busy machine drains slowly but steadily. Default 120 s + 2 × the visibility timeout
+   * (a record given back waits up to that before it is received again).
+   */
+  drainStallMs?: number;
   /** The `java` command. Default `"java"`. */
   java?: string;
   /**
@@ -91,8 +96,10 @@ export interface ChaosResult {
   check: ChaosCheck;
   schedule: PlannedFault[];
   fired: FiredFault[];
-  /** Whether the queue drained (every message deleted or dead-lettered) in time. */
+  /** Whether the queue drained (every message deleted or dead-lettered) before progress stalled. */
   drained: boolean;
+  /** Messages the work queue still held when the evidence was read (0 when drained). */
+  queueRemaining: number;
   /** Messages SendMessageBatch refused (not part of the check). */
   sendFailures: number;
   durationS: number;
@@ -249,17 +256,20 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
       }
       run.faultsDone = true;
       await sending;
-      const drainTimeoutMs = options.drainTimeoutMs ?? 60_000 + 300 * total;
-      const drained = await waitUntilDrained(running.clients.sqs, running.queueUrl, run, drainTimeoutMs);
+      const drainStallMs = options.drainStallMs ?? 120_000 + 2_000 * visibilityTimeoutSeconds;
+      const drained = await waitUntilDrained(running.clients.sqs, running.queueUrl, run, drainStallMs, log);
       const durationS = seconds();
       await parts.host.stop();
       const rows = await scanOutcomeRows(running.clients.dynamodb, running.table);
+      // Read after the host stopped: what is still queued (visible, in flight, delayed) is not lost.
+      const queueRemaining = await queueDepth(running.clients.sqs, running.queueUrl);
       const check = checkChaosInvariant({
         items: workload.items,
         sent: run.sent,
         rows,
         deadLetters: await readDeadLetters(running.clients.sqs, running.dlqUrl),
         failureReasons: run.failures,
+        queueRemaining,
       });
       return {
         ok: check.ok && drained && fired.length === schedule.length,
@@ -269,6 +279,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
         schedule,
         fired,
         drained,
+        queueRemaining,
         sendFailures: run.sendFailures,
         durationS,
         startupS,
@@ -385,6 +396,11 @@ class RunState {
   /** Whether no message has ended for `ms`. */
   stalledFor(ms: number): boolean {
     return Date.now() - this.#lastProgressAt > ms;
+  }
+
+  /** Milliseconds since a message last ended. */
+  msSinceProgress(): number {
+    return Date.now() - this.#lastProgressAt;
   }
 
   /** The message ids of the next batch of two or more the host starts ([] when none starts within `timeoutMs`). */
@@ -571,23 +587,37 @@ async function countRows(dynamodb: DynamoDBClient, table: string): Promise<numbe
 
 /**
  * Waits until the work queue holds nothing (visible, in flight or delayed) and the host runs no
- * batch, twice in a row: every message deleted after its outcome, or moved to the DLQ.
+ * batch, twice in a row: every message deleted after its outcome, or moved to the DLQ. The wait
+ * is bounded by progress, not by a budget: it gives up (false) once `stallMs` pass with no message
+ * ended and the queue no shallower than its shallowest so far (a move to the DLQ is progress too).
  */
 async function waitUntilDrained(
   sqs: SQSClient,
   queueUrl: string,
   run: RunState,
-  timeoutMs: number,
+  stallMs: number,
+  log: (line: string) => void,
 ): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
   let quiet = 0;
-  while (Date.now() < deadline) {
+  let shallowest = Number.POSITIVE_INFINITY;
+  let depthProgressAt = Date.now();
+  for (;;) {
     const depth = await queueDepth(sqs, queueUrl);
+    if (depth < shallowest) {
+      shallowest = depth;
+      depthProgressAt = Date.now();
+    }
     quiet = depth === 0 && run.inFlight.size === 0 ? quiet + 1 : 0;
     if (quiet >= 2) return true;
+    const stalledMs = Math.min(run.msSinceProgress(), Date.now() - depthProgressAt);
+    if (stalledMs > stallMs) {
+      log(
+        `  drain stalled: nothing ended for ${(stalledMs / 1000).toFixed(0)} s with ${depth} message(s) queued`,
+      );
+      return false;
+    }
     await sleep(500);
   }
-  return false;
 }
 
 function outcomeTimings(rows: readonly Record<string, unknown>[]): ChaosResult["outcomeTimings"] {

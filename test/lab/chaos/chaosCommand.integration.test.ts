@@ -40,6 +40,8 @@ describe("decisions chaos (integration, 150 messages)", () => {
     assert.deepEqual(result.check.violations, []);
     assert.equal(exitCode, 0);
     assert.equal(counts.lost, 0);
+    assert.equal(counts.notDrained, 0);
+    assert.equal(result.queueRemaining, 0);
     assert.equal(counts.duplicates, 0);
     assert.equal(counts.conflicting, 0);
     assert.equal(counts.poisonRejected, counts.poison);

@@ -41,7 +41,15 @@ function cleanRows(): Record<string, unknown>[] {
 }
 
 function evidence(overrides: Partial<ChaosEvidence> = {}): ChaosEvidence {
-  return { items, sent, rows: cleanRows(), deadLetters: [], failureReasons: new Map(), ...overrides };
+  return {
+    items,
+    sent,
+    rows: cleanRows(),
+    deadLetters: [],
+    failureReasons: new Map(),
+    queueRemaining: 0,
+    ...overrides,
+  };
 }
 
 describe("checkChaosInvariant", () => {
@@ -61,6 +69,39 @@ describe("checkChaosInvariant", () => {
     assert.equal(check.ok, false);
     assert.equal(check.counts.lost, 1);
     assert.equal(check.violations[0]?.kind, "lost");
+  });
+
+  it("counts an item with no outcome as not drained, not lost, while the work queue still holds messages", () => {
+    const check = checkChaosInvariant(evidence({ rows: cleanRows().slice(2), queueRemaining: 3 }));
+
+    assert.equal(check.ok, false);
+    assert.equal(check.counts.lost, 0);
+    assert.equal(check.counts.notDrained, 2);
+    assert.equal(check.counts.queueRemaining, 3);
+    assert.deepEqual(
+      check.violations.map((violation) => violation.kind),
+      ["not-drained", "not-drained"],
+    );
+  });
+
+  it("counts as lost the items beyond what the work queue still holds", () => {
+    const check = checkChaosInvariant(evidence({ rows: cleanRows().slice(3), queueRemaining: 1 }));
+
+    assert.equal(check.ok, false);
+    assert.equal(check.counts.notDrained, 1);
+    assert.equal(check.counts.lost, 2);
+    assert.ok(check.violations.some((violation) => violation.kind === "lost"));
+  });
+
+  it("passes with a non-empty queue when every item has ended (the rest are redundant copies)", () => {
+    const check = checkChaosInvariant(evidence({ queueRemaining: 2 }));
+
+    assert.equal(check.ok, true, JSON.stringify(check.violations));
+    assert.equal(check.counts.notDrained, 0);
+  });
+
+  it("refuses a queue depth that is not a count", () => {
+    assert.throws(() => checkChaosInvariant(evidence({ queueRemaining: -1 })), RangeError);
   });
 
   it("accepts a dead-lettered item with a reason and refuses one without", () => {
