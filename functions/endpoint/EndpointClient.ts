@@ -1,7 +1,9 @@
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { AdaptiveConcurrencyLimiter, Permit } from "../flow/AdaptiveConcurrencyLimiter.js";
 import type { Deadline } from "../shared/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { classifyEndpointError } from "./classifyEndpointError.js";
+import { EndpointBusyError, TransientEndpointError } from "./errors.js";
 
 /** Options of an {@link EndpointClient}. */
 export interface EndpointClientOptions {
@@ -14,6 +16,12 @@ export interface EndpointClientOptions {
   endpointName: string;
   /** The one retry policy for the call. */
   retry: RetryPolicy;
+  /**
+   * The function instance's adaptive concurrency limit: every attempt takes a permit first and
+   * reports how it ended (served, at capacity with its Retry-After, failed otherwise). Default:
+   * none (the caller bounds concurrency alone).
+   */
+  limiter?: AdaptiveConcurrencyLimiter;
 }
 
 /** Per-call settings of {@link EndpointClient.invoke}. */
@@ -51,18 +59,22 @@ export class EndpointClient {
   readonly endpointName: string;
   readonly #client: SageMakerRuntimeClient;
   readonly #retry: RetryPolicy;
+  readonly #limiter: AdaptiveConcurrencyLimiter | undefined;
 
   constructor(options: EndpointClientOptions) {
     this.#client = options.client;
     this.endpointName = options.endpointName;
     this.#retry = options.retry;
+    this.#limiter = options.limiter;
   }
 
   /**
    * Sends `body` and returns the endpoint's answer.
    *
    * @throws PermanentEndpointError for a 4xx from the model or a SageMaker validation error (not retried).
-   * @throws RetriesExhaustedError (transient) when transient failures outlast the attempts or the deadline.
+   * @throws RetriesExhaustedError (transient) when transient failures outlast the attempts, the deadline
+   *   or the retry budget; its `cause` is the last failure (an {@link EndpointBusyError} when no
+   *   permit of the limiter came before the deadline).
    * @throws DeadlineExceededError when the deadline had passed before the first attempt.
    */
   async invoke(body: string, options: InvokeOptions): Promise<EndpointInvocation> {
@@ -73,6 +85,11 @@ export class EndpointClient {
     return this.#retry.run(
       async (attempt) => {
         attempts = attempt;
+        let permit: Permit | undefined;
+        if (this.#limiter !== undefined) {
+          permit = await this.#limiter.acquire(deadline);
+          if (permit === undefined) throw new EndpointBusyError(this.endpointName);
+        }
         const attemptStarted = clock.now();
         try {
           const output = await this.#client.send(
@@ -86,6 +103,7 @@ export class EndpointClient {
           );
           const text = output.Body === undefined ? "" : new TextDecoder().decode(output.Body);
           const finished = clock.now();
+          permit?.release("ok");
           return {
             body: text,
             requestId: output.$metadata.requestId,
@@ -94,7 +112,13 @@ export class EndpointClient {
             totalMs: finished - started,
           };
         } catch (error) {
-          throw classifyEndpointError(error, this.endpointName);
+          const classified = classifyEndpointError(error, this.endpointName);
+          if (classified instanceof TransientEndpointError && classified.atCapacity) {
+            permit?.release("overload", classified.retryAfterMs);
+          } else {
+            permit?.release("error");
+          }
+          throw classified;
         }
       },
       { deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },

@@ -1,5 +1,6 @@
 import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
 import { type EndpointFailure, PermanentEndpointError, TransientEndpointError } from "./errors.js";
+import { retryAfterMsOf } from "./retryAfterMsOf.js";
 
 /** SageMaker runtime error names that mean "try again later". */
 const TRANSIENT_SERVICE_ERRORS = new Set([
@@ -14,9 +15,9 @@ const TRANSIENT_SERVICE_ERRORS = new Set([
  * Translates an error thrown by `SageMakerRuntimeClient.send(InvokeEndpointCommand)` into the
  * pipeline's classes:
  *
- * - `ModelError` (HTTP 424): by the container's `OriginalStatusCode` — 4xx → permanent (the model
- *   refused this request: invalid state, too many tokens); 5xx (503 busy, 504 deadline, 500) or
- *   missing → transient.
+ * - `ModelError` (HTTP 424): by the container's `OriginalStatusCode` — 4xx other than 429 →
+ *   permanent (the model refused this request: invalid state, too many tokens); 429 (too many
+ *   requests), 5xx (503 busy, 504 deadline, 500) or missing → transient.
  * - throttling (429), SageMaker 5xx, `ModelNotReadyException`, resets, refused connections,
  *   timeouts and aborts → transient.
  * - `ValidationError` and other 4xx → permanent.
@@ -30,7 +31,7 @@ export function classifyEndpointError(
   const failure = failureOf(error, endpointName);
   if (failure.errorName === "ModelError") {
     const status = failure.originalStatusCode;
-    return status !== undefined && status >= 400 && status < 500
+    return status !== undefined && status >= 400 && status < 500 && status !== 429
       ? new PermanentEndpointError(failure, { cause: error })
       : new TransientEndpointError(failure, { cause: error });
   }
@@ -64,5 +65,7 @@ function failureOf(error: unknown, endpointName: string): EndpointFailure {
   if (httpStatus !== undefined) failure.httpStatus = httpStatus;
   if (typeof fields.OriginalStatusCode === "number") failure.originalStatusCode = fields.OriginalStatusCode;
   if (typeof fields.OriginalMessage === "string") failure.originalMessage = fields.OriginalMessage;
+  const retryAfterMs = retryAfterMsOf(error);
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;
 }

@@ -16,16 +16,50 @@ export interface EndpointFailure {
   originalStatusCode?: number;
   /** For a `ModelError`: the container's message (its error body), as SageMaker passes it on. */
   originalMessage?: string;
+  /** The answer's Retry-After, in milliseconds, when it carried one. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Whether the failure means "at capacity, ask again later" rather than "something is wrong": the
+ * container's 503 or 429 (through SageMaker as a `ModelError` with that `OriginalStatusCode`),
+ * SageMaker's throttling, any 429 (`ModelNotReadyException` included). Such answers slow the
+ * consumer down and never count against an item.
+ */
+export function isCapacityFailure(failure: EndpointFailure): boolean {
+  if (failure.errorName === "ModelError") {
+    return failure.originalStatusCode === 503 || failure.originalStatusCode === 429;
+  }
+  return failure.errorName === "ThrottlingException" || failure.httpStatus === 429;
 }
 
 /** The endpoint may answer if asked again: the model's 503/504 (busy, deadline), throttling, SageMaker 5xx, timeouts, resets. */
 export class TransientEndpointError extends TransientError {
   override name = "TransientEndpointError";
+  /** The endpoint said it is at capacity ({@link isCapacityFailure}): busy, not failed. */
+  readonly atCapacity: boolean;
   constructor(
     readonly failure: EndpointFailure,
     options?: { cause?: unknown },
   ) {
-    super(describe("the decision endpoint failed for now", failure), options);
+    super(describe("the decision endpoint failed for now", failure), {
+      ...options,
+      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+    });
+    this.atCapacity = isCapacityFailure(failure);
+  }
+}
+
+/**
+ * No call to the endpoint could start before the deadline: this instance's adaptive limit was
+ * taken by calls already out, or the endpoint's Retry-After pause held. Busy, not failed.
+ */
+export class EndpointBusyError extends TransientError {
+  override name = "EndpointBusyError";
+  constructor(readonly endpointName: string) {
+    super(
+      `no call to the decision endpoint ${endpointName} could start before the deadline: it is at capacity (this instance's adaptive limit or the endpoint's Retry-After held)`,
+    );
   }
 }
 

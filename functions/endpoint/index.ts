@@ -7,8 +7,11 @@ export {
   type InvokeOptions,
 } from "./EndpointClient.js";
 export {
+  EndpointBusyError,
   type EndpointFailure,
   InvalidEndpointResponseError,
+  isCapacityFailure,
   PermanentEndpointError,
   TransientEndpointError,
 } from "./errors.js";
+export { retryAfterMsOf } from "./retryAfterMsOf.js";

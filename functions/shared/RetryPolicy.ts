@@ -1,3 +1,4 @@
+import type { RetryBudget } from "../flow/RetryBudget.js";
 import type { Deadline } from "./Deadline.js";
 import { DeadlineExceededError, RetriesExhaustedError, TransientError } from "./errors.js";
 
@@ -11,6 +12,12 @@ export interface RetryPolicyOptions {
   maxDelayMs?: number;
   /** Uniform random number in [0, 1), for the jitter. Default `Math.random`. */
   random?: () => number;
+  /**
+   * The function instance's retry budget (a token bucket): each retry takes tokens, a success
+   * gives them back; with too few left the failure stands. Default: none (retries bounded by
+   * attempts and deadline only).
+   */
+  budget?: RetryBudget;
 }
 
 /** What {@link RetryPolicy.run} reports before it sleeps and tries again. */
@@ -40,7 +47,10 @@ const DEFAULTS = { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 5000 } as const
  * foreign errors into the pipeline's classes inside the operation.
  *
  * The wait before attempt n+1 is uniform in [0, min(maxDelayMs, baseDelayMs·2^(n-1))) ("full
- * jitter"). When the deadline leaves no room for that wait, it stops.
+ * jitter"), and at least the failure's Retry-After ({@link TransientError.retryAfterMs}). When the
+ * deadline leaves no room for that wait, it stops. With a {@link RetryBudget}, each retry takes
+ * its tokens first and a success gives them back (the AWS SDK's standard-mode retry quota), so
+ * retries cannot multiply the load on an endpoint that is failing for everyone.
  *
  * @example
  * const policy = new RetryPolicy({ maxAttempts: 6 });
@@ -51,12 +61,14 @@ export class RetryPolicy {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly #random: () => number;
+  readonly #budget: RetryBudget | undefined;
 
   constructor(options: RetryPolicyOptions = {}) {
     this.maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
     this.baseDelayMs = options.baseDelayMs ?? DEFAULTS.baseDelayMs;
     this.maxDelayMs = options.maxDelayMs ?? DEFAULTS.maxDelayMs;
     this.#random = options.random ?? Math.random;
+    this.#budget = options.budget;
     if (!Number.isInteger(this.maxAttempts) || this.maxAttempts < 1) {
       throw new RangeError(`maxAttempts must be a positive integer, got ${this.maxAttempts}`);
     }
@@ -72,22 +84,33 @@ export class RetryPolicy {
    *
    * @param operation - called with the attempt number (1-based).
    * @throws DeadlineExceededError when the deadline had passed before the first attempt.
-   * @throws RetriesExhaustedError (transient) when attempts or time ran out; `cause` is the last failure.
+   * @throws RetriesExhaustedError (transient) when attempts, time or the retry budget ran out; `cause` is the last failure.
    * @throws whatever non-transient error `operation` throws, unchanged.
    */
   async run<T>(operation: (attempt: number) => Promise<T>, options: RetryRunOptions): Promise<T> {
     const { deadline } = options;
     if (deadline.expired()) throw new DeadlineExceededError("the first attempt");
+    let taken = 0;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await operation(attempt);
+        const result = await operation(attempt);
+        this.#budget?.onSuccess(taken);
+        return result;
       } catch (error) {
         if (!(error instanceof TransientError)) throw error;
         if (attempt >= this.maxAttempts)
           throw new RetriesExhaustedError(attempt, "attempts", { cause: error });
-        const delayMs = Math.floor(this.#random() * this.capFor(attempt));
+        const delayMs = Math.max(
+          Math.floor(this.#random() * this.capFor(attempt)),
+          Math.ceil(error.retryAfterMs ?? 0),
+        );
         if (deadline.remainingMs() <= delayMs) {
           throw new RetriesExhaustedError(attempt, "deadline", { cause: error });
+        }
+        if (this.#budget !== undefined) {
+          const tokens = this.#budget.tryAcquire();
+          if (tokens === undefined) throw new RetriesExhaustedError(attempt, "budget", { cause: error });
+          taken = tokens;
         }
         options.onRetry?.({ attempt, delayMs, error });
         await deadline.clock.sleep(delayMs);

@@ -9,9 +9,21 @@ export class PipelineError extends Error {
   override name = "PipelineError";
 }
 
+/** Options of a {@link TransientError}. */
+export interface TransientErrorOptions extends ErrorOptions {
+  /** How long the other side asked to be left alone (its Retry-After), in milliseconds. */
+  retryAfterMs?: number;
+}
+
 /** A failure that may go away when the same operation is tried again (throttling, 5xx, resets, timeouts). */
 export class TransientError extends PipelineError {
   override name = "TransientError";
+  /** The Retry-After the failing answer carried, in milliseconds; the retry policy waits at least this long. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message?: string, options?: TransientErrorOptions) {
+    super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
 }
 
 /** A failure that trying again cannot fix (invalid input, a 4xx from the model, an unknown policy). */
@@ -20,7 +32,7 @@ export class PermanentError extends PipelineError {
 }
 
 /** Why the retry policy stopped trying. */
-export type RetryStopReason = "attempts" | "deadline";
+export type RetryStopReason = "attempts" | "deadline" | "budget";
 
 /**
  * The retry policy gave up on a transient failure: out of attempts, or the next attempt would end
@@ -39,7 +51,9 @@ export class RetriesExhaustedError extends TransientError {
     super(
       reason === "attempts"
         ? `gave up after ${attempts} attempts: ${messageOf(options?.cause)}`
-        : `stopped after ${attempts} attempts, the deadline leaves no time for another: ${messageOf(options?.cause)}`,
+        : reason === "budget"
+          ? `stopped after ${attempts} attempts, the instance's retry budget is spent (too many retries lately): ${messageOf(options?.cause)}`
+          : `stopped after ${attempts} attempts, the deadline leaves no time for another: ${messageOf(options?.cause)}`,
       options,
     );
   }

@@ -6,11 +6,28 @@ import {
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
 import { EndpointClient } from "../../../functions/endpoint/EndpointClient.js";
-import { PermanentEndpointError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
+import {
+  EndpointBusyError,
+  PermanentEndpointError,
+  TransientEndpointError,
+} from "../../../functions/endpoint/errors.js";
+import { AdaptiveConcurrencyLimiter } from "../../../functions/flow/AdaptiveConcurrencyLimiter.js";
+import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { Deadline } from "../../../functions/shared/Deadline.js";
 import { RetriesExhaustedError } from "../../../functions/shared/errors.js";
 import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { FakeClock } from "../../support/FakeClock.js";
+import { ManualClock } from "../../support/ManualClock.js";
+
+/** Moves a manual clock on until `promise` settles (at most `limitMs` of its time). */
+async function runOn<T>(clock: ManualClock, promise: Promise<T>, limitMs = 120_000): Promise<T> {
+  let settled = false;
+  const done = promise.finally(() => {
+    settled = true;
+  });
+  for (let waited = 0; !settled && waited < limitMs; waited += 50) await clock.advance(50);
+  return done;
+}
 
 type Reply = { status: number } | { body: string };
 
@@ -102,5 +119,85 @@ describe("EndpointClient", () => {
     assert.ok(error instanceof RetriesExhaustedError);
     assert.ok(error.cause instanceof TransientEndpointError);
     assert.equal(sent.length, 4);
+  });
+
+  it("reports each attempt to the limiter: a 503 halves the limit, a success raises it", async () => {
+    const clock = new ManualClock();
+    const { client } = scriptedClient([{ status: 503 }, { body: "{}" }]);
+    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 4, pauseMs: 10, clock });
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy({ random: () => 0.5 }),
+      limiter,
+    });
+
+    const result = await runOn(
+      clock,
+      endpoint.invoke("{}", { deadline: new Deadline(clock.now() + 10_000, clock) }),
+    );
+
+    assert.equal(result.attempts, 2);
+    assert.equal(limiter.stats().decreases, 1);
+    assert.equal(limiter.limit(), 2.5, "halved to 2, then +1/2 for the success");
+    assert.equal(limiter.stats().inFlight, 0);
+  });
+
+  it("leaves the limit alone on a failure that is not about capacity (the model's 500)", async () => {
+    const clock = new ManualClock();
+    const { client } = scriptedClient([{ status: 500 }, { body: "{}" }]);
+    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 4, initialLimit: 2, clock });
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy(),
+      limiter,
+    });
+
+    await runOn(clock, endpoint.invoke("{}", { deadline: new Deadline(clock.now() + 10_000, clock) }));
+
+    assert.equal(limiter.stats().decreases, 0);
+  });
+
+  it("makes no call when no permit comes before the deadline, and says it is busy", async () => {
+    const clock = new ManualClock();
+    const { client, sent } = scriptedClient([{ body: "{}" }]);
+    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 1, clock });
+    const held = await limiter.acquire(new Deadline(clock.now() + 60_000, clock));
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy(),
+      limiter,
+    });
+
+    const error = await runOn(
+      clock,
+      endpoint.invoke("{}", { deadline: new Deadline(clock.now() + 1_000, clock) }).catch((e: unknown) => e),
+    );
+
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.ok(error.cause instanceof EndpointBusyError);
+    assert.equal(sent.length, 0);
+    held?.release("ok");
+  });
+
+  it("stops retrying an endpoint that always answers 503 once the instance's retry budget is spent", async () => {
+    const clock = new FakeClock();
+    const { client, sent } = scriptedClient([]);
+    const budget = new RetryBudget({ capacity: 10, retryCost: 5 });
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy({ maxAttempts: 6, random: () => 0, budget }),
+    });
+
+    const error = await endpoint
+      .invoke("{}", { deadline: new Deadline(clock.now() + 60_000, clock) })
+      .catch((e: unknown) => e);
+
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.equal(error.reason, "budget");
+    assert.equal(sent.length, 3, "the first call and two budgeted retries, not six calls");
   });
 });

@@ -79,4 +79,42 @@ describe("classifyEndpointError", () => {
     });
     assert.match(classified.message, /model status 400/);
   });
+
+  const capacity: [string, unknown, boolean][] = [
+    ["the model's 503 (at capacity)", modelError(503), true],
+    ["the model's 429", modelError(429), true],
+    ["throttling", throttling(), true],
+    ["ModelNotReadyException (429)", new ModelNotReadyException({ message: "loading", ...meta(429) }), true],
+    ["the model's 500", modelError(500), false],
+    ["the model's 504 (deadline)", modelError(504), false],
+    [
+      "SageMaker's ServiceUnavailable (container unreachable)",
+      new ServiceUnavailable({ message: "down", ...meta(503) }),
+      false,
+    ],
+    ["a reset connection", networkError("ECONNRESET"), false],
+  ];
+  for (const [what, error, atCapacity] of capacity) {
+    it(`${atCapacity ? "marks" : "does not mark"} ${what} as at capacity`, () => {
+      const classified = classifyEndpointError(error, "decisions");
+      assert.ok(classified instanceof TransientEndpointError);
+      assert.equal(classified.atCapacity, atCapacity);
+    });
+  }
+
+  it("reads a Retry-After from the answer's header, or from the container's JSON body", () => {
+    const withHeader = Object.assign(throttling(), { $response: { headers: { "retry-after": "3" } } });
+    const withBody = new ModelError({
+      message: "busy",
+      ...meta(424),
+      OriginalStatusCode: 503,
+      OriginalMessage: '{"error":"at capacity","retryable":true,"retry_after_seconds":2}',
+    });
+
+    assert.equal(classifyEndpointError(withHeader, "decisions").failure.retryAfterMs, 3_000);
+    const fromBody = classifyEndpointError(withBody, "decisions");
+    assert.ok(fromBody instanceof TransientEndpointError);
+    assert.equal(fromBody.retryAfterMs, 2_000);
+    assert.equal(classifyEndpointError(modelError(503), "decisions").failure.retryAfterMs, undefined);
+  });
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { Deadline } from "../../../functions/shared/Deadline.js";
 import {
   DeadlineExceededError,
@@ -134,5 +135,43 @@ describe("Deadline", () => {
     assert.equal(Deadline.fromRemaining(30_000, 10_000, clock).remainingMs(), 20_000);
     assert.equal(Deadline.fromRemaining(5_000, 10_000, clock).remainingMs(), 0);
     assert.equal(Deadline.fromRemaining(5_000, 10_000, clock).expired(), true);
+  });
+
+  it("waits at least the failure's Retry-After, and stops when the deadline leaves no room for it", async () => {
+    const clock = new FakeClock();
+    const policy = new RetryPolicy({ baseDelayMs: 100, random: () => 0.5 });
+    let calls = 0;
+    const busy = async () => {
+      calls += 1;
+      if (calls === 1) throw new TransientError("busy", { retryAfterMs: 1_500 });
+      return "ok";
+    };
+
+    assert.equal(await policy.run(busy, { deadline: new Deadline(clock.now() + 60_000, clock) }), "ok");
+    assert.deepEqual(clock.sleeps, [1_500]);
+
+    calls = 0;
+    const error = await policy
+      .run(busy, { deadline: new Deadline(clock.now() + 1_000, clock) })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.equal(error.reason, "deadline");
+  });
+
+  it("takes a retry's tokens from the budget, gives them back on success, and stops when it is spent", async () => {
+    const clock = new FakeClock();
+    const budget = new RetryBudget({ capacity: 10, retryCost: 5 });
+    const policy = new RetryPolicy({ maxAttempts: 6, random: () => 0, budget });
+    const deadline = () => new Deadline(clock.now() + 60_000, clock);
+
+    await policy.run(flaky(1).run, { deadline: deadline() });
+    assert.equal(budget.available(), 10, "the success refunded its retry");
+
+    const operation = flaky(10);
+    const error = await policy.run(operation.run, { deadline: deadline() }).catch((e: unknown) => e);
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.equal(error.reason, "budget");
+    assert.deepEqual(operation.calls, [1, 2, 3]);
+    assert.equal(budget.available(), 0);
   });
 });
