@@ -1,6 +1,6 @@
 import { App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
-import { packageRoot } from "../adapter/models/packageRoot.js";
+import { cdkProjectRoot } from "./config/cdkProjectRoot.js";
 import { InfraConfigError } from "./config/errors.js";
 import { readInfraSettings } from "./config/readInfraSettings.js";
 import { DecisionsStack } from "./DecisionsStack.js";
@@ -20,7 +20,7 @@ const settings = (() => {
 })();
 new DecisionsStack(app, settings.stackName, {
   settings,
-  sources: { projectRoot: packageRoot() },
+  sources: { projectRoot: cdkProjectRoot() },
   description: "Decision pipeline: SQS → Lambda → SageMaker (llama.cpp decision model) → DynamoDB",
 });
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

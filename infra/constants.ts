@@ -1,11 +1,11 @@
-import { DECIDE_METRICS } from "../functions/decide/DecideTelemetry.js";
-import { OUTCOME_STATUSES } from "../functions/outcomes/OutcomeSchema.js";
+import { DECIDE_METRICS, OUTCOME_STATUSES } from "../contract/index.js";
 
 /**
  * What the alarms and the dashboard read of the decide function's metrics (CloudWatch embedded
  * metric format through Powertools, namespace `POWERTOOLS_METRICS_NAMESPACE`; every metric carries
  * Powertools' default dimension `service` = `POWERTOOLS_SERVICE_NAME`). Metric names come from
- * `functions/decide/DecideTelemetry.ts`, so a rename there reaches the alarms.
+ * `contract/metrics/decideMetrics.ts`, which the decide function emits too, so a rename there reaches
+ * the alarms.
  */
 export const DECISION_METRICS = {
   /** `POWERTOOLS_SERVICE_NAME` of the decide function: the `service` dimension of its metrics. */

@@ -12,6 +12,7 @@ export {
   ImageReferenceError,
   INFRA_KNOBS,
   InfraConfigError,
+  PolicyCatalogueError,
   parsePinnedImage,
   readInfraSettings,
   readPolicyCatalogue,

@@ -1,26 +1,9 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
+import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
 import type { RetryEvent } from "../shared/RetryPolicy.js";
-
-/** Metric names the decide function emits (EMF, namespace from `POWERTOOLS_METRICS_NAMESPACE`). */
-export const DECIDE_METRICS = {
-  /** Count per outcome written, dimensions `policy` and `status`. */
-  decisions: "Decisions",
-  /** Count of redelivered or duplicate records whose outcome already stood, dimension `policy`. */
-  duplicates: "DuplicateOutcomes",
-  /** Milliseconds of each successful endpoint attempt. */
-  endpointLatency: "EndpointLatency",
-  /** Count of endpoint and DynamoDB retries. */
-  retries: "Retries",
-  /** Work items per endpoint request (a group: one policy, one state). */
-  groupSize: "GroupSize",
-  /** Endpoint requests per batch. */
-  requests: "EndpointRequests",
-  /** Records reported in `batchItemFailures`. */
-  failedRecords: "FailedRecords",
-} as const;
 
 /**
  * The decide function's logs and metrics (Powertools). Outcome counts are kept per batch and

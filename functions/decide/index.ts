@@ -1,8 +1,9 @@
+export { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 export { ConfigError, type ConfigProblem } from "../shared/ConfigError.js";
 export { buildSystemOneBody } from "./buildSystemOneBody.js";
 export { createDecideDeps, type DecideParts } from "./createDecideDeps.js";
 export { createDecideHandler } from "./createDecideHandler.js";
-export { DECIDE_METRICS, DecideTelemetry } from "./DecideTelemetry.js";
+export { DecideTelemetry } from "./DecideTelemetry.js";
 export { type DecideDeps, type DecideSettings, decideBatch } from "./decideBatch.js";
 export { groupItems } from "./groupItems.js";
 export { parseRecord } from "./parseRecord.js";

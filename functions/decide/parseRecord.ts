@@ -1,4 +1,5 @@
 import type { SQSRecord } from "aws-lambda";
+import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import {
   type JsonNode,
   JsonTextError,
@@ -7,7 +8,13 @@ import {
   parseJsonText,
   pythonJsonDumpsNode,
 } from "../../contract/wire/index.js";
-import { UNPARSED_POLICY } from "../outcomes/outcomesTable.js";
+import {
+  describeIssues,
+  isStorableKey,
+  MAX_ITEM_ID_BYTES,
+  MAX_POLICY_NAME_BYTES,
+  WorkItemSchema,
+} from "../../contract/workItem/WorkItemSchema.js";
 import {
   checkFacts,
   EventMappingError,
@@ -15,13 +22,6 @@ import {
   type Policy,
   type PolicySet,
 } from "../policy/index.js";
-import {
-  describeIssues,
-  isStorableKey,
-  MAX_ITEM_ID_BYTES,
-  MAX_POLICY_NAME_BYTES,
-  WorkItemSchema,
-} from "../shared/WorkItemSchema.js";
 import type { ParsedRecord, RecordInfo, RejectedRecord } from "./types.js";
 
 /**

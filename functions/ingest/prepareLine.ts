@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
+import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import { type JsonNode, JsonTextError, jsonValueOf, parseJsonText } from "../../contract/wire/index.js";
-import { UNPARSED_POLICY } from "../outcomes/outcomesTable.js";
-import { checkFacts, type PolicySet } from "../policy/index.js";
 import {
   describeIssues,
   isStorableKey,
   MAX_ITEM_ID_BYTES,
   MAX_POLICY_NAME_BYTES,
   WorkItemSchema,
-} from "../shared/WorkItemSchema.js";
+} from "../../contract/workItem/WorkItemSchema.js";
+import { checkFacts, type PolicySet } from "../policy/index.js";
 
 /** Where a line comes from. */
 export interface LineOrigin {

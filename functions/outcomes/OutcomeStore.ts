@@ -1,13 +1,13 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
+import { type Outcome, OutcomeSchema, type OutcomeStatus } from "../../contract/outcome/OutcomeSchema.js";
+import { OUTCOMES_STATUS_INDEX } from "../../contract/outcome/outcomesTableKeys.js";
 import type { Deadline } from "../shared/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { boundOutcomeSize } from "./boundOutcomeSize.js";
 import { classifyStoreError } from "./classifyStoreError.js";
 import { OutcomeAlreadyRecordedError } from "./errors.js";
-import { type Outcome, OutcomeSchema, type OutcomeStatus } from "./OutcomeSchema.js";
-import { OUTCOMES_STATUS_INDEX } from "./outcomesTable.js";
 
 /** Options of an {@link OutcomeStore}. */
 export interface OutcomeStoreOptions {

@@ -1,5 +1,5 @@
-import { MAX_OUTCOME_BYTES, TRUNCATED_DISTRIBUTION_LABELS } from "./constants.js";
-import type { Outcome } from "./OutcomeSchema.js";
+import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
+import { MAX_OUTCOME_BYTES, TRUNCATED_DISTRIBUTION_LABELS } from "../../contract/outcome/outcomeLimits.js";
 
 /**
  * The outcome unchanged when its JSON fits in `maxBytes` (default {@link MAX_OUTCOME_BYTES}); else

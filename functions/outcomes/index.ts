@@ -1,7 +1,3 @@
-export { boundOutcomeSize } from "./boundOutcomeSize.js";
-export { classifyStoreError } from "./classifyStoreError.js";
-export { MAX_OUTCOME_BYTES, REASON_CHARS, STATE_PREVIEW_CHARS } from "./constants.js";
-export { OutcomeAlreadyRecordedError, OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
 export {
   OUTCOME_STATUSES,
   type Outcome,
@@ -18,17 +14,25 @@ export {
   StoredOutcomeAnswerSchema,
   StoredOutcomeSchema,
   type StoredOutcomeStatus,
-} from "./OutcomeSchema.js";
+} from "../../contract/outcome/OutcomeSchema.js";
+export {
+  MAX_OUTCOME_BYTES,
+  REASON_CHARS,
+  STATE_PREVIEW_CHARS,
+} from "../../contract/outcome/outcomeLimits.js";
+export {
+  OUTCOMES_STATUS_INDEX,
+  OUTCOMES_TABLE_KEYS,
+  UNPARSED_POLICY,
+} from "../../contract/outcome/outcomesTableKeys.js";
+export { boundOutcomeSize } from "./boundOutcomeSize.js";
+export { classifyStoreError } from "./classifyStoreError.js";
+export { OutcomeAlreadyRecordedError, OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
 export {
   type OutcomePage,
   OutcomeStore,
   type OutcomeStoreOptions,
   type RecordResult,
 } from "./OutcomeStore.js";
-export {
-  OUTCOMES_STATUS_INDEX,
-  OUTCOMES_TABLE_KEYS,
-  outcomesTableDefinition,
-  UNPARSED_POLICY,
-} from "./outcomesTable.js";
+export { outcomesTableDefinition } from "./outcomesTable.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";

@@ -1,3 +1,11 @@
+export {
+  describeIssues,
+  isStorableKey,
+  MAX_ITEM_ID_BYTES,
+  MAX_POLICY_NAME_BYTES,
+  type WorkItemInput,
+  WorkItemSchema,
+} from "../../contract/workItem/WorkItemSchema.js";
 export { type Clock, systemClock } from "./Clock.js";
 export { ConfigError, type ConfigProblem } from "./ConfigError.js";
 export { Deadline } from "./Deadline.js";
@@ -20,11 +28,3 @@ export {
 } from "./RetryPolicy.js";
 export { sha256Hex } from "./sha256Hex.js";
 export { TRUNCATION_MARKER, truncateText } from "./truncateText.js";
-export {
-  describeIssues,
-  isStorableKey,
-  MAX_ITEM_ID_BYTES,
-  MAX_POLICY_NAME_BYTES,
-  type WorkItemInput,
-  WorkItemSchema,
-} from "./WorkItemSchema.js";

@@ -46,3 +46,18 @@ export class ImageReferenceError extends Error {
     this.reference = reference;
   }
 }
+
+/**
+ * The policies the functions would bundle do not load (or there are none): the synth stops, with
+ * every problem the policy loader found (file, line, field).
+ */
+export class PolicyCatalogueError extends Error {
+  override name = "PolicyCatalogueError";
+  /** The policy folder read. */
+  readonly policyDir: string;
+
+  constructor(policyDir: string, detail: string, options?: { cause?: unknown }) {
+    super(`the policies in ${policyDir} do not load; fix them and synth again:\n${detail}`, options);
+    this.policyDir = policyDir;
+  }
+}

@@ -3,7 +3,7 @@
 export type { MaxConcurrencyInputs } from "./decideMaxConcurrency.js";
 export { decideMaxConcurrency, SQS_MAX_CONCURRENCY_RANGE } from "./decideMaxConcurrency.js";
 export type { ImageReferenceFailure, InfraConfigProblem } from "./errors.js";
-export { ImageReferenceError, InfraConfigError } from "./errors.js";
+export { ImageReferenceError, InfraConfigError, PolicyCatalogueError } from "./errors.js";
 export type { PinnedImage } from "./parsePinnedImage.js";
 export { parsePinnedImage } from "./parsePinnedImage.js";
 export type { ContextValue, InfraKnob, InfraSettings } from "./readInfraSettings.js";

@@ -5,7 +5,7 @@ import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../functions/outcomes/outcomesTable.js";
+import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
 
 /** Props of {@link OutcomesTable}. */
 export interface OutcomesTableProps {

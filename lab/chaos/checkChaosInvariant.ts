@@ -1,4 +1,4 @@
-import { UNPARSED_POLICY } from "../../functions/outcomes/outcomesTable.js";
+import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import type { WorkloadItem } from "./buildChaosWorkload.js";
 import type { DeadLetter } from "./readChaosEvidence.js";
 

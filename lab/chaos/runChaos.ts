@@ -6,7 +6,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import fc from "fast-check";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { UNPARSED_POLICY } from "../../functions/outcomes/outcomesTable.js";
+import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
 import { queueDepth } from "../../local/queueDepth.js";
 import { type AdapterProcess, startAdapterProcess } from "../../local/startAdapterProcess.js";

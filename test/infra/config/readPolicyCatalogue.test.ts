@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { PolicyLoadError } from "../../../functions/policy/index.js";
-import { readPolicyCatalogue } from "../../../infra/index.js";
+import { PolicyCatalogueError, readPolicyCatalogue } from "../../../infra/index.js";
 import { PROJECT_ROOT } from "../synthDecisionsStack.js";
 
 describe("readPolicyCatalogue", () => {
@@ -20,8 +19,14 @@ describe("readPolicyCatalogue", () => {
     const folder = mkdtempSync(join(tmpdir(), "policy-catalogue-"));
     try {
       assert.throws(() => readPolicyCatalogue(folder), /holds no \*\.yaml policy/);
+      assert.throws(() => readPolicyCatalogue(folder), PolicyCatalogueError);
       writeFileSync(join(folder, "broken.yaml"), "name: broken\nquestions: 7\n");
-      assert.throws(() => readPolicyCatalogue(folder), PolicyLoadError);
+      assert.throws(
+        () => readPolicyCatalogue(folder),
+        (error: unknown) =>
+          error instanceof PolicyCatalogueError &&
+          /Invalid policy: \d+ problems?\n {2}.*broken\.yaml:\d+:\d+/.test(error.message),
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -9,17 +9,21 @@ export const MAX_POLICY_NAME_BYTES = 256;
 /** A surrogate code unit not part of a pair (with the `u` flag a pair is one code point). */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+// The web-standard encoder rather than Node's Buffer, so that the contract needs no Node runtime;
+// both count a lone surrogate as the 3 bytes of U+FFFD, so lengths are the same.
+const UTF8 = new TextEncoder();
+
+/** Bytes of `text` in UTF-8. */
+function utf8Bytes(text: string): number {
+  return UTF8.encode(text).byteLength;
+}
+
 /**
  * Whether `text` is storable as a DynamoDB key: non-empty, well-formed Unicode (a lone surrogate
  * has no UTF-8 form) and at most `maxBytes` UTF-8 bytes.
  */
 export function isStorableKey(text: unknown, maxBytes: number): text is string {
-  return (
-    typeof text === "string" &&
-    text !== "" &&
-    !LONE_SURROGATE.test(text) &&
-    Buffer.byteLength(text, "utf8") <= maxBytes
-  );
+  return typeof text === "string" && text !== "" && !LONE_SURROGATE.test(text) && utf8Bytes(text) <= maxBytes;
 }
 
 const key = (maxBytes: number) =>
@@ -29,7 +33,7 @@ const key = (maxBytes: number) =>
     .refine((text) => !LONE_SURROGATE.test(text), {
       error: "must be well-formed Unicode (no lone surrogates)",
     })
-    .refine((text) => Buffer.byteLength(text, "utf8") <= maxBytes, {
+    .refine((text) => utf8Bytes(text) <= maxBytes, {
       error: `must be at most ${maxBytes} bytes of UTF-8`,
     });
 

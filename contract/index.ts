@@ -1,0 +1,124 @@
+/**
+ * The contracts the parts of this project share, and nothing else: zod schemas and constants that
+ * the adapter, the functions, the operator tools and the CDK app all read. It imports zod and other
+ * contract files only (no AWS SDK, no Powertools, no node-llama-cpp, no Node runtime module), so
+ * that any part, the CDK synth included, can import it without pulling in another part's runtime;
+ * `test/contract/contractImports.test.ts` checks that.
+ *
+ * - `wire/`: the adapter's wire formats (SemIf, System One, chat, the JSON text kept as written).
+ * - `workItem/`: a work item as a producer writes it.
+ * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
+ * - `metrics/`: the metric names the decide function emits and the alarms read.
+ * - `policy/`: the policy catalogue the policy side writes for the CDK app.
+ */
+export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
+export {
+  OUTCOME_STATUSES,
+  type Outcome,
+  type OutcomeAnswer,
+  OutcomeAnswerSchema,
+  OutcomeRequestSchema,
+  type OutcomeReview,
+  OutcomeReviewSchema,
+  OutcomeSchema,
+  type OutcomeSource,
+  OutcomeSourceSchema,
+  type OutcomeStatus,
+  OutcomeTimingsSchema,
+  REVIEWED_STATUS,
+  STORED_OUTCOME_STATUSES,
+  type StoredOutcome,
+  StoredOutcomeAnswerSchema,
+  StoredOutcomeSchema,
+  type StoredOutcomeStatus,
+} from "./outcome/OutcomeSchema.js";
+export {
+  MAX_OUTCOME_BYTES,
+  REASON_CHARS,
+  STATE_PREVIEW_CHARS,
+  TRUNCATED_DISTRIBUTION_LABELS,
+} from "./outcome/outcomeLimits.js";
+export {
+  OUTCOMES_STATUS_INDEX,
+  OUTCOMES_TABLE_KEYS,
+  UNPARSED_POLICY,
+} from "./outcome/outcomesTableKeys.js";
+export {
+  type PolicyCatalogueEntry,
+  PolicyCatalogueEntrySchema,
+  PolicyCatalogueSchema,
+} from "./policy/PolicyCatalogueSchema.js";
+export {
+  type ChatRequest,
+  type ChatRequestMessage,
+  ChatRequestSchema,
+  type ChatResponse,
+  ChatResponseSchema,
+  chatRequestSchema,
+} from "./wire/chatSchemas.js";
+export { DEFAULT_REQUEST_LIMITS, MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "./wire/constants.js";
+export { describeType } from "./wire/describeType.js";
+export { JsonTextError, type JsonTextErrorKind } from "./wire/errors.js";
+export { JsonText } from "./wire/JsonText.js";
+export { jsonNodeAt } from "./wire/jsonNodeAt.js";
+export { jsonSchemaOf, WIRE_SCHEMA_NAMES, type WireSchemaName } from "./wire/jsonSchemaOf.js";
+export { jsonValueOf } from "./wire/jsonValueOf.js";
+export { DEFAULT_MAX_JSON_DEPTH, type ParseJsonTextOptions, parseJsonText } from "./wire/parseJsonText.js";
+export { problemsOf, type WireProblem } from "./wire/problemsOf.js";
+export { pythonFloatRepr } from "./wire/pythonFloatRepr.js";
+export { pythonJsonDumpsNode } from "./wire/pythonJsonDumpsNode.js";
+export { pythonJsonString } from "./wire/pythonJsonString.js";
+export {
+  DebiasInfoSchema,
+  QUESTION_LAYOUTS,
+  type QuestionExtensions,
+} from "./wire/questionExtensions.js";
+export { findReservedToken, RESERVED_TOKENS } from "./wire/reservedText.js";
+export {
+  DecisionResultSchema,
+  type SemIfDecision,
+  type SemIfDecisionResult,
+  type SemIfRequest,
+  SemIfRequestSchema,
+  type SemIfRequestSchemas,
+  type SemIfResponse,
+  SemIfResponseSchema,
+  SHARED_STATE_MESSAGE,
+  semIfRequestSchemas,
+} from "./wire/semIfSchemas.js";
+export {
+  type ChoiceAnswer,
+  ChoiceAnswerSchema,
+  type ChoiceQuestion,
+  type NoulAnswer,
+  NoulAnswerSchema,
+  type NoulQuestion,
+  type ScoreAnswer,
+  ScoreAnswerSchema,
+  type ScoreQuestion,
+  type SystemOneAnswer,
+  SystemOneAnswerSchema,
+  type SystemOneQuestion,
+  type SystemOneRequest,
+  SystemOneRequestSchema,
+  type SystemOneResponse,
+  SystemOneResponseSchema,
+  systemOneRequestSchema,
+} from "./wire/systemOneSchemas.js";
+export type {
+  JsonMember,
+  JsonNode,
+  JsonObject,
+  JsonPathSegment,
+  JsonSpan,
+  JsonValue,
+  RequestSchemaOptions,
+} from "./wire/types.js";
+export {
+  describeIssues,
+  isStorableKey,
+  MAX_ITEM_ID_BYTES,
+  MAX_POLICY_NAME_BYTES,
+  type WorkItemInput,
+  WorkItemSchema,
+} from "./workItem/WorkItemSchema.js";

@@ -1,0 +1,17 @@
+/** Metric names the decide function emits (EMF, namespace from `POWERTOOLS_METRICS_NAMESPACE`). */
+export const DECIDE_METRICS = {
+  /** Count per outcome written, dimensions `policy` and `status`. */
+  decisions: "Decisions",
+  /** Count of redelivered or duplicate records whose outcome already stood, dimension `policy`. */
+  duplicates: "DuplicateOutcomes",
+  /** Milliseconds of each successful endpoint attempt. */
+  endpointLatency: "EndpointLatency",
+  /** Count of endpoint and DynamoDB retries. */
+  retries: "Retries",
+  /** Work items per endpoint request (a group: one policy, one state). */
+  groupSize: "GroupSize",
+  /** Endpoint requests per batch. */
+  requests: "EndpointRequests",
+  /** Records reported in `batchItemFailures`. */
+  failedRecords: "FailedRecords",
+} as const;
