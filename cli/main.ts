@@ -5,6 +5,7 @@
  */
 import { COMMAND_REGISTRY, type CommandEntry, loadCommand, missingParts } from "./commandRegistry.js";
 import { CommandUnavailableError, UsageError } from "./errors.js";
+import { inertLines } from "./inertText.js";
 import type { CliOutput } from "./types.js";
 
 /** Options of {@link runCli}. */
@@ -61,7 +62,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
       stderr.write(`decisions: ${error.message}\n`);
       return 2;
     }
-    stderr.write(`decisions ${name}: ${describeError(error)}\n`);
+    // An error's message may quote an id or a reason read from a table or a queue.
+    stderr.write(inertLines(`decisions ${name}: ${describeError(error)}\n`));
     return 1;
   }
 }

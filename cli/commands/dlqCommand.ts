@@ -11,6 +11,7 @@ import {
   redriveDeadLetters,
 } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
+import { inertJson, inertLines, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
@@ -77,7 +78,7 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
       try {
         if (sub === "list") {
           const letters = await listDeadLetters(sqs, dlqUrl, max === undefined ? {} : { max });
-          if (values.json === true) for (const letter of letters) stdout.write(`${JSON.stringify(letter)}\n`);
+          if (values.json === true) for (const letter of letters) stdout.write(`${inertJson(letter)}\n`);
           else stdout.write(formatLetters(letters, dlqUrl));
           return 0;
         }
@@ -116,7 +117,9 @@ async function redrive(
   const report = await redriveDeadLetters(sqs, { dlqUrl, targetUrl, ...(max === undefined ? {} : { max }) });
   for (const failed of report.failed) {
     const what = failed.stage === "send" ? "not moved (still in the DLQ)" : "sent, but still in the DLQ too";
-    stderr.write(`${failed.messageId} ${describeItem(failed)}: ${what}: ${failed.code}: ${failed.message}\n`);
+    stderr.write(
+      inertLines(`${failed.messageId} ${describeItem(failed)}: ${what}: ${failed.code}: ${failed.message}\n`),
+    );
   }
   stdout.write(
     `moved ${report.moved.length} message(s) from ${dlqUrl} to ${targetUrl}` +
@@ -143,7 +146,9 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
     if (letter.attributes.length > 0) lines.push(`  attributes: ${letter.attributes.join(", ")}`);
     lines.push(`  body (${letter.body.bytes} bytes): ${letter.body.preview}`);
   }
-  return `${lines.join("\n")}\n`;
+  // Ids, reasons and bodies come from producers: each line is shown inert (no cursor movement, no
+  // repainted line).
+  return `${lines.map(inertText).join("\n")}\n`;
 }
 
 function describeItem(letter: DeadLetter): string {

@@ -23,6 +23,7 @@ import {
 } from "../../operations/outcomes/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../operations/shared/index.js";
 import { UsageError } from "../errors.js";
+import { inertJson, inertLines, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
@@ -160,26 +161,30 @@ async function list(
   const limit = readLimit(values.limit);
   const outcomes = await table.newest(policy, { limit, ...(status === undefined ? {} : { status }) });
   if (values.json === true) {
-    for (const outcome of outcomes) stdout.write(`${JSON.stringify(outcome)}\n`);
+    for (const outcome of outcomes) stdout.write(`${inertJson(outcome)}\n`);
     return 0;
   }
-  const what = `${policy}${status === undefined ? "" : ` with status ${status}`}`;
+  // Ids, answers and reasons come from the table, written by producers: shown inert, so that none
+  // can move the cursor or repaint a line.
+  const what = inertText(`${policy}${status === undefined ? "" : ` with status ${status}`}`);
   if (outcomes.length === 0) {
     stdout.write(`no outcomes of ${what} in ${table.tableName}\n`);
     return 0;
   }
   stdout.write(`${outcomes.length} newest outcome(s) of ${what}:\n`);
-  const idWidth = Math.min(40, Math.max(2, ...outcomes.map((outcome) => outcome.id.length)));
-  for (const outcome of outcomes) {
+  const ids = outcomes.map((outcome) => inertText(outcome.id));
+  const idWidth = Math.min(40, Math.max(2, ...ids.map((id) => id.length)));
+  outcomes.forEach((outcome, index) => {
     const answers = Object.entries(outcome.answers ?? {}).map(
       ([qid, answer]) =>
         `${qid}=${answer.answer} (${answer.probability.toFixed(2)}${answer.source === "model" ? "" : `, ${answer.source}`})`,
     );
     const reason = outcome.reason === undefined ? "" : `  — ${outcome.reason.split("\n")[0]}`;
+    const rest = inertText(`${answers.join("  ")}${reason}`);
     stdout.write(
-      `${outcome.updated_at}  ${outcome.status.padEnd(10)}  ${outcome.id.padEnd(idWidth)}  ${answers.join("  ")}${reason}\n`,
+      `${inertText(outcome.updated_at)}  ${inertText(outcome.status).padEnd(10)}  ${(ids[index] ?? "").padEnd(idWidth)}  ${rest}\n`,
     );
-  }
+  });
   return 0;
 }
 
@@ -191,7 +196,7 @@ async function show(
 ): Promise<number> {
   const outcome = await table.get(policy, id);
   if (outcome === undefined) throw new OutcomeNotFoundError(table.tableName, policy, id);
-  stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+  stdout.write(`${inertJson(outcome, 2)}\n`);
   return 0;
 }
 
@@ -261,10 +266,12 @@ async function review(
   });
   if (result.policyChanged) {
     stderr.write(
-      `note: ${policyName}/${id} was decided under another version of the policy than ${policy.file} (version ${policy.version}); its answers were checked against this one\n`,
+      inertLines(
+        `note: ${policyName}/${id} was decided under another version of the policy than ${policy.file} (version ${policy.version}); its answers were checked against this one\n`,
+      ),
     );
   }
-  stdout.write(`reviewed ${policyName}/${id}: ${describeReview(result.outcome)}\n`);
+  stdout.write(inertLines(`reviewed ${policyName}/${id}: ${describeReview(result.outcome)}\n`));
   return 0;
 }
 

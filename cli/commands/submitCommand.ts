@@ -5,6 +5,7 @@
  */
 import { createSqsClient, type FailedEntry, submitMessages } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
+import { inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
@@ -59,7 +60,7 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       const sqs = createSqsClient(target, queueUrl);
       try {
         const report = await submitMessages({ sqs, queueUrl, file });
-        for (const failed of report.failed) stderr.write(`${describeFailure(failed)}\n`);
+        for (const failed of report.failed) stderr.write(`${inertText(describeFailure(failed))}\n`);
         const total = report.sent.length + report.failed.length;
         if (total === 0) {
           stderr.write(`${file}: no messages in the file\n`);

@@ -19,11 +19,32 @@ function utf8Bytes(text: string): number {
 }
 
 /**
+ * A control character (C0, DEL, C1) or a bidirectional control: in an id or a policy name it would
+ * act on the terminal or spreadsheet of the person reading it (ESC repaints a line, U+202E reverses
+ * it), so keys refuse them.
+ */
+const CONTROL = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
  * Whether `text` is storable as a DynamoDB key: non-empty, well-formed Unicode (a lone surrogate
- * has no UTF-8 form) and at most `maxBytes` UTF-8 bytes.
+ * has no UTF-8 form), free of control characters and at most `maxBytes` UTF-8 bytes.
  */
 export function isStorableKey(text: unknown, maxBytes: number): text is string {
-  return typeof text === "string" && text !== "" && !LONE_SURROGATE.test(text) && utf8Bytes(text) <= maxBytes;
+  return (
+    typeof text === "string" &&
+    text !== "" &&
+    !LONE_SURROGATE.test(text) &&
+    !CONTROL.test(text) &&
+    utf8Bytes(text) <= maxBytes
+  );
+}
+
+/** Where `text`'s first control character is, as `U+001B at index 3`, or undefined. */
+function controlIn(text: string): string | undefined {
+  const match = CONTROL.exec(text);
+  if (match === null) return undefined;
+  const code = (match[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return `U+${code} at index ${match.index}`;
 }
 
 const key = (maxBytes: number) =>
@@ -32,6 +53,15 @@ const key = (maxBytes: number) =>
     .min(1)
     .refine((text) => !LONE_SURROGATE.test(text), {
       error: "must be well-formed Unicode (no lone surrogates)",
+    })
+    .superRefine((text, context) => {
+      const found = controlIn(text);
+      if (found !== undefined) {
+        context.addIssue({
+          code: "custom",
+          message: `must not contain control characters (U+0000–U+001F, U+007F–U+009F) or bidirectional controls; found ${found}`,
+        });
+      }
     })
     .refine((text) => utf8Bytes(text) <= maxBytes, {
       error: `must be at most ${maxBytes} bytes of UTF-8`,

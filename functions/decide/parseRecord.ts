@@ -121,7 +121,7 @@ function parseEvent(info: RecordInfo, event: EventBridgeShape, policies: PolicyS
       info,
       policy.name,
       info.messageId,
-      `the event mapping gave an id of ${Buffer.byteLength(item.id)} bytes (at most ${MAX_ITEM_ID_BYTES})`,
+      `the event mapping gave an id that is no storable key (${Buffer.byteLength(item.id)} bytes, at most ${MAX_ITEM_ID_BYTES}; non-empty, no control characters, no lone surrogates)`,
       { reasonPath: ["events", "id"], policy, event: origin },
     );
   }

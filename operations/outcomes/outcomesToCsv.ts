@@ -17,6 +17,11 @@ const TRAILING = [
  * first) `<q>`, `<q>.probability`, `<q>.source`, `<q>.model_answer`; then model, policy_version,
  * reviewed_by, reviewed_at, state_sha256, state_preview.
  *
+ * Text cells are inert in a spreadsheet (OWASP's CSV-injection guidance): one that begins with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return — which Excel, LibreOffice and Google Sheets read
+ * as a formula — is written with a leading `'` and quoted, so `=HYPERLINK("…")` opens as the text
+ * `'=HYPERLINK("…")` and never as a link or a call. Numbers (probabilities) are written as they are.
+ *
  * Hand-written: a dozen lines of quoting, and no CSV package is installed.
  */
 export function outcomesToCsv(
@@ -48,8 +53,12 @@ export function outcomesToCsv(
   return [header, ...rows].map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
 }
 
+/** A cell's first character that a spreadsheet takes as the start of a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function csvField(value: string | number | boolean | undefined): string {
   if (value === undefined) return "";
+  if (typeof value === "string" && FORMULA_START.test(value)) return `"'${value.replaceAll('"', '""')}"`;
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

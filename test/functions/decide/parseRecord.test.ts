@@ -52,6 +52,14 @@ describe("parseRecord", () => {
     ]);
   });
 
+  it("rejects an id with control characters under the message id, so it never reaches the table", () => {
+    const parsed = parse('{"id": "T-1\\u001b[2K\\rdecided", "policy": "ticket-routing", "state": "x"}', 3);
+
+    assert.equal(parsed.kind, "rejected");
+    assert.deepEqual(parsed.kind === "rejected" && [parsed.policyName, parsed.id], ["_unparsed", "m-3"]);
+    assert.match(parsed.kind === "rejected" ? parsed.reason : "", /id: must not contain control characters/);
+  });
+
   it("rejects an unknown policy and facts the policy does not declare, with the path", () => {
     const unknown = parse('{"id": "T-1", "policy": "nope", "state": "x"}');
     assert.match(unknown.kind === "rejected" ? unknown.reason : "", /unknown policy "nope"/);
