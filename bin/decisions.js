@@ -3,22 +3,29 @@
 // `npm ci` (the prepare script) and by `npm test`; this file only forwards to the compiled CLI.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { exitUnlessNodeSupported } from "./nodeRequirement.js";
+import { runOnSupportedNode } from "./nodeRequirement.js";
 
-// First, before the CLI's modules load: an old Node.js gets an explanation, not a stack trace.
-exitUnlessNodeSupported(new URL("../", import.meta.url));
-const main = new URL("../dist/cli/main.js", import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
-  process.stderr.write("decisions: the compiled sources are missing; run `npm run build` first.\n");
-  process.exit(1);
+// First, before the CLI's modules load: on an old Node.js the command runs again on the project's
+// own Node.js 22 when `npm ci` installed one, and otherwise gets an explanation, not a stack trace.
+if (!runOnSupportedNode(new URL("../", import.meta.url), fileURLToPath(import.meta.url))) {
+  await runCommand();
 }
-// fauxqs (the local SQS/S3 emulator) stores its queues with node:sqlite, which Node 22 announces
-// as experimental on every run; that one notice is dropped, every other warning is still printed.
-const printWarnings = process.listeners("warning");
-process.removeAllListeners("warning");
-process.on("warning", (warning) => {
-  if (warning.name === "ExperimentalWarning" && /SQLite/.test(warning.message)) return;
-  for (const listener of printWarnings) listener(warning);
-});
-const { runCli } = await import(main.href);
-process.exitCode = await runCli(process.argv.slice(2));
+
+/** Loads the compiled CLI and runs the command line on it. */
+async function runCommand() {
+  const main = new URL("../dist/cli/main.js", import.meta.url);
+  if (!existsSync(fileURLToPath(main))) {
+    process.stderr.write("decisions: the compiled sources are missing; run `npm run build` first.\n");
+    process.exit(1);
+  }
+  // fauxqs (the local SQS/S3 emulator) stores its queues with node:sqlite, which Node 22 announces
+  // as experimental on every run; that one notice is dropped, every other warning is still printed.
+  const printWarnings = process.listeners("warning");
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    if (warning.name === "ExperimentalWarning" && /SQLite/.test(warning.message)) return;
+    for (const listener of printWarnings) listener(warning);
+  });
+  const { runCli } = await import(main.href);
+  process.exitCode = await runCli(process.argv.slice(2));
+}

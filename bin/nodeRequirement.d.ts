@@ -18,3 +18,7 @@ export declare const NODE_PACKAGES: Readonly<Record<string, string>>;
 export declare function nodeRequirementProblem(runtime: NodeRuntime): string | undefined;
 /** See bin/nodeRequirement.js. */
 export declare function exitUnlessNodeSupported(packageRoot: URL): void;
+/** See bin/nodeRequirement.js. */
+export declare function bundledNodePath(packageRoot: URL): string | undefined;
+/** See bin/nodeRequirement.js. */
+export declare function runOnSupportedNode(packageRoot: URL, script: string): boolean;

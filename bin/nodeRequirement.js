@@ -1,7 +1,8 @@
 // Which Node.js this project needs, and what to tell a person whose Node.js is older. Plain
 // JavaScript with no dependencies, so it runs on any Node.js that can load an ES module — the point
 // is to explain an old Node.js, not to fail inside one.
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The oldest Node.js major version the project runs on: package.json `engines.node` is `>=22`. */
@@ -46,8 +47,8 @@ export function nodeRequirementProblem(runtime) {
   if (packageName !== undefined && runtime.packageInstalled) {
     lines.push(
       `This checkout has Node.js ${MINIMUM_NODE_MAJOR} in node_modules (package ${packageName}): run the project through npm`,
-      "(`npm start`, `npm test`, `npx decisions …`), which puts node_modules/.bin first on the PATH, or call",
-      "node_modules/.bin/node yourself.",
+      "(`npm start`, `npm test`), which puts node_modules/.bin first on the PATH, or call",
+      "node_modules/.bin/node yourself; `node bin/decisions.js` runs itself on it.",
     );
   } else if (packageName !== undefined) {
     lines.push(
@@ -72,25 +73,85 @@ export function nodeRequirementProblem(runtime) {
 }
 
 /**
- * Checks the running Node.js: writes {@link nodeRequirementProblem}'s message to stderr and exits 1
- * when it is too old, returns otherwise. Called first by bin/decisions.js and by `npm test`.
+ * This platform's Node.js from {@link NODE_PACKAGES} as `npm ci` installed it under `packageRoot`,
+ * or `undefined` when this platform has no such package or it is not installed.
  *
- * @param {URL} packageRoot the folder holding package.json and node_modules, e.g. `new URL("../", import.meta.url)`
+ * @param {URL} packageRoot the folder holding package.json and node_modules
+ * @returns {string | undefined} the path of its `node` executable
  */
-export function exitUnlessNodeSupported(packageRoot) {
+export function bundledNodePath(packageRoot) {
   const packageName =
     NODE_PACKAGES[/** @type {keyof typeof NODE_PACKAGES} */ (`${process.platform}-${process.arch}`)];
-  const packageInstalled =
-    packageName !== undefined &&
-    existsSync(fileURLToPath(new URL(`node_modules/${packageName}/bin/node`, packageRoot)));
-  const problem = nodeRequirementProblem({
+  if (packageName === undefined) return undefined;
+  const node = fileURLToPath(new URL(`node_modules/${packageName}/bin/node`, packageRoot));
+  return existsSync(node) ? node : undefined;
+}
+
+/** Why the running Node.js cannot run the project, or `undefined` when it can. */
+function runningNodeProblem(packageRoot) {
+  return nodeRequirementProblem({
     version: process.versions.node,
     platform: process.platform,
     arch: process.arch,
     execPath: process.execPath,
-    packageInstalled,
+    packageInstalled: bundledNodePath(packageRoot) !== undefined,
   });
+}
+
+/**
+ * Checks the running Node.js: writes {@link nodeRequirementProblem}'s message to stderr and exits 1
+ * when it is too old, returns otherwise. Called first by `npm test` (bin/checkNode.js).
+ *
+ * @param {URL} packageRoot the folder holding package.json and node_modules, e.g. `new URL("../", import.meta.url)`
+ */
+export function exitUnlessNodeSupported(packageRoot) {
+  const problem = runningNodeProblem(packageRoot);
   if (problem === undefined) return;
   process.stderr.write(problem);
   process.exit(1);
+}
+
+/**
+ * Makes the command run on a Node.js that can run it. Returns `false` when the running one can (the
+ * caller goes on). When it is too old and `npm ci` installed this platform's Node.js 22
+ * ({@link bundledNodePath}), runs `script` again on that one with the same arguments and returns
+ * `true`: this process then only waits, passes SIGTERM and SIGHUP on, and ends as the child ended
+ * (its exit code, or the signal that ended it). SIGINT is not passed on: Ctrl-C reaches the whole
+ * foreground process group, child included, and a second SIGINT would cut a graceful stop short.
+ * Otherwise it explains the problem and exits 1. Called first by bin/decisions.js, so that
+ * `node bin/decisions.js` works from a checkout whatever `node` is on the PATH.
+ *
+ * @param {URL} packageRoot the folder holding package.json and node_modules
+ * @param {string} script the entry point to run again, e.g. `fileURLToPath(import.meta.url)`
+ * @returns {boolean} whether the command now runs in a child process
+ */
+export function runOnSupportedNode(packageRoot, script) {
+  const problem = runningNodeProblem(packageRoot);
+  if (problem === undefined) return false;
+  const bundled = bundledNodePath(packageRoot);
+  // Running on the bundled Node.js already and still too old: running again would loop.
+  if (bundled === undefined || realpathSync(bundled) === realpathSync(process.execPath)) {
+    process.stderr.write(problem);
+    process.exit(1);
+  }
+  const child = spawn(bundled, [...process.execArgv, script, ...process.argv.slice(2)], {
+    stdio: "inherit",
+  });
+  const pass = (/** @type {NodeJS.Signals} */ signal) => () => child.kill(signal);
+  const handlers = /** @type {Array<[NodeJS.Signals, () => void]>} */ ([
+    ["SIGTERM", pass("SIGTERM")],
+    ["SIGHUP", pass("SIGHUP")],
+    ["SIGINT", () => {}],
+  ]);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  child.on("error", (error) => {
+    process.stderr.write(`decisions: could not start ${bundled}: ${error.message}\n`);
+    process.exit(1);
+  });
+  child.on("exit", (code, signal) => {
+    for (const [name, handler] of handlers) process.off(name, handler);
+    if (signal !== null) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
+  return true;
 }

@@ -141,7 +141,7 @@ const DEFAULT_BATCH_SIZE = 512;
 
 /**
  * The decision engine on node-llama-cpp: scores declared options from one forward pass, generating
- * no tokens (DESIGN.md §1). One context owns the llama.cpp state; each call runs on one of its
+ * no tokens (docs/engine.md). One context owns the llama.cpp state; each call runs on one of its
  * sequences (one by default, so calls are serialised in arrival order; `parallelSequences` lets
  * several run at once).
  *

@@ -27,7 +27,7 @@ export interface SlotQuery {
 }
 
 /**
- * Reads the answer-slot distribution after a prompt's last chunk (DESIGN.md §1, Readout): the last
+ * Reads the answer-slot distribution after a prompt's last chunk (docs/engine.md, Readout): the last
  * chunk's final token asks for the next-token probabilities, either label-only (slot tokens
  * biased, top n+8 kept, renormalised; falls back to the full distribution if a slot is ever cut)
  * or over the full vocabulary (slot mass reported).

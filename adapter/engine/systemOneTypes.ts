@@ -1,5 +1,5 @@
 /**
- * The System One decision API shapes (DESIGN.md §1, wire format 2): one state, several typed
+ * The System One decision API shapes (docs/http-api.md): one state, several typed
  * questions, one answer per question. The shapes are the wire module's zod schemas; only the
  * request's state is wider here (a {@link DecisionState}, which may be raw JSON text).
  */

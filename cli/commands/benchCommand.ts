@@ -16,7 +16,7 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
   --threads    CPU threads (default: all cores)
-  --out        folder for <timestamp>.json and .svg (default: bench/results)
+  --out        folder for <timestamp>.json and .svg (default: lab/bench/results)
   --no-http    skip the figures measured through the HTTP adapter
   --no-parallel  skip P9 (parallel sequences), e.g. on a CPU other work saturates
   --pipeline   P5 and the grouping gain: the whole local pipeline against the adapter alone

@@ -69,7 +69,7 @@ probability threshold whose automated decisions keep within the error budget.
                   be the layout the policy asks each calibrated question in
   --threads       with --model: CPU threads (default: all cores)
   --out           folder for calibration.md, calibration.json and the charts
-                  (default: bench/results/calibrate-<policy>-<timestamp>)
+                  (default: lab/bench/results/calibrate-<policy>-<timestamp>)
   --write         write the temperatures and thresholds into the policy file, with a new version;
                   refused (nothing written, exit 1) when a chosen threshold errs above the budget
                   on the held-out split or automates none of it
@@ -219,7 +219,7 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
       }
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       const outDir =
-        values.out ?? join(packageRoot(), "bench", "results", `calibrate-${policy.name}-${stamp}`);
+        values.out ?? join(packageRoot(), "lab", "bench", "results", `calibrate-${policy.name}-${stamp}`);
       const paths = await writeCalibrationReport(outDir, report, written);
       stdout.write(formatCalibrationReport(report, written));
       stdout.write(`\n${paths.map((path) => `wrote ${path}`).join("\n")}\n`);

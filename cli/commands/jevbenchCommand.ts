@@ -46,7 +46,7 @@ label), Brier score, 10-bin ECE, paraphrase consistency, per-family accuracy, p5
   --files    which files of the public split, comma-separated (default: ${FILES.join(",")})
   --limit    run the first N cases only (default: all)
   --out      folder for jevbench.json, jevbench.md and the charts
-             (default: bench/results/jevbench-<timestamp>)
+             (default: lab/bench/results/jevbench-<timestamp>)
   --threads  CPU threads (default: all cores)
   --layout   prompt layout every case is asked in, one of
              ${LAYOUT_CHOICES.join(", ")} (auto: the engine picks the cheaper
@@ -126,6 +126,7 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
           values.out ??
           join(
             packageRoot(),
+            "lab",
             "bench",
             "results",
             `jevbench-${startedAt.toISOString().replace(/[:.]/g, "-")}`,

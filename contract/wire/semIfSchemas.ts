@@ -1,5 +1,5 @@
 /**
- * The SemIf wire format (DESIGN.md §1, wire format 1): exactly one of `decision` or `decisions`;
+ * The SemIf wire format (docs/http-api.md): exactly one of `decision` or `decisions`;
  * `decision = {id, state, question, options: [{id, description}], temperature?}` (and the optional
  * extensions `layout`, `debias`, `debias_rotations`), option ids unique, 2+ options; `decisions` share one state and have unique ids. Answered with `{result}` or
  * `{results, timing}`, arrays in option order.

@@ -1,5 +1,5 @@
 /**
- * The System One wire format (DESIGN.md §1, wire format 2): one state, typed questions by id
+ * The System One wire format (docs/http-api.md): one state, typed questions by id
  * (`choice`, `score`, `noul`), one answer per question.
  */
 import { z } from "zod";

@@ -15,7 +15,7 @@ const TRANSIENT_DYNAMODB_ERRORS = new Set([
 /**
  * Translates a DynamoDB client error (other than the conditional check, handled by the store) into
  * the pipeline's classes: throttling, 5xx and connection failures (`ECONNREFUSED` carries no
- * `$retryable`, DESIGN.md §4) are transient; the rest is an {@link OutcomeStoreError}.
+ * `$retryable`) are transient; the rest is an {@link OutcomeStoreError}.
  */
 export function classifyStoreError(
   error: unknown,

@@ -19,7 +19,7 @@ const TRANSIENT_NAMES = new Set(["TimeoutError", "RequestTimeout", "RequestTimeo
  * Whether a foreign error (from an AWS SDK client or Node's networking) is a connection-level
  * failure worth another attempt: a reset, a refused connection (a local emulator restarting), a
  * timeout. The SDK does not mark `ECONNREFUSED` as `$retryable`, so this classifies by `code` and
- * `name` (DESIGN.md §4), also on the error's `cause` chain.
+ * `name`, also on the error's `cause` chain.
  */
 export function isTransientNetworkError(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {

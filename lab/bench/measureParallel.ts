@@ -18,7 +18,7 @@ const warmupState = (lane: number): string =>
  * the same KV memory: the serial context's size is split among the sequences, as llama-server
  * splits `-c` among its `-np` slots (the requests are short JevBench cases and fit). Each sequence
  * holding the full size instead measured 0.945–0.966 (three runs); split, 0.99–1.07. A CPU gains
- * little (DESIGN.md §5); an accelerator should gain.
+ * little (prefill is compute-bound there); an accelerator should gain.
  */
 export async function measureParallel(
   context: BenchContext,

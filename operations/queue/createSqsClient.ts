@@ -6,7 +6,7 @@ import { type AwsTarget, awsClientConfig } from "../shared/awsClientConfig.js";
  *
  * With an endpoint (a local emulator), `useQueueUrlAsEndpoint: false`: fauxqs' queue URLs name
  * `sqs.<region>.localhost`, which does not resolve on every machine, and the SDK would otherwise
- * send to the queue URL's host (DESIGN.md §4). Without one, the region defaults to the one the
+ * send to the queue URL's host. Without one, the region defaults to the one the
  * AWS queue URL names (`https://sqs.<region>.amazonaws.com/…`), so `--region` is rarely needed.
  */
 export function createSqsClient(target: AwsTarget, queueUrl?: string): SQSClient {

@@ -78,32 +78,50 @@ describe("the entry points under an older Node.js", () => {
   const older = olderNodeOnPath();
   const skip = older === undefined ? "no Node.js older than 22 on the PATH outside node_modules" : false;
 
-  for (const entry of ["bin/decisions.js", "bin/checkNode.js"]) {
-    it(`${entry} exits 1 with the explanation before loading anything else`, { skip }, () => {
-      const run = spawnSync(older ?? "node", [join(ROOT, entry), "help"], { encoding: "utf8" });
-      assert.equal(run.status, 1, run.stderr);
-      assert.equal(run.stdout, "");
-      const [version, execPath] = JSON.parse(
-        spawnSync(older ?? "node", ["-p", "JSON.stringify([process.versions.node, process.execPath])"], {
-          encoding: "utf8",
-        }).stdout,
-      ) as [string, string];
-      const platformPackage = NODE_PACKAGES[`${process.platform}-${process.arch}`];
-      const packageInstalled =
-        platformPackage !== undefined &&
-        existsSync(join(ROOT, "node_modules", platformPackage, "bin", "node"));
-      assert.equal(
-        run.stderr,
-        nodeRequirementProblem({
-          version,
-          platform: process.platform,
-          arch: process.arch,
-          execPath,
-          packageInstalled,
-        }),
-      );
+  const platformPackage = NODE_PACKAGES[`${process.platform}-${process.arch}`];
+  const packageInstalled =
+    platformPackage !== undefined && existsSync(join(ROOT, "node_modules", platformPackage, "bin", "node"));
+
+  /** What bin/nodeRequirement.js should tell the older Node.js. */
+  function expectedProblem(): string | undefined {
+    const [version, execPath] = JSON.parse(
+      spawnSync(older ?? "node", ["-p", "JSON.stringify([process.versions.node, process.execPath])"], {
+        encoding: "utf8",
+      }).stdout,
+    ) as [string, string];
+    return nodeRequirementProblem({
+      version,
+      platform: process.platform,
+      arch: process.arch,
+      execPath,
+      packageInstalled,
     });
   }
+
+  it("bin/checkNode.js exits 1 with the explanation before loading anything else", { skip }, () => {
+    const run = spawnSync(older ?? "node", [join(ROOT, "bin/checkNode.js")], { encoding: "utf8" });
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr, expectedProblem());
+  });
+
+  it("bin/decisions.js runs the command again on the project's Node.js 22 where npm ci installed it", {
+    skip: skip || (packageInstalled ? false : "this platform's Node.js package is not installed"),
+  }, () => {
+    const run = spawnSync(older ?? "node", [join(ROOT, "bin/decisions.js"), "nosuch"], { encoding: "utf8" });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /^decisions: unknown command "nosuch"/);
+    assert.doesNotMatch(run.stderr, /needs Node\.js/);
+  });
+
+  it("bin/decisions.js exits 1 with the explanation where no Node.js 22 is installed", {
+    skip: skip || (packageInstalled ? "this platform's Node.js package is installed" : false),
+  }, () => {
+    const run = spawnSync(older ?? "node", [join(ROOT, "bin/decisions.js"), "help"], { encoding: "utf8" });
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr, expectedProblem());
+  });
 
   it("bin/checkNode.js exits 0 under this Node.js", () => {
     const run = spawnSync(process.execPath, [join(ROOT, "bin/checkNode.js")], { encoding: "utf8" });

@@ -216,31 +216,35 @@ describe("readServerConfig", () => {
   });
 });
 
-/** README's configuration table as the settings table writes it: literal defaults as code, computed ones in words. */
+/** docs/configuration.md's server table as the settings table writes it: literal defaults as code, computed ones in words. */
 function configurationTable(settings: readonly ServerSetting[]): string[] {
   const rows = settings.map((setting) => {
     const variables = setting.env.map((name) => `\`${name}\``).join(", ");
     const fallback = setting.literalDefault ? `\`${setting.defaultText}\`` : setting.defaultText;
     return `| \`--${setting.flag}\` | ${variables} | ${fallback} | ${setting.description} |`;
   });
-  return ["| flag | variable | default | what it does |", "| --- | --- | --- | --- |", ...rows];
+  return [CONFIGURATION_TABLE_HEADER, "| --- | --- | --- | --- |", ...rows];
 }
 
-describe("README's configuration table", () => {
+const CONFIGURATION_TABLE_HEADER = "| flag | variable | default | what it does |";
+
+describe("docs/configuration.md's server table", () => {
   it("is the settings table: same rows, order, variables, defaults and descriptions", () => {
     // prepare
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-    const section = /^## Configuration\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? "";
+    const page = readFileSync(new URL("../../../docs/configuration.md", import.meta.url), "utf8");
+    const lines = page.split("\n");
+    const start = lines.indexOf(CONFIGURATION_TABLE_HEADER);
 
     // act
-    const table = section.split("\n").filter((line) => line.startsWith("|"));
+    const end = lines.findIndex((line, index) => index > start && !line.startsWith("|"));
+    const table = start === -1 ? [] : lines.slice(start, end === -1 ? undefined : end);
 
     // assert
     const expected = configurationTable(SERVER_SETTINGS);
     assert.deepEqual(
       table,
       expected,
-      `README.md's "Configuration" table should read:\n${expected.join("\n")}\n`,
+      `docs/configuration.md's server table should read:\n${expected.join("\n")}\n`,
     );
   });
 });
