@@ -14,8 +14,15 @@ export interface ManagedProcessOptions {
   readyLine: RegExp;
   /** How long to wait for the ready line. Default 60000 ms. */
   readyTimeoutMs?: number;
-  /** Maps a failed start (exit before ready) to a more precise error, from what it printed. */
-  classifyFailure?: (output: string, exitCode: number | null) => Error | undefined;
+  /**
+   * Maps a failed start (exit before ready) to a more precise error, from what it printed and how
+   * it ended: its exit code, or the signal that killed it (null when it exited by itself).
+   */
+  classifyFailure?: (
+    output: string,
+    exitCode: number | null,
+    signal: NodeJS.Signals | null,
+  ) => Error | undefined;
   /** Called with every complete line it prints (stdout and stderr), for the whole of its life. */
   onLine?: (line: string) => void;
   /** When spawning fails with ENOENT, throw {@link JavaNotFoundError} rather than a generic error. */
@@ -124,11 +131,15 @@ export class ManagedProcess {
       throw new PartStartError(options.part, `could not run ${options.command}`, "", { cause: spawnError });
     }
     const output = tail.text();
-    const classified = options.classifyFailure?.(output, exitCode);
+    // A crash (SIGSEGV, SIGILL) is told as such: "exit code null" says nothing.
+    const signal = timedOut ? null : child.signalCode;
+    const classified = options.classifyFailure?.(output, exitCode, signal);
     if (classified !== undefined) throw classified;
     const what = timedOut
       ? `did not become ready within ${timeoutMs} ms`
-      : `exited before it was ready (exit code ${exitCode})`;
+      : signal !== null
+        ? `was killed by ${signal} before it was ready`
+        : `exited before it was ready (exit code ${exitCode})`;
     throw new PartStartError(options.part, what, output);
   }
 

@@ -1,10 +1,15 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { getLlama } from "node-llama-cpp";
 import { ModelLoadError } from "./errors.js";
 import { cmakeOptionsOf, type SourceLlamaBuild } from "./llamaBuilds.js";
 import { nodeLlamaCppRoot } from "./nodeLlamaCppRoot.js";
+import type { CpuFeatures } from "./readCpuFeatures.js";
+import {
+  type SmokeTestLlamaBuildOptions,
+  type SmokeTestResult,
+  smokeTestLlamaBuild,
+} from "./smokeTestLlamaBuild.js";
 
 /** Options of {@link buildLlamaFromSource}. */
 export interface BuildLlamaOptions {
@@ -14,6 +19,17 @@ export interface BuildLlamaOptions {
   write?: (text: string) => void;
   /** Stops the build (the compiler is killed). */
   signal?: AbortSignal;
+  /** The GGUF the smoke test loads (a generated one: `ensureGeneratedModel("tiny-qwen3")`). */
+  smokeTestModel: string;
+  /** This machine's CPU (`readCpuFeatures()`), named when the smoke test crashes. */
+  cpu: CpuFeatures;
+  /** How the smoke test runs. Default: {@link smokeTestLlamaBuild}'s. Tests pass a fake command. */
+  smokeTest?: Pick<SmokeTestLlamaBuildOptions, "command" | "timeoutMs">;
+  /**
+   * Compile first. Default true; false runs only the smoke test, on a build made before
+   * (`decisions build-llama --check`).
+   */
+  compile?: boolean;
 }
 
 /** What {@link buildLlamaFromSource} made. */
@@ -26,6 +42,8 @@ export interface BuiltLlama {
   /** CPU cores llama.cpp's math uses on this machine. */
   cpuMathCores: number;
   durationS: number;
+  /** What the smoke test after the build saw. */
+  smokeTest: SmokeTestResult;
 }
 
 /**
@@ -35,11 +53,15 @@ export interface BuiltLlama {
  * then `source build` compiles it with CMake and the machine's compiler. The CMake options of
  * {@link cmakeOptionsOf} go in through node-llama-cpp's `NODE_LLAMA_CPP_CMAKE_OPTION_*` variables,
  * so the result lands in its own folder of `node_modules/node-llama-cpp/llama/localBuilds` and is
- * found only by `llamaBuild: build`. The build is then loaded once to prove it runs here.
+ * found only by `llamaBuild: build`. Then the smoke test ({@link smokeTestLlamaBuild}) loads the
+ * build and a generated model in a child process and evaluates one prompt: a build that crashes
+ * on this CPU is reported here, not when the endpoint first serves.
  *
  * Needs CMake, a C++ compiler and git (and OpenMP's runtime, libgomp, which GCC ships); takes
  * minutes (about 10 on 2 cores).
- * @throws ModelLoadError when a step fails or the result does not load; `cause` keeps why.
+ * @throws LlamaBuildCrashError when the smoke test was killed by a signal (build, CPU, fix).
+ * @throws LlamaBuildCheckError when the smoke test failed otherwise.
+ * @throws ModelLoadError when a build step fails; `cause` keeps why.
  */
 export async function buildLlamaFromSource(options: BuildLlamaOptions): Promise<BuiltLlama> {
   const started = performance.now();
@@ -50,39 +72,30 @@ export async function buildLlamaFromSource(options: BuildLlamaOptions): Promise<
   for (const [name, value] of Object.entries(cmakeOptions))
     env[`NODE_LLAMA_CPP_CMAKE_OPTION_${name}`] = value;
   const common = ["--gpu", "false", "--noUsageExample"];
-  await runStep(
-    "clone the bundled llama.cpp source",
-    [cli, "source", "download", "--skipBuild", ...common],
-    env,
-    write,
-    options.signal,
-  );
-  await runStep("compile llama.cpp", [cli, "source", "build", ...common], env, write, options.signal);
-  let llama: Awaited<ReturnType<typeof getLlama>>;
-  try {
-    llama = await getLlama({
-      gpu: false,
-      build: "never",
-      usePrebuiltBinaries: false,
-      cmakeOptions: { ...cmakeOptions },
-      progressLogs: false,
-    });
-  } catch (error) {
-    throw new ModelLoadError(`the ${options.build} llama.cpp build was compiled but does not load`, {
-      cause: error,
-    });
+  if (options.compile ?? true) {
+    await runStep(
+      "clone the bundled llama.cpp source",
+      [cli, "source", "download", "--skipBuild", ...common],
+      env,
+      write,
+      options.signal,
+    );
+    await runStep("compile llama.cpp", [cli, "source", "build", ...common], env, write, options.signal);
   }
-  try {
-    return {
-      build: options.build,
-      cmakeOptions,
-      release: llama.llamaCppRelease.release,
-      cpuMathCores: llama.cpuMathCores,
-      durationS: (performance.now() - started) / 1000,
-    };
-  } finally {
-    await llama.dispose();
-  }
+  const smokeTest = await smokeTestLlamaBuild({
+    build: options.build,
+    modelPath: options.smokeTestModel,
+    cpu: options.cpu,
+    ...options.smokeTest,
+  });
+  return {
+    build: options.build,
+    cmakeOptions,
+    release: smokeTest.release,
+    cpuMathCores: smokeTest.threads,
+    durationS: (performance.now() - started) / 1000,
+    smokeTest,
+  };
 }
 
 /** node-llama-cpp's command-line entry, beside its main module. */

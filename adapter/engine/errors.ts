@@ -107,6 +107,88 @@ export class ModelLoadError extends DecisionEngineError {
   override name = "ModelLoadError";
 }
 
+/**
+ * A llama.cpp build was made but failed its smoke test (load a generated model, evaluate one prompt
+ * in a child process): it must not be offered or used. `build` names it with its flags, `output`
+ * keeps the end of what the child printed.
+ */
+export class LlamaBuildCheckError extends ModelLoadError {
+  override name = "LlamaBuildCheckError";
+  /** The build, with its compile options: `native llama.cpp build (GGML_NATIVE=ON …)`. */
+  readonly build: string;
+  /** The last lines the smoke test printed. */
+  readonly output: string;
+  constructor(build: string, message: string, output: string, options?: ErrorOptions) {
+    super(output === "" ? message : `${message}\n--- its last output ---\n${output.trimEnd()}`, options);
+    this.build = build;
+    this.output = output;
+  }
+}
+
+/** What {@link LlamaBuildCrashError} tells. */
+export interface LlamaBuildCrash {
+  /** What was killed, as the message's subject: `the smoke test`, `llama-server`. */
+  subject: string;
+  /** The build, with its compile options. */
+  build: string;
+  signal: NodeJS.Signals;
+  /** When it died: `while loading … and evaluating one prompt`, `before it was ready`. */
+  doing: string;
+  /** The CPU, as `describeCpuFeatures` names it. */
+  cpu: string;
+  /** What to do instead. */
+  fix: string;
+  /** The last lines it printed. */
+  output: string;
+}
+
+/**
+ * A llama.cpp build was killed by a signal (a segmentation fault, an illegal instruction) in its
+ * smoke test or while serving: the build crashes on this CPU. The message names the build, the CPU's features and
+ * the fix; the fields carry them for a caller.
+ */
+export class LlamaBuildCrashError extends LlamaBuildCheckError {
+  override name = "LlamaBuildCrashError";
+  /** The signal that killed it (`SIGSEGV`, `SIGILL`, …). */
+  readonly signal: NodeJS.Signals;
+  /** The CPU, as `describeCpuFeatures` names it. */
+  readonly cpu: string;
+  /** What to do instead, for the person reading the error. */
+  readonly fix: string;
+  constructor(details: LlamaBuildCrash, options?: ErrorOptions) {
+    super(
+      details.build,
+      `${details.subject} was killed by ${details.signal} (${signalMeaning(details.signal)}) ${details.doing}. ` +
+        `Build: ${details.build}. CPU: ${details.cpu}. ${details.fix}`,
+      details.output,
+      options,
+    );
+    this.signal = details.signal;
+    this.cpu = details.cpu;
+    this.fix = details.fix;
+  }
+}
+
+/** What a signal that kills a process usually means, in words. */
+export function signalMeaning(signal: NodeJS.Signals): string {
+  switch (signal) {
+    case "SIGSEGV":
+      return "segmentation fault: an invalid memory access or a general protection fault";
+    case "SIGILL":
+      return "illegal instruction: code for an instruction this CPU does not run";
+    case "SIGBUS":
+      return "bus error";
+    case "SIGFPE":
+      return "arithmetic fault";
+    case "SIGABRT":
+      return "aborted by the program itself";
+    case "SIGKILL":
+      return "killed outright, e.g. by the out-of-memory killer";
+    default:
+      return "terminated by a signal";
+  }
+}
+
 /** GPU offload was requested but no GPU backend could be loaded: refuse rather than run on CPU silently. */
 export class GpuUnavailableError extends ModelLoadError {
   override name = "GpuUnavailableError";

@@ -12,6 +12,7 @@ import { disableMetricsUnlessAsked } from "./upCommand.js";
 const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http] [--no-parallel]
        decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
        decisions bench --llama-server [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
+                       [--llama-server-fa auto|on|off] [--llama-server-amx]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -22,7 +23,10 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
   --pipeline   P5 and the grouping gain: the whole local pipeline against the adapter alone
   --llama-server  P7: the adapter (prebuilt, and native when \`decisions build-llama\` made it)
                against llama-server built from the same llama.cpp source (built once into
-               .cache/llama-server: ~10 minutes on 2 cores; skipped without cmake and a compiler)
+               .cache/llama-server: ~10 minutes on 2 cores; skipped without cmake and a compiler),
+               smoke-tested on a generated model before it is measured
+  --llama-server-fa  llama-server's flash attention (default auto: on for these models)
+  --llama-server-amx keep ggml's AMX kernels in llama-server on a CPU with AMX (default: left out)
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -38,6 +42,8 @@ export const benchCommand: CliCommand = {
         "no-http": { type: "boolean", default: false },
         pipeline: { type: "boolean", default: false },
         "llama-server": { type: "boolean", default: false },
+        "llama-server-fa": { type: "string", default: "auto" },
+        "llama-server-amx": { type: "boolean", default: false },
         "no-parallel": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -60,7 +66,15 @@ export const benchCommand: CliCommand = {
       const { formatLlamaServerReport, runLlamaServerBench } = await import(
         "../../lab/bench/llamaServer/index.js"
       );
-      const { report, jsonPath } = await runLlamaServerBench(separate);
+      const flashAttention = values["llama-server-fa"];
+      if (flashAttention !== "auto" && flashAttention !== "on" && flashAttention !== "off") {
+        throw new UsageError(`--llama-server-fa must be auto, on or off, got "${flashAttention}"`);
+      }
+      const { report, jsonPath } = await runLlamaServerBench({
+        ...separate,
+        flashAttention,
+        llamaServerAmx: values["llama-server-amx"],
+      });
       return printed(formatLlamaServerReport(report), jsonPath);
     }
     if (values.pipeline) {

@@ -19,7 +19,8 @@ export function formatLlamaServerReport(report: LlamaServerReport): string {
         )
           .filter(([name]) => name.startsWith("GGML_"))
           .map(([name, value]) => `${name}=${value}`)
-          .join(" ")}`,
+          .join(" ")}, -fa ${report.llama_server.flash_attention}; ${report.llama_server.amxChoice}`,
+    `the engine: flash attention ${report.adapter_flash_attention ? "on" : "off"} (on whenever the model supports it)`,
     ...report.skipped.map((line) => `skipped: ${line}`),
     `same prompts (sha256 of every adapter answer = the tokens llama-server got): ${report.same_prompts ? "yes" : "NO"}`,
     header.join(" | "),

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { getLlama, LlamaLogLevel, type LlamaModel } from "node-llama-cpp";
 import { deriveLabelAlphabet } from "../../../adapter/engine/labelAlphabet.js";
 import type { LlamaBuild } from "../../../adapter/engine/llamaBuilds.js";
+import { type CpuFeatures, readCpuFeatures } from "../../../adapter/engine/readCpuFeatures.js";
 import { ASSISTANT_OPENING, renderPrompt } from "../../../adapter/engine/renderPrompt.js";
 import type { DecisionQuestion } from "../../../adapter/engine/types.js";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
@@ -21,7 +22,8 @@ import {
   type LlamaServerBinary,
   LlamaServerUnavailableError,
 } from "./buildLlamaServer.js";
-import { type RunningLlamaServer, startLlamaServer } from "./startLlamaServer.js";
+import { smokeTestLlamaServer } from "./smokeTestLlamaServer.js";
+import { type FlashAttention, type RunningLlamaServer, startLlamaServer } from "./startLlamaServer.js";
 
 /** Options of {@link runLlamaServerBench}. */
 export interface LlamaServerBenchOptions {
@@ -35,6 +37,16 @@ export interface LlamaServerBenchOptions {
   outDir?: string;
   /** Progress lines. Default: stderr. */
   log?: (line: string) => void;
+  /**
+   * llama-server's flash attention (`-fa`). Default `auto` (on for these models). The engine runs
+   * with flash attention when the model supports it (the report says which it used), so `off` on
+   * a model without it compares like with like.
+   */
+  flashAttention?: FlashAttention;
+  /** Keep ggml's AMX kernels in llama-server on a CPU with AMX. Default false (left out). */
+  llamaServerAmx?: boolean;
+  /** This machine's CPU. Default: read once here (`/proc/cpuinfo`). */
+  cpu?: CpuFeatures;
 }
 
 /** The three request shapes the comparison runs, each for every state length. */
@@ -63,7 +75,11 @@ export interface LlamaServerReport {
   machine: BenchMachine;
   model_path: string;
   threads: number;
-  llama_server: (Omit<LlamaServerBinary, "path"> & { binary: string }) | null;
+  llama_server:
+    | (Omit<LlamaServerBinary, "path"> & { binary: string; flash_attention: FlashAttention })
+    | null;
+  /** Whether the engine's context used flash attention (it does when the model supports it). */
+  adapter_flash_attention: boolean;
   /** Why a server was not measured (no compiler, no native build, …). */
   skipped: string[];
   /** The adapters measured, by name (`adapter (prebuilt)`, `adapter (native)`). */
@@ -117,15 +133,30 @@ export async function runLlamaServerBench(
   const questions = distinctQuestions(cases, 8 + 2 * rounds);
   const words = corpusWords(cases);
   const skipped: string[] = [];
+  const cpu = options.cpu ?? readCpuFeatures();
+  const flashAttention = options.flashAttention ?? "auto";
 
   let binary: LlamaServerBinary | null = null;
   try {
-    binary = await ensureLlamaServer({ cacheDir: join(packageRoot(), ".cache", "llama-server"), log });
+    binary = await ensureLlamaServer({
+      cacheDir: join(packageRoot(), ".cache", "llama-server"),
+      cpu,
+      amx: options.llamaServerAmx ?? false,
+      log,
+    });
     log(
       binary.buildS > 0
         ? `llama-server built in ${binary.buildS.toFixed(0)} s`
         : "llama-server: cached build",
     );
+    // Before it is measured: a build that crashes here is reported as a crash of that build.
+    const smokeMs = await smokeTestLlamaServer({
+      binary,
+      modelPath: await ensureGeneratedModel("tiny-qwen3"),
+      cpu,
+      threads,
+    });
+    log(`llama-server: smoke test passed (tiny-qwen3, one prompt) in ${smokeMs.toFixed(0)} ms`);
   } catch (error) {
     if (!(error instanceof LlamaServerUnavailableError)) throw error;
     skipped.push(`llama-server: ${error.message}`);
@@ -134,6 +165,8 @@ export async function runLlamaServerBench(
 
   const llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
   const vocabulary = await llama.loadModel({ modelPath, vocabOnly: true });
+  // The engine's rule (Scorer): flash attention whenever the model supports it.
+  const adapterFlashAttention = vocabulary.flashAttentionSupported;
   const prompts = promptMaker(vocabulary);
   const contenders: Contender[] = [];
   let samePrompts = true;
@@ -148,7 +181,12 @@ export async function runLlamaServerBench(
         threads,
         contextSize: CONTEXT_SIZE,
         batchSize: BATCH_SIZE,
+        flashAttention,
+        build: { cmakeOptions: binary.cmakeOptions, amx: binary.amx, cpu },
       });
+      log(
+        `P7: llama-server -fa ${flashAttention}; the engine ${adapterFlashAttention ? "with" : "without"} flash attention`,
+      );
       contenders.push(llamaServerContender(server, prompts.tokens));
     }
     for (const build of ["prebuilt", "native"] as const satisfies readonly LlamaBuild[]) {
@@ -227,7 +265,7 @@ export async function runLlamaServerBench(
         const ratios = rows.map((row) => row.ratio[name] as number);
         const worst = Math.max(...ratios);
         p7[name] = {
-          label: `${name} ÷ llama-server (same source, native OpenMP build), median wall time, worst case`,
+          label: `${name} ÷ llama-server (same source, native OpenMP build, -fa ${flashAttention}), median wall time, worst case`,
           value: worst,
           goal: "≤ 1.0 in each case",
           met: ratios.every((value) => value <= 1.0),
@@ -256,7 +294,7 @@ export async function runLlamaServerBench(
         })()
       : null;
     const report: LlamaServerReport = {
-      command: `decisions bench --llama-server${quick ? " --quick" : ""}${options.modelPath ? ` --model ${options.modelPath}` : ""}`,
+      command: `decisions bench --llama-server${quick ? " --quick" : ""}${options.modelPath ? ` --model ${options.modelPath}` : ""}${flashAttention === "auto" ? "" : ` --llama-server-fa ${flashAttention}`}${options.llamaServerAmx ? " --llama-server-amx" : ""}`,
       started_at: startedAt.toISOString(),
       duration_s: (Date.now() - startedAt.getTime()) / 1000,
       quick,
@@ -271,7 +309,11 @@ export async function runLlamaServerBench(
               commit: binary.commit,
               cmakeOptions: binary.cmakeOptions,
               buildS: binary.buildS,
+              amx: binary.amx,
+              amxChoice: binary.amxChoice,
+              flash_attention: flashAttention,
             },
+      adapter_flash_attention: adapterFlashAttention,
       skipped,
       adapters,
       same_prompts: samePrompts,
@@ -356,7 +398,12 @@ function llamaServerContender(
       temperature: 0,
       cache_prompt: true,
     };
-    const { value, ms } = await timed(() => postJson(url, body));
+    const { value, ms } = await timed(() =>
+      postJson(url, body).catch(async (error: unknown) => {
+        // A crash mid-run is told as a crash of llama-server, with its signal.
+        throw (await server.crashed("while answering a P7 request")) ?? error;
+      }),
+    );
     expectOk(LLAMA_SERVER, value);
     return ms;
   };

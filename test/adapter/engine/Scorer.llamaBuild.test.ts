@@ -49,19 +49,31 @@ describe("Scorer llamaBuild", () => {
 
   it("tells the builds apart by their CMake options, none of them node-llama-cpp's default", () => {
     // act
-    const native = cmakeOptionsOf("native");
-    const portable = cmakeOptionsOf("portable");
+    const native = cmakeOptionsOf("native", "x64");
+    const nativeAmx = cmakeOptionsOf("native-amx", "x64");
+    const portable = cmakeOptionsOf("portable", "x64");
 
-    // assert
-    assert.deepEqual(native, { GGML_OPENMP: "ON", GGML_NATIVE: "ON" });
+    // assert: native takes AMX out through the Release flags (cmake-js sets CMAKE_CXX_FLAGS itself)
+    assert.deepEqual(native, {
+      GGML_OPENMP: "ON",
+      GGML_NATIVE: "ON",
+      CMAKE_C_FLAGS_RELEASE: "-O3 -DNDEBUG -mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+      CMAKE_CXX_FLAGS_RELEASE: "-O3 -DNDEBUG -mno-amx-tile -mno-amx-int8 -mno-amx-bf16",
+    });
+    assert.deepEqual(nativeAmx, { GGML_OPENMP: "ON", GGML_NATIVE: "ON" });
     assert.deepEqual(portable, { GGML_OPENMP: "ON", GGML_NATIVE: "OFF" });
+  });
+
+  it("adds no x86 flags to a native build for another architecture", () => {
+    // act / assert
+    assert.deepEqual(cmakeOptionsOf("native", "arm64"), { GGML_OPENMP: "ON", GGML_NATIVE: "ON" });
   });
 
   it("build-llama refuses an unknown variant before building anything", async () => {
     // act / assert
     await assert.rejects(
       buildLlamaCommand.run(["--variant", "fastest"]),
-      /--variant must be one of native, portable/,
+      /--variant must be one of native, native-amx, portable/,
     );
   });
 });

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { parseCpuInfo } from "../../../adapter/engine/readCpuFeatures.js";
 import { benchCommand } from "../../../cli/commands/benchCommand.js";
 import {
   ensureLlamaServer,
@@ -24,7 +25,7 @@ describe("the llama-server bench", () => {
     try {
       // act / assert
       await assert.rejects(
-        ensureLlamaServer({ cacheDir: join(empty, "cache"), log: () => undefined }),
+        ensureLlamaServer({ cacheDir: join(empty, "cache"), cpu: parseCpuInfo(""), log: () => undefined }),
         (error: unknown) =>
           error instanceof LlamaServerUnavailableError && /git is not installed/.test(error.message),
       );
@@ -44,7 +45,16 @@ describe("the llama-server bench", () => {
       machine: { cpu: "cpu", cores: 2, memory_gib: 24, node: "v22" },
       model_path: "/m.gguf",
       threads: 2,
-      llama_server: { binary: "/b", commit: "80fb11ac73e6", cmakeOptions: { GGML_OPENMP: "ON" }, buildS: 0 },
+      llama_server: {
+        binary: "/b",
+        commit: "80fb11ac73e6",
+        cmakeOptions: { GGML_OPENMP: "ON" },
+        buildS: 0,
+        amx: false,
+        amxChoice: "AMX: none on this CPU",
+        flash_attention: "off",
+      },
+      adapter_flash_attention: true,
       skipped: ["adapter (native): no native build"],
       adapters: ["adapter (prebuilt)"],
       same_prompts: true,
@@ -70,7 +80,8 @@ describe("the llama-server bench", () => {
     // assert
     assert.match(table, /cold \| 100 \| 250 \| 1000 \| 1100 \| 1\.100/);
     assert.match(table, /P7 adapter \(prebuilt\): worst 1\.100 \(goal ≤ 1\.0 in each case, not met\)/);
-    assert.match(table, /GGML_OPENMP=ON/);
+    assert.match(table, /GGML_OPENMP=ON, -fa off; AMX: none on this CPU/);
+    assert.match(table, /the engine: flash attention on/);
     assert.match(table, /skipped: adapter \(native\): no native build/);
   });
 
