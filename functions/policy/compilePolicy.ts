@@ -9,6 +9,7 @@ import { type DeclaredKind, eventEnvironment, ruleEnvironment } from "./celEnvir
 import { factsSchemaOf } from "./factsSchemaOf.js";
 import { findCostlyCel } from "./findCostlyCel.js";
 import { findUnguardedFacts } from "./findUnguardedFacts.js";
+import { guardCelProgram } from "./guardCelProgram.js";
 import { type CelProgram, type CompiledEventMapping, type CompiledRule, Policy } from "./Policy.js";
 import {
   EventMappingSchema,
@@ -142,7 +143,7 @@ function compileRules(
       ...(rule.description === undefined ? {} : { description: rule.description }),
       when: rule.when,
       effect,
-      condition,
+      condition: programOf(condition),
     });
   });
   return complete ? compiled : undefined;
@@ -353,8 +354,9 @@ function compileCel(
   return parsed;
 }
 
+/** An expression as a program evaluated within the CEL budget (`guardCelProgram`). */
 function programOf(parsed: ParseResult): CelProgram {
-  return (context) => parsed(context);
+  return guardCelProgram(parsed);
 }
 
 /** The first line of a cel-js error (the rest is a source excerpt with a caret; we give line and column). */

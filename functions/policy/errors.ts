@@ -72,6 +72,27 @@ export class EventMappingError extends Error {
 }
 
 /**
+ * A CEL expression ran past its evaluation budget (time, steps, or the size of a value it built):
+ * see `guardCelProgram`. The decide step turns it into a `rejected` outcome naming the rule.
+ */
+export class CelBudgetError extends Error {
+  override readonly name = "CelBudgetError";
+  /** Which limit: `more than 250 ms`, `a list of 70000 elements (at most 65536)`. */
+  readonly limit: string;
+  /** Where in the expression's source, 0-based UTF-16 offsets. */
+  readonly range: { start: number; end: number };
+
+  constructor(limit: string, node: { input: string; start: number; end: number }) {
+    const excerpt = node.input.slice(node.start, node.end);
+    super(
+      `the expression ran past its evaluation budget: ${limit} at \`${excerpt.length > 60 ? `${excerpt.slice(0, 57)}…` : excerpt}\``,
+    );
+    this.limit = limit;
+    this.range = { start: node.start, end: node.end };
+  }
+}
+
+/**
  * `file:line:column path: message`, the form editors and CI logs recognise.
  *
  * @example `formatPolicyProblem(p)` → `policies/x.yaml:12:7 rules[0].when: No such key: tier`

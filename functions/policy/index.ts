@@ -6,8 +6,15 @@
 export { applyTemperature } from "./applyTemperature.js";
 export { checkFacts } from "./checkFacts.js";
 export { decide } from "./decide.js";
-export { EventMappingError, formatPolicyProblem, PolicyLoadError, type PolicyProblem } from "./errors.js";
+export {
+  CelBudgetError,
+  EventMappingError,
+  formatPolicyProblem,
+  PolicyLoadError,
+  type PolicyProblem,
+} from "./errors.js";
 export { findReservedTextIn, type ReservedTextFound } from "./findReservedText.js";
+export { type CelBudget, DEFAULT_CEL_BUDGET, guardCelProgram } from "./guardCelProgram.js";
 export { loadPolicies } from "./loadPolicies.js";
 export { loadPolicyFile } from "./loadPolicyFile.js";
 export { Policy } from "./Policy.js";

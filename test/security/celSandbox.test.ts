@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Environment } from "@marcbachmann/cel-js";
+import { findCostlyCel } from "../../functions/policy/findCostlyCel.js";
 import { checkFacts, decide, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
 import { CEL_INJECTIONS } from "../../lab/reliability/index.js";
 
@@ -75,6 +77,37 @@ describe("CEL rules in policies", () => {
     assert.match(nested[0]?.message ?? "", /inside another comprehension/);
     const regex = problemsOf(policyWith("has(facts.tier) && facts.tier.matches('^(a+)+$')"));
     assert.match(regex[0]?.message ?? "", /matches\(\) is not allowed/);
+  });
+
+  it("refuses nested binds that concatenate a list eight ways, and `in` on a list inside a comprehension", () => {
+    let nested = "size(x5) > 0";
+    for (let level = 5; level >= 1; level -= 1) {
+      const previous = level === 1 ? "facts.tags" : `x${level - 1}`;
+      nested = `cel.bind(x${level}, ${Array(8).fill(previous).join(" + ")}, ${nested})`;
+    }
+
+    const binds = problemsOf(policyWith(nested));
+    const quadratic = problemsOf(policyWith("facts.tags.all(t, t in facts.tags)"));
+    const linear = problemsOf(policyWith("facts.tags.exists(t, t.startsWith('vip')) && 'a' in facts.tags"));
+
+    assert.equal(binds.length, 1, JSON.stringify(binds));
+    assert.match(binds[0]?.message ?? "", /times as large as its input \(at most 16\)/);
+    assert.equal(binds[0]?.path, "rules.0.when");
+    assert.match(quadratic[0]?.message ?? "", /costs the product of its lists' lengths/);
+    assert.deepEqual(linear, [], "linear rules still load");
+  });
+
+  it("refuses a function whose cost the check cannot bound", () => {
+    const problems = problemsOf(
+      policyWith("facts.tags.join(',').split(',').size() > 0 && facts.tags.size() > 0"),
+    );
+    assert.deepEqual(problems, []);
+    const environment = new Environment().registerFunction("slow(string): string", (text: string) => text);
+    const unknown = findCostlyCel(environment.parse('slow("a") == "b"').ast);
+    assert.match(
+      unknown[0]?.message ?? "",
+      /slow\(\) is not a function whose cost the policy check can bound/,
+    );
   });
 
   it("refuses deep nesting and long literal lists by cel-js's structural limits", () => {
