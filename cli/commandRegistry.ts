@@ -118,6 +118,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "functions", "operations"],
   },
   {
+    name: "preflight",
+    summary: "before cdk deploy: bootstrap stack, model data and manifest, endpoint quotas, image region",
+    module: "./commands/preflightCommand.js",
+    exportName: "preflightCommand",
+    parts: ["adapter", "infra", "operations"],
+    devPackages: ["aws-cdk-lib"],
+  },
+  {
     name: "outcomes",
     summary: "list, show and export outcomes (JSONL, CSV, labelled data), record a person's review",
     module: "./commands/outcomesCommand.js",

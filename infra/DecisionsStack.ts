@@ -11,7 +11,7 @@ import {
 } from "aws-cdk-lib";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { decideMaxConcurrency } from "./config/decideMaxConcurrency.js";
+import { type DecideCapacity, deriveDecideCapacity } from "./capacity/deriveDecideCapacity.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
 import { DecideFunction } from "./constructs/DecideFunction.js";
@@ -61,8 +61,8 @@ export class DecisionsStack extends Stack {
   readonly incidents: IncidentRule;
   readonly alarms: PipelineAlarms;
   readonly dashboard: PipelineDashboard;
-  /** The decide event source's maximum concurrency, derived from the endpoint's maximum capacity. */
-  readonly decideMaxConcurrency: number;
+  /** The decide function's concurrency, derived from what the endpoint admits at minimum capacity. */
+  readonly decideCapacity: DecideCapacity;
   /** The policies deployed with the functions. */
   readonly policies: readonly PolicyCatalogueEntry[];
 
@@ -80,6 +80,7 @@ export class DecisionsStack extends Stack {
       projectRoot,
       accelerator: settings.accelerator,
       modelDataUrl,
+      modelKmsKeyArn: settings.modelKmsKeyArn,
       cpuInstanceType: settings.cpuInstanceType,
       gpuInstancePools: settings.gpuInstancePools,
       cpuFallbackPool: settings.cpuFallbackPool,
@@ -89,10 +90,20 @@ export class DecisionsStack extends Stack {
       cpuThreads: settings.cpuThreads,
       gpuLayers: settings.gpuLayers,
       contextSize: settings.contextSize,
-      requestsPerInstance: settings.requestsPerInstance,
+      cpu: {
+        requestsPerInstance: settings.cpuRequestsPerInstance,
+        requestTimeout: Duration.seconds(settings.cpuRequestTimeoutSeconds),
+      },
+      gpu: {
+        requestsPerInstance: settings.gpuRequestsPerInstance,
+        requestTimeout: Duration.seconds(settings.gpuRequestTimeoutSeconds),
+      },
       minInstances: settings.minInstances,
       maxInstances: settings.maxInstances,
-      targetInvocationsPerInstance: settings.targetInvocationsPerInstance,
+      targetConcurrentRequestsPerInstance: settings.targetConcurrentRequestsPerInstance,
+      deploymentBake: Duration.seconds(settings.deploymentBakeSeconds),
+      alarmMinInvocations: settings.endpointAlarmMinInvocations,
+      alarm5xxPercent: settings.endpoint5xxAlarmPercent,
     });
 
     this.standardEndpoint =
@@ -118,14 +129,16 @@ export class DecisionsStack extends Stack {
 
     this.outcomes = new OutcomesTable(this, "Outcomes", {
       removalPolicy:
-        settings.outcomesRemovalPolicy === "retain" ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        settings.outcomesRemovalPolicy === "retain"
+          ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+          : RemovalPolicy.DESTROY,
       busName: settings.outcomesBusName,
     });
 
-    this.decideMaxConcurrency = decideMaxConcurrency({
-      maxInstances: this.decisionEndpoint.maxInstances,
-      requestsPerInstance: settings.requestsPerInstance,
-      groupsPerInvocation: settings.maxConcurrentGroups,
+    this.decideCapacity = deriveDecideCapacity({
+      minInstances: this.decisionEndpoint.minInstances,
+      requestsPerInstanceByPool: this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance),
+      configuredGroupsPerInvocation: settings.maxConcurrentGroups,
     });
     this.decide = new DecideFunction(this, "Decide", {
       entry: sources.decideEntry ?? join(projectRoot, "functions", "decide", "handler.ts"),
@@ -139,8 +152,8 @@ export class DecisionsStack extends Stack {
       memorySize: settings.functionMemoryMb,
       batchSize: settings.batchSize,
       batchingWindow,
-      maxConcurrency: this.decideMaxConcurrency,
-      maxConcurrentGroups: settings.maxConcurrentGroups,
+      maxConcurrency: this.decideCapacity.maxConcurrency,
+      maxConcurrentGroups: this.decideCapacity.groupsPerInvocation,
       metricsNamespace: settings.metricsNamespace,
       logRetention,
     });
@@ -178,7 +191,12 @@ export class DecisionsStack extends Stack {
     this.alarms = new PipelineAlarms(this, "Alarms", {
       queue: this.workQueue.queue,
       deadLetterQueue: this.workQueue.deadLetterQueue,
-      endpointName: this.decisionEndpoint.endpointName,
+      undeliveredOutcomes: this.outcomes.undelivered,
+      endpointAlarms: [
+        this.decisionEndpoint.alarms.errorRate5xx,
+        this.decisionEndpoint.alarms.modelErrorRate,
+      ],
+      endpointName: this.decisionEndpoint.physicalName,
       variantName: this.decisionEndpoint.variantName,
       decideFunction: this.decide.function,
       ingestFunction: this.ingest.function,
@@ -187,6 +205,7 @@ export class DecisionsStack extends Stack {
       policies: this.policies.map((policy) => policy.name),
       oldestMessageAge: Duration.seconds(settings.oldestMessageAlarmSeconds),
       fallbackRatePercent: settings.fallbackRateAlarmPercent,
+      fallbackMinDecisions: settings.fallbackRateAlarmMinDecisions,
       email: settings.alarmEmail,
     });
     this.dashboard = new PipelineDashboard(this, "Dashboard", {

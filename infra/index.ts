@@ -1,5 +1,11 @@
 /** The CDK app of the decision pipeline: its stack, constructs and configuration. */
 
+export type { DecideCapacity, DecideCapacityInputs } from "./capacity/deriveDecideCapacity.js";
+export {
+  DecideCapacityError,
+  deriveDecideCapacity,
+  SQS_MAX_CONCURRENCY_RANGE,
+} from "./capacity/deriveDecideCapacity.js";
 export type {
   InfraConfigProblem,
   InfraKnob,
@@ -8,7 +14,6 @@ export type {
   PolicyCatalogueEntry,
 } from "./config/index.js";
 export {
-  decideMaxConcurrency,
   ImageReferenceError,
   INFRA_KNOBS,
   InfraConfigError,

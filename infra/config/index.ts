@@ -1,7 +1,5 @@
 /** Configuration of the CDK app: the context knobs, their validation, and values derived from them. */
 
-export type { MaxConcurrencyInputs } from "./decideMaxConcurrency.js";
-export { decideMaxConcurrency, SQS_MAX_CONCURRENCY_RANGE } from "./decideMaxConcurrency.js";
 export type { ImageReferenceFailure, InfraConfigProblem } from "./errors.js";
 export { ImageReferenceError, InfraConfigError, PolicyCatalogueError } from "./errors.js";
 export type { PinnedImage } from "./parsePinnedImage.js";

@@ -1,4 +1,5 @@
 import type { Node } from "constructs";
+import { DecideCapacityError, deriveDecideCapacity } from "../capacity/deriveDecideCapacity.js";
 import { InfraConfigError, type InfraConfigProblem } from "./errors.js";
 import { type PinnedImage, parsePinnedImage } from "./parsePinnedImage.js";
 
@@ -22,10 +23,23 @@ export interface InfraSettings {
   cpuThreads: number | "auto";
   gpuLayers: number;
   contextSize: number;
-  requestsPerInstance: number;
+  /** Requests one GPU instance admits (1 running + the rest waiting). */
+  gpuRequestsPerInstance: number;
+  /** Requests one CPU instance admits (the CPU endpoint and the CPU fallback pool). */
+  cpuRequestsPerInstance: number;
+  gpuRequestTimeoutSeconds: number;
+  cpuRequestTimeoutSeconds: number;
   minInstances: number;
   maxInstances: number;
-  targetInvocationsPerInstance: number;
+  targetConcurrentRequestsPerInstance: number;
+  /** `dev`, or `production` (at least two instances, the table kept). */
+  profile: "dev" | "production";
+  /** `gzip`: `modelDataUrl` is a model.tar.gz; `none`: an S3 prefix SageMaker copies as is. */
+  modelDataCompression: "gzip" | "none";
+  /** ARN of the KMS key the model bucket is encrypted with; undefined for SSE-S3. */
+  modelKmsKeyArn: string | undefined;
+  /** How long each step of a blue/green endpoint update bakes before the next (alarms watched). */
+  deploymentBakeSeconds: number;
   maxConcurrentGroups: number;
   batchSize: number;
   batchingWindowSeconds: number;
@@ -43,6 +57,9 @@ export interface InfraSettings {
   outcomesBusName: string;
   outcomesRemovalPolicy: "retain" | "destroy";
   fallbackRateAlarmPercent: number;
+  fallbackRateAlarmMinDecisions: number;
+  endpoint5xxAlarmPercent: number;
+  endpointAlarmMinInvocations: number;
   oldestMessageAlarmSeconds: number;
   /** Where alarm notifications are e-mailed; undefined for none. */
   alarmEmail: string | undefined;
@@ -135,8 +152,16 @@ function instanceTypes(value: unknown): string[] {
 
 function s3ModelUrl(value: unknown): string {
   return text(
-    /^s3:\/\/[a-z0-9{}][a-z0-9.{}-]{1,254}\/\S+\.tar\.gz$/,
-    "an s3://bucket/key URI of a .tar.gz ({account} and {region} may appear in it)",
+    /^s3:\/\/[a-z0-9{}][a-z0-9.{}-]{1,254}\/\S+(?:\.tar\.gz|\/)$/,
+    "an s3://bucket/key URI of a .tar.gz, or an s3://bucket/prefix/ ending in / with modelDataCompression=none ({account} and {region} may appear in it)",
+  )(value);
+}
+
+function kmsKeyArn(value: unknown): string | undefined {
+  if (value === "") return undefined;
+  return text(
+    /^arn:aws[a-z-]*:kms:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:key\/[0-9a-f-]{36}$/,
+    "the ARN of a KMS key (arn:aws:kms:<region>:<account>:key/<id>), or empty",
   )(value);
 }
 
@@ -158,8 +183,22 @@ const RULES: readonly KnobRule[] = [
     name: "modelDataUrl",
     defaultValue: "s3://decisions-models-{account}-{region}/model.tar.gz",
     description:
-      "the `model.tar.gz` of `decisions models package` in S3; `{account}` and `{region}` are replaced by the deploying account and region",
+      "the `model.tar.gz` of `decisions models package` in S3 (with `modelDataCompression=none`: the S3 prefix, ending in `/`, holding the unpacked files); `{account}` and `{region}` are replaced by the deploying account and region",
     parse: s3ModelUrl,
+  },
+  {
+    name: "modelDataCompression",
+    defaultValue: "gzip",
+    description:
+      "`gzip`: `modelDataUrl` is a model.tar.gz, unpacked at every instance start; `none`: an S3 prefix whose files SageMaker copies as they are (no unpacking of a multi-GB GGUF)",
+    parse: oneOf("gzip", "none"),
+  },
+  {
+    name: "modelKmsKeyArn",
+    defaultValue: "",
+    description:
+      "the KMS key the model bucket is encrypted with (SSE-KMS): the SageMaker role may decrypt with this key only, through S3; empty for SSE-S3",
+    parse: kmsKeyArn,
   },
   {
     name: "cpuInstanceType",
@@ -184,8 +223,9 @@ const RULES: readonly KnobRule[] = [
   {
     name: "instanceProvisionTimeoutSeconds",
     defaultValue: 1800,
-    description: "how long SageMaker waits for capacity of one pool before trying the next",
-    parse: integer(60, 3600),
+    description:
+      "how long SageMaker may take to provision the variant's instances, in total across all pools (it moves to the next pool when one has no capacity, not on a quota error); SageMaker allows 300–3600",
+    parse: integer(300, 3600),
   },
   {
     name: "containerStartupTimeoutSeconds",
@@ -220,16 +260,36 @@ const RULES: readonly KnobRule[] = [
     parse: integer(64, 1 << 20),
   },
   {
-    name: "requestsPerInstance",
+    name: "gpuRequestsPerInstance",
     defaultValue: 9,
     description:
-      "requests one instance admits at once: 1 running (`SEMIF_MAX_IN_FLIGHT=1`) plus `SEMIF_QUEUE_DEPTH` = this − 1 waiting; used for the function's maximum concurrency",
+      "requests one GPU instance admits at once: 1 running (`SEMIF_MAX_IN_FLIGHT=1`) plus `SEMIF_QUEUE_DEPTH` = this − 1 waiting (GPU p95 ~0.6 s per decision)",
     parse: integer(1, 10_000),
+  },
+  {
+    name: "cpuRequestsPerInstance",
+    defaultValue: 3,
+    description:
+      "requests one CPU instance admits at once (the CPU endpoint, and the CPU fallback pool): with a CPU p95 of ~19 s per decision, more than 2 waiting would pass the 60 s deadline",
+    parse: integer(1, 10_000),
+  },
+  {
+    name: "gpuRequestTimeoutSeconds",
+    defaultValue: 30,
+    description: "`SEMIF_REQUEST_TIMEOUT_MS` of the GPU image: a request still unanswered then gets 504",
+    parse: integer(1, 60),
+  },
+  {
+    name: "cpuRequestTimeoutSeconds",
+    defaultValue: 60,
+    description: "`SEMIF_REQUEST_TIMEOUT_MS` of the CPU image (SageMaker's invocation limit is 60 s)",
+    parse: integer(1, 60),
   },
   {
     name: "minInstances",
     defaultValue: 1,
-    description: "fewest endpoint instances (autoscaling floor; also the initial count)",
+    description:
+      "fewest endpoint instances (autoscaling floor; also the initial count); the decide function's concurrency is sized for it",
     parse: integer(1, 100),
   },
   {
@@ -239,11 +299,25 @@ const RULES: readonly KnobRule[] = [
     parse: integer(1, 100),
   },
   {
-    name: "targetInvocationsPerInstance",
-    defaultValue: 30,
+    name: "targetConcurrentRequestsPerInstance",
+    defaultValue: 1,
     description:
-      "autoscaling target: InvokeEndpoint calls per instance per minute (one call scores one group of items)",
-    parse: integer(1, 100_000),
+      "autoscaling target: requests in an instance at once (SageMaker's high-resolution `ConcurrentRequestsPerModel`, running + waiting); 1 adds instances as soon as requests wait",
+    parse: integer(1, 10_000),
+  },
+  {
+    name: "profile",
+    defaultValue: "dev",
+    description:
+      "`production`: at least 2 instances (SageMaker spreads them over Availability Zones; `minInstances` 1 is raised to 2, `maxInstances` below 4 to 4) and the outcomes table must be retained; `dev`: as configured",
+    parse: oneOf("dev", "production"),
+  },
+  {
+    name: "deploymentBakeSeconds",
+    defaultValue: 600,
+    description:
+      "blue/green endpoint updates: how long the new fleet takes traffic, watched by the endpoint's alarms, before the next step (any alarm rolls the update back)",
+    parse: integer(0, 3600),
   },
   {
     name: "maxConcurrentGroups",
@@ -353,6 +427,26 @@ const RULES: readonly KnobRule[] = [
     parse: integer(1, 100),
   },
   {
+    name: "fallbackRateAlarmMinDecisions",
+    defaultValue: 20,
+    description:
+      "the fallback-rate alarm needs at least this many decisions of the policy in the 15 minutes (1 of 2 is 50%)",
+    parse: integer(1, 1_000_000),
+  },
+  {
+    name: "endpoint5xxAlarmPercent",
+    defaultValue: 5,
+    description:
+      "alarm when more than this percentage of endpoint invocations in 5 minutes answer 5xx (503s of a busy instance included), in two consecutive periods",
+    parse: integer(1, 100),
+  },
+  {
+    name: "endpointAlarmMinInvocations",
+    defaultValue: 20,
+    description: "the endpoint's error-rate alarms need at least this many invocations in the 5 minutes",
+    parse: integer(1, 1_000_000),
+  },
+  {
     name: "oldestMessageAlarmSeconds",
     defaultValue: 900,
     description: "alarm when the oldest work item has waited longer than this",
@@ -454,14 +548,49 @@ export function readInfraSettings(node: Node): InfraSettings {
   }
   if (problems.length > 0) throw new InfraConfigError(problems);
 
-  const settings = parsed as InfraSettings;
+  const settings = applyProfile(parsed as InfraSettings);
   problems.push(...crossChecks(settings));
   if (problems.length > 0) throw new InfraConfigError(problems);
   return settings;
 }
 
+/** Fewest instances of the `production` profile: SageMaker places a variant's instances in several AZs. */
+const PRODUCTION_MIN_INSTANCES = 2;
+/** The autoscaling ceiling `production` raises a lower `maxInstances` to. */
+const PRODUCTION_MAX_INSTANCES = 4;
+
+/**
+ * `profile=production` raises the instance bounds to at least {@link PRODUCTION_MIN_INSTANCES} and
+ * {@link PRODUCTION_MAX_INSTANCES} (cdk.json lists every knob at its default, so a value cannot be
+ * told apart from one given with `-c`: the profile raises, never lowers).
+ */
+function applyProfile(settings: InfraSettings): InfraSettings {
+  if (settings.profile !== "production") return settings;
+  return {
+    ...settings,
+    minInstances: Math.max(settings.minInstances, PRODUCTION_MIN_INSTANCES),
+    maxInstances: Math.max(settings.maxInstances, PRODUCTION_MAX_INSTANCES),
+  };
+}
+
 function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
   const problems: InfraConfigProblem[] = [];
+  const unpacked = settings.modelDataUrl.endsWith("/");
+  if (unpacked !== (settings.modelDataCompression === "none")) {
+    problems.push({
+      knob: "modelDataUrl",
+      message:
+        settings.modelDataCompression === "none"
+          ? `with modelDataCompression=none it must be an S3 prefix ending in / (the unpacked model files), got ${settings.modelDataUrl}`
+          : `ends in / (an S3 prefix of unpacked files): set modelDataCompression=none, or give the model.tar.gz, got ${settings.modelDataUrl}`,
+    });
+  }
+  if (settings.profile === "production" && settings.outcomesRemovalPolicy !== "retain") {
+    problems.push({
+      knob: "outcomesRemovalPolicy",
+      message: "must be retain with profile=production (the outcomes are the pipeline's record)",
+    });
+  }
   if (settings.maxInstances < settings.minInstances) {
     problems.push({
       knob: "maxInstances",
@@ -480,6 +609,22 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
       knob: "gpuInstancePools",
       message: `a variant has at most ${MAX_POOLS} instance pools; ${settings.gpuInstancePools.length} GPU pools${settings.cpuFallbackPool ? " plus the CPU fallback pool" : ""} make ${pools}`,
     });
+  }
+  try {
+    deriveDecideCapacity({
+      minInstances: settings.minInstances,
+      requestsPerInstanceByPool:
+        settings.accelerator === "cpu"
+          ? [settings.cpuRequestsPerInstance]
+          : [
+              settings.gpuRequestsPerInstance,
+              ...(settings.cpuFallbackPool ? [settings.cpuRequestsPerInstance] : []),
+            ],
+      configuredGroupsPerInvocation: settings.maxConcurrentGroups,
+    });
+  } catch (error) {
+    if (!(error instanceof DecideCapacityError)) throw error;
+    problems.push({ knob: "minInstances", message: error.message });
   }
   if (settings.standardEndpoint && settings.standardImage === undefined) {
     problems.push({

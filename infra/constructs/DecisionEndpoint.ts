@@ -1,10 +1,26 @@
-import { Aws, type Duration, Stack } from "aws-cdk-lib";
+import { createHash } from "node:crypto";
+import { Aws, Duration, Stack } from "aws-cdk-lib";
 import { CfnScalableTarget, CfnScalingPolicy } from "aws-cdk-lib/aws-applicationautoscaling";
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from "aws-cdk-lib/aws-cloudwatch";
 import { DockerImageAsset, Platform } from "aws-cdk-lib/aws-ecr-assets";
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
-import { parseS3Uri } from "./parseS3Uri.js";
+import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
+
+/** What one image (CPU or GPU) admits and how long it may take. */
+export interface DecisionImageLimits {
+  /** Requests one instance admits at once: 1 running plus the rest waiting (`SEMIF_QUEUE_DEPTH`). */
+  requestsPerInstance: number;
+  /** `SEMIF_REQUEST_TIMEOUT_MS`: a request still unanswered then gets 504. */
+  requestTimeout: Duration;
+}
 
 /** Props of {@link DecisionEndpoint}. */
 export interface DecisionEndpointProps {
@@ -12,13 +28,16 @@ export interface DecisionEndpointProps {
   projectRoot: string;
   /** `cpu`: the CPU image on `cpuInstanceType`; `gpu`: the CUDA image on `gpuInstancePools`. */
   accelerator: "cpu" | "gpu";
-  /** `s3://bucket/key` of the model.tar.gz (tokens allowed). */
+  /** `s3://bucket/key` of the model.tar.gz, or `s3://bucket/prefix/` of unpacked files (tokens allowed). */
   modelDataUrl: string;
+  /** The KMS key of the model bucket, when it uses SSE-KMS. */
+  modelKmsKeyArn?: string | undefined;
   cpuInstanceType: string;
   /** GPU instance types, first tried first. */
   gpuInstancePools: readonly string[];
   /** With `gpu`: a last pool on `cpuInstanceType` running the CPU image. */
   cpuFallbackPool: boolean;
+  /** Total time to provision the variant's instances, across all pools (300–3600 s). */
   instanceProvisionTimeout: Duration;
   containerStartupTimeout: Duration;
   modelDownloadTimeout: Duration;
@@ -27,12 +46,20 @@ export interface DecisionEndpointProps {
   /** `SEMIF_GPU_LAYERS` of the GPU model. */
   gpuLayers: number;
   contextSize: number;
-  /** Requests one instance admits (1 running + the rest queued). */
-  requestsPerInstance: number;
+  /** Admission and deadline of the CPU image (the CPU endpoint, and the CPU fallback pool). */
+  cpu: DecisionImageLimits;
+  /** Admission and deadline of the GPU image. */
+  gpu: DecisionImageLimits;
   minInstances: number;
   maxInstances: number;
-  /** Target of `SageMakerVariantInvocationsPerInstance` (per instance per minute). */
-  targetInvocationsPerInstance: number;
+  /** Target of `ConcurrentRequestsPerModel` (high resolution): requests in an instance at once. */
+  targetConcurrentRequestsPerInstance: number;
+  /** Each blue/green step's baking time, the endpoint's alarms watching. */
+  deploymentBake: Duration;
+  /** The error-rate alarms (and blue/green rollback) wait for this many invocations in 5 minutes. */
+  alarmMinInvocations: number;
+  /** The 5xx-rate alarm's threshold, percent of invocations in 5 minutes. */
+  alarm5xxPercent: number;
 }
 
 /** The one production variant's name (SageMaker's conventional name). */
@@ -45,55 +72,88 @@ export interface DecisionInstancePool {
   priority: number;
   /** The image this pool runs. */
   image: "cpu" | "gpu";
+  /** Requests one instance of this pool admits. */
+  requestsPerInstance: number;
 }
+
+/** How long a blue/green update may take in all before SageMaker rolls it back. */
+const DEPLOYMENT_TIMEOUT = Duration.hours(2);
+/** The blue fleet is kept this long after the last shift, for a fast rollback. */
+const BLUE_FLEET_TERMINATION_WAIT = Duration.minutes(5);
 
 /**
  * The decision endpoint: the adapter image (a Docker image asset built at deploy from
- * `adapter/Dockerfile`, or `adapter/Dockerfile.gpu` with `accelerator: "gpu"`) serving the GGUF of an
- * S3 model.tar.gz, network-isolated, with start-up and download timeouts sized for multi-GB
- * models. On GPU the variant is an ordered list of instance pools (CloudFormation's `InstancePools`
- * with priorities and `VariantInstanceProvisionTimeoutInSeconds`); a last CPU pool runs the CPU
- * image through `ModelNameOverride`, so the endpoint comes up when no GPU capacity exists. The
- * instance count scales between `minInstances` and `maxInstances` on invocations per instance.
+ * `adapter/Dockerfile`, or `adapter/Dockerfile.gpu` with `accelerator: "gpu"`) serving the GGUF of
+ * the model data in S3, network-isolated, with start-up and download timeouts sized for multi-GB
+ * models. On GPU the variant is an ordered list of instance pools (`InstancePools` with priorities
+ * and a provisioning timeout that bounds the whole attempt); a last CPU pool runs the CPU image
+ * through `ModelNameOverride`, with its own (smaller) queue depth and longer deadline.
+ *
+ * Day-2 changes:
+ * - The endpoint's name carries a fingerprint of its instance types. SageMaker refuses an
+ *   `UpdateEndpoint` that changes a variant's instance type while a scalable target is registered
+ *   for it; changing the accelerator, the CPU type or the pools therefore renames the endpoint:
+ *   CloudFormation creates a new endpoint and a new scalable target on it, switches the decide
+ *   function over, then deletes the old target and endpoint. No update ever changes an instance type.
+ * - Every other change (image, model data, environment) is an `UpdateEndpoint` with a blue/green
+ *   deployment: canary (half the capacity) when the fleet has two instances or more, all at once
+ *   otherwise, each step baked while the endpoint's alarms watch; any alarm rolls back.
+ *   `RetainAllVariantProperties` keeps the instance count autoscaling has set.
+ *
+ * The instance count scales between `minInstances` and `maxInstances` on SageMaker's
+ * high-resolution `ConcurrentRequestsPerModel` (10-second data points): demand, not invocations
+ * per minute, drives it.
  */
 export class DecisionEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
   readonly endpointConfig: CfnEndpointConfig;
-  /** The endpoint's name (generated by CloudFormation). */
+  /** The endpoint's name, as an attribute (users of it wait for the endpoint). */
   readonly endpointName: string;
+  /** The endpoint's name as a literal: `<stack>-decisions-<fingerprint of the instance types>`. */
+  readonly physicalName: string;
   /** `arn:…:endpoint/<name>`: the only endpoint the decide function may invoke. */
   readonly endpointArn: string;
   readonly variantName = DECISION_VARIANT_NAME;
-  /** The autoscaling ceiling: the function's maximum concurrency is derived from it. */
+  readonly minInstances: number;
   readonly maxInstances: number;
   /** The pools in priority order (one CPU pool when `accelerator` is `cpu`). */
   readonly pools: readonly DecisionInstancePool[];
+  readonly scalableTarget: CfnScalableTarget;
+  readonly scalingPolicy: CfnScalingPolicy;
+  /** The alarms that roll a blue/green update back: 5xx rate and ModelError rate. */
+  readonly alarms: { readonly errorRate5xx: Alarm; readonly modelErrorRate: Alarm };
 
   constructor(scope: Construct, id: string, props: DecisionEndpointProps) {
     super(scope, id);
+    this.minInstances = props.minInstances;
     this.maxInstances = props.maxInstances;
+    const cpuPool = (priority: number): DecisionInstancePool => ({
+      instanceType: props.cpuInstanceType,
+      priority,
+      image: "cpu",
+      requestsPerInstance: props.cpu.requestsPerInstance,
+    });
     this.pools =
       props.accelerator === "cpu"
-        ? [{ instanceType: props.cpuInstanceType, priority: 1, image: "cpu" }]
+        ? [cpuPool(1)]
         : [
             ...props.gpuInstancePools.map((instanceType, index) => ({
               instanceType,
               priority: index + 1,
               image: "gpu" as const,
+              requestsPerInstance: props.gpu.requestsPerInstance,
             })),
-            ...(props.cpuFallbackPool
-              ? [
-                  {
-                    instanceType: props.cpuInstanceType,
-                    priority: props.gpuInstancePools.length + 1,
-                    image: "cpu" as const,
-                  },
-                ]
-              : []),
+            ...(props.cpuFallbackPool ? [cpuPool(props.gpuInstancePools.length + 1)] : []),
           ];
     const needs = new Set(this.pools.map((pool) => pool.image));
+    const stack = Stack.of(this);
+    this.physicalName = endpointNameFor(stack.stackName, props.accelerator, this.pools);
 
-    const role = sageMakerExecutionRole(this, "ExecutionRole", [parseS3Uri(props.modelDataUrl)]);
+    const modelData = modelDataOf(props.modelDataUrl);
+    const role = sageMakerExecutionRole(this, "ExecutionRole", {
+      models: [modelData],
+      modelKmsKeyArn: props.modelKmsKeyArn,
+    });
     const models: Partial<Record<"cpu" | "gpu", CfnModel>> = {};
     for (const kind of ["gpu", "cpu"] as const) {
       if (!needs.has(kind)) continue;
@@ -110,7 +170,7 @@ export class DecisionEndpoint extends Construct {
         primaryContainer: {
           image: image.imageUri,
           mode: "SingleModel",
-          modelDataUrl: props.modelDataUrl,
+          ...modelData.container,
           environment: adapterEnvironment(props, kind),
         },
       });
@@ -145,47 +205,159 @@ export class DecisionEndpoint extends Construct {
         },
       ],
     });
+
+    this.alarms = this.endpointAlarms(props);
     this.endpoint = new CfnEndpoint(this, "Endpoint", {
+      endpointName: this.physicalName,
       endpointConfigName: this.endpointConfig.attrEndpointConfigName,
+      // Keep the instance count (and weight) that autoscaling set when the configuration changes.
+      retainAllVariantProperties: true,
+      deploymentConfig: {
+        blueGreenUpdatePolicy: {
+          trafficRoutingConfiguration:
+            props.minInstances >= 2
+              ? {
+                  type: "CANARY",
+                  canarySize: { type: "CAPACITY_PERCENT", value: 50 },
+                  waitIntervalInSeconds: props.deploymentBake.toSeconds(),
+                }
+              : // A canary must be at most half the new fleet: one instance can only shift at once.
+                { type: "ALL_AT_ONCE", waitIntervalInSeconds: props.deploymentBake.toSeconds() },
+          terminationWaitInSeconds: BLUE_FLEET_TERMINATION_WAIT.toSeconds(),
+          maximumExecutionTimeoutInSeconds: DEPLOYMENT_TIMEOUT.toSeconds(),
+        },
+        // Refs to the alarms: they exist before the endpoint (their metrics name the endpoint by its
+        // literal name, so they do not depend on it).
+        autoRollbackConfiguration: {
+          alarms: [
+            { alarmName: this.alarms.errorRate5xx.alarmName },
+            { alarmName: this.alarms.modelErrorRate.alarmName },
+          ],
+        },
+      },
     });
     this.endpointName = this.endpoint.attrEndpointName;
-    this.endpointArn = Stack.of(this).formatArn({
+    this.endpointArn = stack.formatArn({
       service: "sagemaker",
       resource: "endpoint",
       resourceName: this.endpointName,
     });
 
     // The service-linked role of Application Auto Scaling is used (no RoleARN): it is created on
-    // first use and may change only SageMaker variants.
-    const target = new CfnScalableTarget(this, "ScalableTarget", {
+    // first use and may change only SageMaker variants. The resource id holds the endpoint's name, so
+    // a renamed endpoint (an instance-type change) gets a new target, and the old one goes with it.
+    this.scalableTarget = new CfnScalableTarget(this, "ScalableTarget", {
       serviceNamespace: "sagemaker",
       scalableDimension: "sagemaker:variant:DesiredInstanceCount",
       resourceId: `endpoint/${this.endpointName}/variant/${DECISION_VARIANT_NAME}`,
       minCapacity: props.minInstances,
       maxCapacity: props.maxInstances,
     });
-    new CfnScalingPolicy(this, "ScalingPolicy", {
-      policyName: `${Aws.STACK_NAME}-decision-invocations`,
+    this.scalingPolicy = new CfnScalingPolicy(this, "ScalingPolicy", {
+      policyName: `${Aws.STACK_NAME}-decision-concurrency`,
       policyType: "TargetTrackingScaling",
-      scalingTargetId: target.ref,
+      scalingTargetId: this.scalableTarget.ref,
       targetTrackingScalingPolicyConfiguration: {
-        targetValue: props.targetInvocationsPerInstance,
-        predefinedMetricSpecification: { predefinedMetricType: "SageMakerVariantInvocationsPerInstance" },
+        targetValue: props.targetConcurrentRequestsPerInstance,
+        predefinedMetricSpecification: {
+          predefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
+        },
         // Out quickly; in slowly: a new instance downloads and loads a multi-GB model first.
         scaleOutCooldown: 120,
         scaleInCooldown: 900,
       },
     });
   }
+
+  /**
+   * The 5xx rate and the ModelError rate of the endpoint, as a percentage of its invocations in 5
+   * minutes, alarming only with at least `alarmMinInvocations` invocations (one failed call of
+   * two is no outage). Named, so that the endpoint's rollback configuration can refer to them
+   * without depending on the endpoint.
+   */
+  private endpointAlarms(props: DecisionEndpointProps): DecisionEndpoint["alarms"] {
+    const period = Duration.minutes(5);
+    const metric = (metricName: string) =>
+      new Metric({
+        namespace: "AWS/SageMaker",
+        metricName,
+        dimensionsMap: { EndpointName: this.physicalName, VariantName: DECISION_VARIANT_NAME },
+        statistic: "Sum",
+        period,
+      });
+    const rate = (errorsMetric: string, label: string) =>
+      new MathExpression({
+        // No data (no traffic) and too few invocations both give no data point: not breaching.
+        expression: `IF(FILL(invocations, 0) >= ${props.alarmMinInvocations}, 100 * FILL(errors, 0) / invocations)`,
+        usingMetrics: { invocations: metric("Invocations"), errors: metric(errorsMetric) },
+        label,
+        period,
+      });
+    const alarm = (
+      id: string,
+      name: string,
+      expression: MathExpression,
+      threshold: number,
+      periods: number,
+      description: string,
+    ) =>
+      new Alarm(this, id, {
+        alarmName: `${this.physicalName}-${name}`,
+        metric: expression,
+        threshold,
+        evaluationPeriods: periods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+    return {
+      errorRate5xx: alarm(
+        "Error5xxRate",
+        "5xx-rate",
+        rate("Invocation5XXErrors", "5xx (%)"),
+        props.alarm5xxPercent,
+        2,
+        `More than ${props.alarm5xxPercent}% of the decision endpoint's invocations answered 5xx in two consecutive 5-minute periods (at least ${props.alarmMinInvocations} invocations each): instances failing, or a backlog beyond what the instances admit. Rolls back a blue/green update.`,
+      ),
+      modelErrorRate: alarm(
+        "ModelErrorRate",
+        "model-error-rate",
+        rate("InvocationModelErrors", "ModelError (%)"),
+        props.alarm5xxPercent,
+        2,
+        `More than ${props.alarm5xxPercent}% of the decision endpoint's invocations were ModelErrors (the adapter answered non-2xx) in two consecutive 5-minute periods. Rolls back a blue/green update.`,
+      ),
+    };
+  }
+}
+
+/**
+ * `<stack name, at most 40 characters>-decisions-<8 hex>`, the hex a digest of the accelerator and
+ * the pools' instance types in priority order: SageMaker's pattern (letters, digits, hyphens, at most
+ * 63) and a new name exactly when the hardware changes.
+ */
+function endpointNameFor(
+  stackName: string,
+  accelerator: string,
+  pools: readonly DecisionInstancePool[],
+): string {
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify([accelerator, ...pools.map((pool) => [pool.instanceType, pool.image])]))
+    .digest("hex")
+    .slice(0, 8);
+  const stem = stackName.slice(0, 40).replace(/-+$/, "");
+  return `${stem}-decisions-${fingerprint}`;
 }
 
 /** The adapter's environment (see `adapter/server/config.ts`) for one image. */
 function adapterEnvironment(props: DecisionEndpointProps, kind: "cpu" | "gpu"): Record<string, string> {
+  const limits = kind === "gpu" ? props.gpu : props.cpu;
   return {
     SEMIF_GPU_LAYERS: kind === "gpu" ? String(props.gpuLayers) : "0",
     SEMIF_CONTEXT_SIZE: String(props.contextSize),
     SEMIF_MAX_IN_FLIGHT: "1",
-    SEMIF_QUEUE_DEPTH: String(props.requestsPerInstance - 1),
+    SEMIF_QUEUE_DEPTH: String(limits.requestsPerInstance - 1),
+    SEMIF_REQUEST_TIMEOUT_MS: String(limits.requestTimeout.toMilliseconds()),
     ...(props.cpuThreads === "auto" ? {} : { SEMIF_THREADS: String(props.cpuThreads) }),
   };
 }

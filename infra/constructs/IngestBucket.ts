@@ -5,7 +5,9 @@ import { Construct } from "constructs";
 /**
  * The bucket batch files are dropped into (JSONL objects under the ingest prefix): encrypted
  * (SSE-S3), TLS only, public access blocked, versioned (item ids include the object's version),
- * with server access logs in a bucket of their own, and its events sent to EventBridge. Both buckets are kept by `cdk destroy`.
+ * with server access logs in a bucket of their own (delivered under its bucket policy, ACLs
+ * disabled), and its events sent to EventBridge. Both buckets are kept by `cdk destroy` and by a
+ * replacement (`RetainExceptOnCreate`: a first create that fails leaves nothing behind).
  */
 export class IngestBucket extends Construct {
   readonly bucket: Bucket;
@@ -17,9 +19,10 @@ export class IngestBucket extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      // Server access logs are delivered under a bucket policy (no ACL), so ACLs stay disabled.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       lifecycleRules: [{ expiration: Duration.days(365) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     this.bucket = new Bucket(this, "Bucket", {
       encryption: BucketEncryption.S3_MANAGED,
@@ -31,7 +34,7 @@ export class IngestBucket extends Construct {
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: "ingest/",
       lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
   }
 }

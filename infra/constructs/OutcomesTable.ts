@@ -1,4 +1,4 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
@@ -9,7 +9,10 @@ import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outco
 
 /** Props of {@link OutcomesTable}. */
 export interface OutcomesTableProps {
-  /** What `cdk destroy` does with the table. */
+  /**
+   * What `cdk destroy` (or a replacement) does with the table: `RETAIN_ON_UPDATE_OR_DELETE` keeps it
+   * (and turns deletion protection on) except when its first create fails; `DESTROY` deletes it.
+   */
   removalPolicy: RemovalPolicy;
   /** Name of the EventBridge bus the outcomes are published to. */
   busName: string;
@@ -49,6 +52,8 @@ export class OutcomesTable extends Construct {
       encryption: TableEncryption.AWS_MANAGED,
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
       removalPolicy: props.removalPolicy,
+      // A table that is kept is also protected from a deletion by hand (or by a renamed construct).
+      deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: OUTCOMES_STATUS_INDEX.name,

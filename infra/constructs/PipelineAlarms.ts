@@ -20,6 +20,10 @@ import { type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
 export interface PipelineAlarmsProps {
   queue: IQueue;
   deadLetterQueue: IQueue;
+  /** Stream records the outcomes Pipe could not deliver to the bus. */
+  undeliveredOutcomes: IQueue;
+  /** The decision endpoint's own alarms (error rates; they also roll back its updates). */
+  endpointAlarms: readonly Alarm[];
   endpointName: string;
   variantName: string;
   decideFunction: IFunction;
@@ -33,15 +37,18 @@ export interface PipelineAlarmsProps {
   oldestMessageAge: Duration;
   /** Alarm when more than this percentage of a policy's decisions are `fallback` (15-minute window). */
   fallbackRatePercent: number;
+  /** The fallback-rate alarm waits for this many decisions of the policy in the window. */
+  fallbackMinDecisions: number;
   /** Subscribed to the alarm topic when given. */
   email: string | undefined;
 }
 
 /**
  * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
- * the DLQ holds a message; the oldest work item waits too long; the endpoint answers 5xx or
- * ModelError; the decide or ingest function errors or is throttled; a policy's fallback rate is
- * above the threshold.
+ * the DLQ holds a message; the oldest work item waits too long; the outcomes Pipe could not deliver
+ * a record (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
+ * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; a
+ * policy's fallback rate is above the threshold with enough decisions to mean something.
  */
 export class PipelineAlarms extends Construct {
   readonly topic: Topic;
@@ -52,7 +59,7 @@ export class PipelineAlarms extends Construct {
     super(scope, id);
     this.topic = new Topic(this, "Topic", { displayName: "Decision pipeline alarms", enforceSSL: true });
     if (props.email !== undefined) this.topic.addSubscription(new EmailSubscription(props.email));
-    this.metrics = pipelineMetrics(props);
+    this.metrics = pipelineMetrics({ ...props, fallbackMinDecisions: props.fallbackMinDecisions });
     const action = new SnsAction(this.topic);
     const minutes = (count: number) => Duration.minutes(count);
 
@@ -78,17 +85,15 @@ export class PipelineAlarms extends Construct {
         periods: 5,
         description: "Work items wait longer than the configured age: the pipeline is behind or stuck.",
       },
-      Endpoint5xx: {
-        metric: this.metrics.endpoint5xx,
+      UndeliveredOutcomes: {
+        metric: props.undeliveredOutcomes.metricApproximateNumberOfMessagesVisible({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
         threshold: 1,
         periods: 1,
-        description: "The decision endpoint answered 5xx (SageMaker or instance failures).",
-      },
-      EndpointModelErrors: {
-        metric: this.metrics.endpointModelErrors,
-        threshold: 1,
-        periods: 3,
-        description: "The adapter answered non-2xx (ModelError) in three consecutive 5-minute periods.",
+        description:
+          "The outcomes Pipe could not deliver stream records to the outcomes bus: they wait in its queue (14 days); fix the bus or its rules, then replay them.",
       },
       DecideErrors: {
         metric: props.decideFunction.metricErrors({ period: minutes(5) }),
@@ -128,7 +133,7 @@ export class PipelineAlarms extends Construct {
         metric: rate,
         threshold: props.fallbackRatePercent,
         periods: 1,
-        description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds).`,
+        description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds), with at least ${props.fallbackMinDecisions} decisions.`,
       };
     }
     this.alarms = {};
@@ -146,6 +151,11 @@ export class PipelineAlarms extends Construct {
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
       this.alarms[name] = alarm;
+    }
+    for (const alarm of props.endpointAlarms) {
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
+      this.alarms[alarm.node.id] = alarm;
     }
   }
 }

@@ -1,9 +1,9 @@
-import { Aws, Stack } from "aws-cdk-lib";
+import { Aws, CfnRule, Fn, Stack, Token } from "aws-cdk-lib";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
 import type { PinnedImage } from "../config/parsePinnedImage.js";
-import { parseS3Uri } from "./parseS3Uri.js";
+import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
 /** Props of {@link StandardEndpoint}. */
@@ -11,8 +11,10 @@ export interface StandardEndpointProps {
   /** The AWS llama.cpp SageMaker image, pinned by digest (see `parsePinnedImage`). */
   image: PinnedImage;
   instanceType: string;
-  /** `s3://bucket/key` of a model.tar.gz holding one GGUF. */
+  /** `s3://bucket/key` of a model.tar.gz holding one GGUF, or `s3://bucket/prefix/` of the unpacked GGUF. */
   modelDataUrl: string;
+  /** The KMS key of the model bucket, when it uses SSE-KMS. */
+  modelKmsKeyArn?: string | undefined;
   contextSize: number;
 }
 
@@ -28,7 +30,12 @@ export class StandardEndpoint extends Construct {
 
   constructor(scope: Construct, id: string, props: StandardEndpointProps) {
     super(scope, id);
-    const role = sageMakerExecutionRole(this, "ExecutionRole", [parseS3Uri(props.modelDataUrl)]);
+    this.requireImageRegion(props.image);
+    const modelData = modelDataOf(props.modelDataUrl);
+    const role = sageMakerExecutionRole(this, "ExecutionRole", {
+      models: [modelData],
+      modelKmsKeyArn: props.modelKmsKeyArn,
+    });
     role.addToPolicy(
       new PolicyStatement({
         actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
@@ -44,7 +51,7 @@ export class StandardEndpoint extends Construct {
       primaryContainer: {
         image: props.image.uri,
         mode: "SingleModel",
-        modelDataUrl: props.modelDataUrl,
+        ...modelData.container,
         // The image's SageMaker entrypoint turns SM_LLAMA_CPP_<FLAG> into llama-server's --<flag>.
         environment: { SM_LLAMA_CPP_CTX_SIZE: String(props.contextSize) },
       },
@@ -62,12 +69,40 @@ export class StandardEndpoint extends Construct {
         },
       ],
     });
-    this.endpoint = new CfnEndpoint(this, "Endpoint", { endpointConfigName: config.attrEndpointConfigName });
+    this.endpoint = new CfnEndpoint(this, "Endpoint", {
+      endpointConfigName: config.attrEndpointConfigName,
+      retainAllVariantProperties: true,
+    });
     this.endpointName = this.endpoint.attrEndpointName;
     this.endpointArn = Stack.of(this).formatArn({
       service: "sagemaker",
       resource: "endpoint",
       resourceName: this.endpointName,
+    });
+  }
+
+  /**
+   * SageMaker pulls an image from ECR in the endpoint's own region only. A stack bound to a region
+   * is checked at synth; an environment-agnostic one gets a CloudFormation rule, which fails the
+   * deploy before any resource is created.
+   */
+  private requireImageRegion(image: PinnedImage): void {
+    const region = Stack.of(this).region;
+    if (!Token.isUnresolved(region)) {
+      if (region !== image.region) {
+        throw new Error(
+          `standardImage is in ${image.region} but the stack deploys to ${region}: SageMaker pulls from the endpoint's region only; use the ${region} image (763104351884.dkr.ecr.${region}.amazonaws.com/llama-cpp@sha256:…)`,
+        );
+      }
+      return;
+    }
+    new CfnRule(this, "ImageRegion", {
+      assertions: [
+        {
+          assert: Fn.conditionEquals(Aws.REGION, image.region),
+          assertDescription: `standardImage is in ${image.region}: deploy to ${image.region}, or use the image of the deploy region (SageMaker pulls from the endpoint's region only)`,
+        },
+      ],
     });
   }
 }

@@ -6,7 +6,10 @@ import { DECISION_METRICS, type DecisionStatus } from "../constants.js";
 export interface PipelineMetrics {
   /** Decisions of all policies by status (a sum over the policies). */
   decisionsByStatus: Record<DecisionStatus, MathExpression>;
-  /** Per policy: the percentage of its decisions that were `fallback`, over 15 minutes. */
+  /**
+   * Per policy: the percentage of its decisions that were `fallback`, over 15 minutes; no data point
+   * when the policy made fewer than `fallbackMinDecisions` decisions (1 of 2 is no 50% trend).
+   */
   fallbackRateByPolicy: Record<string, MathExpression>;
   groupSize: Metric;
   /** Endpoint latency as the decide function measures it (ms). */
@@ -26,6 +29,8 @@ export interface PipelineMetricsProps {
   policies: readonly string[];
   endpointName: string;
   variantName: string;
+  /** Fewest decisions of a policy in the window for its fallback rate to have a value. Default 1. */
+  fallbackMinDecisions?: number;
 }
 
 /** The window of the fallback rate. */
@@ -74,10 +79,12 @@ export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
         ]),
       );
       const total = DECISION_METRICS.statuses.map((status) => `FILL(${id(index, status)}, 0)`).join(" + ");
+      const minimum = props.fallbackMinDecisions ?? 1;
       return [
         policy,
         new MathExpression({
-          expression: `100 * FILL(${id(index, "fallback")}, 0) / (${total})`,
+          // IF without an else leaves no data point below the minimum volume: not breaching.
+          expression: `IF((${total}) >= ${minimum}, 100 * FILL(${id(index, "fallback")}, 0) / (${total}))`,
           usingMetrics,
           label: `${policy} fallback rate (%)`,
           period: FALLBACK_RATE_WINDOW,

@@ -1,25 +1,64 @@
-import { Aws, Validations } from "aws-cdk-lib";
+import { Aws, Stack, Validations } from "aws-cdk-lib";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
-import type { S3Location } from "./parseS3Uri.js";
+import type { ModelData } from "./modelDataOf.js";
+
+/** Options of {@link sageMakerExecutionRole}. */
+export interface SageMakerExecutionRoleOptions {
+  /** The model data the role reads (a `.tar.gz` object, or a prefix of unpacked files). */
+  models: readonly ModelData[];
+  /** The KMS key the model bucket is encrypted with: the role may decrypt with it, through S3 only. */
+  modelKmsKeyArn?: string | undefined;
+}
 
 /**
- * The execution role of a SageMaker model: reads exactly the given model objects, writes the
- * endpoint's logs and metrics, nothing else. Image pulls are granted by the caller (per repository).
+ * The execution role of a SageMaker model: assumable by SageMaker for this account only
+ * (`aws:SourceAccount`, against the confused deputy); reads exactly the given model objects (or
+ * prefixes), decrypts with the model bucket's KMS key when one is given, writes the endpoint's logs
+ * and metrics, nothing else. Image pulls are granted by the caller (per repository).
  */
-export function sageMakerExecutionRole(scope: Construct, id: string, models: readonly S3Location[]): Role {
+export function sageMakerExecutionRole(
+  scope: Construct,
+  id: string,
+  options: SageMakerExecutionRoleOptions,
+): Role {
   const role = new Role(scope, id, {
-    assumedBy: new ServicePrincipal("sagemaker.amazonaws.com"),
-    description: "SageMaker model execution role: reads the model.tar.gz, writes endpoint logs and metrics",
-  });
-  role.addToPolicy(
-    new PolicyStatement({
-      actions: ["s3:GetObject"],
-      resources: [
-        ...new Set(models.map((model) => `arn:${Aws.PARTITION}:s3:::${model.bucket}/${model.key}`)),
-      ],
+    assumedBy: new ServicePrincipal("sagemaker.amazonaws.com", {
+      conditions: { StringEquals: { "aws:SourceAccount": Stack.of(scope).account } },
     }),
+    description: "SageMaker model execution role: reads the model data, writes endpoint logs and metrics",
+  });
+  const objects = options.models.map(({ location, unpacked }) =>
+    unpacked
+      ? `arn:${Aws.PARTITION}:s3:::${location.bucket}/${location.key}*`
+      : `arn:${Aws.PARTITION}:s3:::${location.bucket}/${location.key}`,
   );
+  role.addToPolicy(new PolicyStatement({ actions: ["s3:GetObject"], resources: [...new Set(objects)] }));
+  const prefixes = options.models.filter((model) => model.unpacked);
+  for (const { location } of prefixes) {
+    // SageMaker lists an S3Prefix data source before copying it; the listing is limited to the prefix.
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ["s3:ListBucket"],
+        resources: [`arn:${Aws.PARTITION}:s3:::${location.bucket}`],
+        conditions: { StringLike: { "s3:prefix": [`${location.key}*`] } },
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${nagRendering(location.bucket)}/${nagRendering(location.key)}*]`,
+      reason:
+        "An unpacked model (CompressionType None) is a prefix of files that SageMaker copies; the role reads that prefix only.",
+    });
+  }
+  if (options.modelKmsKeyArn !== undefined) {
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ["kms:Decrypt"],
+        resources: [options.modelKmsKeyArn],
+        conditions: { StringEquals: { "kms:ViaService": `s3.${Aws.REGION}.amazonaws.com` } },
+      }),
+    );
+  }
   role.addToPolicy(
     new PolicyStatement({
       actions: [
@@ -33,11 +72,12 @@ export function sageMakerExecutionRole(scope: Construct, id: string, models: rea
       ],
     }),
   );
+  // `AWS/` namespaces are reserved for AWS services: nobody can publish there, so none is granted.
   role.addToPolicy(
     new PolicyStatement({
       actions: ["cloudwatch:PutMetricData"],
       resources: ["*"],
-      conditions: { StringLike: { "cloudwatch:namespace": ["/aws/sagemaker/Endpoints*", "AWS/SageMaker"] } },
+      conditions: { StringLike: { "cloudwatch:namespace": ["/aws/sagemaker/Endpoints*"] } },
     }),
   );
   Validations.of(role).acknowledge(
@@ -53,4 +93,12 @@ export function sageMakerExecutionRole(scope: Construct, id: string, models: rea
     },
   );
   return role;
+}
+
+/** A string holding the account and region tokens as cdk-nag writes them in finding ids. */
+function nagRendering(text: string): string {
+  return text
+    .replaceAll(Aws.ACCOUNT_ID, "<AWS::AccountId>")
+    .replaceAll(Aws.REGION, "<AWS::Region>")
+    .replaceAll(Aws.PARTITION, "<AWS::Partition>");
 }

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
-import { decideMaxConcurrency, InfraConfigError, readPolicyCatalogue } from "../../infra/index.js";
+import { deriveDecideCapacity, InfraConfigError, readPolicyCatalogue } from "../../infra/index.js";
 import { PROJECT_ROOT, type SynthOptions, synthDecisionsStack } from "./synthDecisionsStack.js";
+import { synthVariant } from "./synthVariant.js";
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
@@ -66,26 +67,40 @@ function logicalIdOf(template: Template, type: string, props?: Record<string, un
 }
 
 describe("DecisionsStack with the default context", () => {
-  const template = templateOf();
+  const { template } = synthVariant("cpu");
 
-  it("reports batch item failures and caps the event source's concurrency by the endpoint's maximum capacity", () => {
+  it("reports batch item failures and sizes the decide function for the endpoint at its minimum capacity", () => {
     const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
+    const [, model] = only(template, "AWS::SageMaker::Model");
+    const [, fn] = decideFunction(template);
 
     assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
     assert.equal(mapping.Properties.BatchSize, 10);
     assert.equal(mapping.Properties.MaximumBatchingWindowInSeconds, 1);
-    const maxCapacity = target.Properties.MaxCapacity as number;
-    assert.equal(maxCapacity, 2);
-    // 2 instances × 9 requests each ÷ 4 groups per invocation
-    assert.deepEqual(mapping.Properties.ScalingConfig, {
-      MaximumConcurrency: decideMaxConcurrency({
-        maxInstances: maxCapacity,
-        requestsPerInstance: 9,
-        groupsPerInvocation: 4,
+    const minCapacity = target.Properties.MinCapacity as number;
+    assert.equal(minCapacity, 1);
+    const environment = (model.Properties.PrimaryContainer as { Environment: Record<string, string> })
+      .Environment;
+    const admitted = minCapacity * (1 + Number(environment.SEMIF_QUEUE_DEPTH));
+    assert.equal(admitted, 3, "one CPU instance admits 1 running + 2 waiting");
+    const concurrency = (mapping.Properties.ScalingConfig as { MaximumConcurrency: number })
+      .MaximumConcurrency;
+    const groups = Number(
+      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
+    );
+    // 3 slots: 3 invocations × 1 group each; never more calls than the one instance admits.
+    assert.equal(concurrency, 3);
+    assert.equal(groups, 1);
+    assert.ok(concurrency * groups <= admitted);
+    assert.deepEqual(
+      deriveDecideCapacity({
+        minInstances: 1,
+        requestsPerInstanceByPool: [3],
+        configuredGroupsPerInvocation: 4,
       }),
-    });
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 4 });
+      { admittedAtMinimum: 3, maxConcurrency: concurrency, groupsPerInvocation: groups, callsInFlight: 3 },
+    );
   });
 
   it("redrives to the DLQ after 5 receives, with a visibility timeout of at least 6 × the decide timeout", () => {
@@ -177,7 +192,9 @@ describe("DecisionsStack with the default context", () => {
       SEMIF_GPU_LAYERS: "0",
       SEMIF_CONTEXT_SIZE: "8192",
       SEMIF_MAX_IN_FLIGHT: "1",
-      SEMIF_QUEUE_DEPTH: "8",
+      // CPU p95 ~19 s per decision: 2 waiting + 1 running fit the 60 s deadline.
+      SEMIF_QUEUE_DEPTH: "2",
+      SEMIF_REQUEST_TIMEOUT_MS: "60000",
     });
     const [variant] = config.Properties.ProductionVariants as Array<Record<string, unknown>>;
     assert.equal(variant?.InstanceType, "ml.c6i.8xlarge");
@@ -186,18 +203,25 @@ describe("DecisionsStack with the default context", () => {
     assert.equal(variant?.ModelDataDownloadTimeoutInSeconds, 1800);
   });
 
-  it("scales the instance count between the configured bounds on invocations per instance", () => {
+  it("scales the instance count on demand: concurrent requests per instance, high resolution", () => {
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, policy] = only(template, "AWS::ApplicationAutoScaling::ScalingPolicy");
+    const endpoint = logicalIdOf(template, "AWS::SageMaker::Endpoint");
 
     assert.equal(target.Properties.MinCapacity, 1);
+    assert.equal(target.Properties.MaxCapacity, 2);
     assert.equal(target.Properties.ScalableDimension, "sagemaker:variant:DesiredInstanceCount");
-    assert.match(JSON.stringify(target.Properties.ResourceId), /variant\/AllTraffic/);
-    const tracking = policy.Properties.TargetTrackingScalingPolicyConfiguration as Record<string, unknown>;
-    assert.equal(tracking.TargetValue, 30);
-    assert.deepEqual(tracking.PredefinedMetricSpecification, {
-      PredefinedMetricType: "SageMakerVariantInvocationsPerInstance",
+    assert.deepEqual(target.Properties.ResourceId, {
+      "Fn::Join": ["", ["endpoint/", { "Fn::GetAtt": [endpoint, "EndpointName"] }, "/variant/AllTraffic"]],
     });
+    assert.equal(policy.Properties.PolicyType, "TargetTrackingScaling");
+    const tracking = policy.Properties.TargetTrackingScalingPolicyConfiguration as Record<string, unknown>;
+    // One request per instance at once: an instance with a request waiting asks for another.
+    assert.equal(tracking.TargetValue, 1);
+    assert.deepEqual(tracking.PredefinedMetricSpecification, {
+      PredefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
+    });
+    assert.ok((tracking.ScaleInCooldown as number) > (tracking.ScaleOutCooldown as number));
   });
 
   it("keeps outcomes in an on-demand, encrypted table with PITR, the by-status index and a stream to a bus", () => {
@@ -221,7 +245,11 @@ describe("DecisionsStack with the default context", () => {
     ]);
     assert.deepEqual(pipe.Properties.Source, { "Fn::GetAtt": [tableId, "StreamArn"] });
     assert.deepEqual(pipe.Properties.Target, { "Fn::GetAtt": [bus, "Arn"] });
-    template.hasResource("AWS::DynamoDB::Table", { DeletionPolicy: "Retain" });
+    template.hasResource("AWS::DynamoDB::Table", {
+      DeletionPolicy: "RetainExceptOnCreate",
+      UpdateReplacePolicy: "Retain",
+    });
+    assert.equal(table.Properties.DeletionProtectionEnabled, true);
   });
 
   it("ingests new JSONL objects under the prefix of an encrypted, TLS-only, private, logged bucket", () => {
@@ -315,16 +343,20 @@ describe("DecisionsStack with the default context", () => {
     assert.deepEqual(names.sort(), [
       "ApproximateAgeOfOldestMessage",
       "ApproximateNumberOfMessagesVisible",
+      "ApproximateNumberOfMessagesVisible",
       "Errors",
       "Errors",
       "ExecutionsFailed",
-      "Invocation5XXErrors",
-      "InvocationModelErrors",
       "Throttles",
       "Throttles",
+      // the endpoint's 5xx and ModelError rates, then each policy's fallback rate
+      "math",
+      "math",
       ...POLICY_NAMES.map(() => "math"),
     ]);
-    const fallback = alarms.filter((alarm) => alarm.Properties.Metrics !== undefined);
+    const fallback = alarms.filter((alarm) =>
+      JSON.stringify(alarm.Properties.Metrics ?? []).includes('"policy"'),
+    );
     for (const [index, policy] of POLICY_NAMES.entries()) {
       const alarm = fallback.find((candidate) =>
         JSON.stringify(candidate.Properties.Metrics).includes(`{"Name":"policy","Value":"${policy}"}`),
@@ -333,9 +365,11 @@ describe("DecisionsStack with the default context", () => {
       assert.equal(alarm.Properties.Threshold, 20);
       assert.equal(alarm.Properties.ComparisonOperator, "GreaterThanThreshold");
       const metrics = alarm.Properties.Metrics as Array<Record<string, unknown>>;
+      const total = `FILL(p${index}_decided, 0) + FILL(p${index}_fallback, 0) + FILL(p${index}_overridden, 0) + FILL(p${index}_rejected, 0)`;
+      // No data point (not breaching) below 20 decisions in the window: 1 fallback of 2 is no trend.
       assert.equal(
         metrics.find((metric) => metric.ReturnData !== false)?.Expression,
-        `100 * FILL(p${index}_fallback, 0) / (FILL(p${index}_decided, 0) + FILL(p${index}_fallback, 0) + FILL(p${index}_overridden, 0) + FILL(p${index}_rejected, 0))`,
+        `IF((${total}) >= 20, 100 * FILL(p${index}_fallback, 0) / (${total}))`,
       );
       assert.match(JSON.stringify(metrics), /"MetricName":"Decisions"/);
       assert.match(JSON.stringify(metrics), /{"Name":"service","Value":"decide"}/);
@@ -350,7 +384,7 @@ describe("DecisionsStack with the default context", () => {
 
 describe("DecisionsStack on GPU", () => {
   it("orders the GPU pools by priority, then a CPU pool on the CPU image, with the provisioning timeout", () => {
-    const template = templateOf({ context: { accelerator: "gpu", instanceProvisionTimeoutSeconds: "900" } });
+    const { template } = synthVariant("gpu");
     const [gpuModel] = only(template, "AWS::SageMaker::Model", {
       PrimaryContainer: Match.objectLike({ Environment: Match.objectLike({ SEMIF_GPU_LAYERS: "-1" }) }),
     });
@@ -372,13 +406,36 @@ describe("DecisionsStack on GPU", () => {
         ModelNameOverride: { "Fn::GetAtt": [cpuModel, "ModelName"] },
       },
     ]);
-    assert.equal(variant?.VariantInstanceProvisionTimeoutInSeconds, 900);
+    assert.equal(variant?.VariantInstanceProvisionTimeoutInSeconds, 1800);
     for (const model of Object.values(template.findResources("AWS::SageMaker::Model")) as Resource[]) {
       assert.equal(model.Properties.EnableNetworkIsolation, true);
     }
   });
 
-  it("keeps a given pool order and leaves the CPU pool out when asked", () => {
+  it("gives each pool its own queue depth and deadline, and sizes the function for the slowest pool", () => {
+    const { template } = synthVariant("gpu");
+    const environmentOf = (layers: string) =>
+      (
+        only(template, "AWS::SageMaker::Model", {
+          PrimaryContainer: Match.objectLike({ Environment: Match.objectLike({ SEMIF_GPU_LAYERS: layers }) }),
+        })[1].Properties.PrimaryContainer as { Environment: Record<string, string> }
+      ).Environment;
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, fn] = decideFunction(template);
+
+    assert.equal(environmentOf("-1").SEMIF_QUEUE_DEPTH, "8");
+    assert.equal(environmentOf("-1").SEMIF_REQUEST_TIMEOUT_MS, "30000");
+    assert.equal(environmentOf("0").SEMIF_QUEUE_DEPTH, "2");
+    assert.equal(environmentOf("0").SEMIF_REQUEST_TIMEOUT_MS, "60000");
+    // At minimum capacity the one instance may be the CPU fallback (3 slots): 3 invocations × 1 group.
+    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 3 });
+    assert.equal(
+      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
+      "1",
+    );
+  });
+
+  it("keeps a given pool order and leaves the CPU pool out when asked, sizing for the GPU pools alone", () => {
     const template = templateOf({
       context: {
         accelerator: "gpu",
@@ -394,6 +451,14 @@ describe("DecisionsStack on GPU", () => {
       { InstanceType: "ml.g6e.2xlarge", Priority: 2 },
     ]);
     assert.equal(Object.keys(template.findResources("AWS::SageMaker::Model")).length, 1);
+    // 9 GPU slots at minimum capacity: 2 invocations × 4 groups.
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, fn] = decideFunction(template);
+    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
+    assert.equal(
+      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
+      "4",
+    );
   });
 });
 
@@ -421,15 +486,28 @@ describe("DecisionsStack incident rule", () => {
 });
 
 describe("DecisionsStack sizing", () => {
-  it("raises the event source's maximum concurrency with the endpoint's maximum instances", () => {
+  it("raises the event source's maximum concurrency with the endpoint's minimum instances, not its maximum", () => {
     const template = templateOf({
-      context: { maxInstances: "10", requestsPerInstance: "9", maxConcurrentGroups: "3" },
+      context: {
+        accelerator: "gpu",
+        cpuFallbackPool: "false",
+        minInstances: "2",
+        maxInstances: "10",
+        gpuRequestsPerInstance: "9",
+        maxConcurrentGroups: "3",
+      },
     });
     const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
+    const [, fn] = decideFunction(template);
 
     assert.equal(target.Properties.MaxCapacity, 10);
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 30 });
+    // 2 instances × 9 requests ÷ 3 groups
+    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 6 });
+    assert.equal(
+      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
+      "3",
+    );
   });
 
   it("keeps the visibility timeout at 6 × the function timeout when the timeout changes", () => {
@@ -452,28 +530,35 @@ describe("DecisionsStack sizing", () => {
 
 describe("DecisionsStack standard endpoint", () => {
   it("runs the llama.cpp image pinned by digest, network-isolated, pulling from that repository only", () => {
-    const template = templateOf({ context: { standardEndpoint: "true", standardImage: STANDARD_IMAGE } });
+    const { template } = synthVariant("standard");
     const [, model] = only(template, "AWS::SageMaker::Model", {
       PrimaryContainer: Match.objectLike({ Image: STANDARD_IMAGE }),
     });
 
     assert.equal(model.Properties.EnableNetworkIsolation, true);
     assert.equal(Object.keys(template.findResources("AWS::SageMaker::Endpoint")).length, 2);
-    template.hasResourceProperties("AWS::IAM::Policy", {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Action: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
-            Resource: {
-              "Fn::Join": [
-                "",
-                ["arn:", { Ref: "AWS::Partition" }, ":ecr:us-east-1:763104351884:repository/llama-cpp"],
-              ],
-            },
-          }),
-        ]),
-      },
+    // The pull statement (with minimizePolicies the actions may be merged and sorted).
+    const repository = JSON.stringify({
+      "Fn::Join": [
+        "",
+        ["arn:", { Ref: "AWS::Partition" }, ":ecr:us-east-1:763104351884:repository/llama-cpp"],
+      ],
     });
+    const pulls = (Object.values(template.findResources("AWS::IAM::Policy")) as Resource[])
+      .flatMap(
+        (policy) =>
+          (policy.Properties.PolicyDocument as { Statement: Array<{ Action: unknown; Resource: unknown }> })
+            .Statement,
+      )
+      .filter((statement) => actionsOf(statement).includes("ecr:BatchGetImage"))
+      .filter((statement) => JSON.stringify(statement.Resource).includes(repository));
+    assert.equal(pulls.length, 1);
+    assert.deepEqual(actionsOf(pulls[0] as { Action: unknown }).sort(), [
+      "ecr:BatchCheckLayerAvailability",
+      "ecr:BatchGetImage",
+      "ecr:GetDownloadUrlForLayer",
+    ]);
+    assert.equal(JSON.stringify(pulls[0]?.Resource), repository);
   });
 
   it("refuses a mutable tag at synth with an error naming standardImage", () => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, Validations } from "aws-cdk-lib";
@@ -15,6 +15,17 @@ export const HANDLER_ENTRIES = {
   decide: join(PROJECT_ROOT, "functions", "decide", "handler.ts"),
   ingest: join(PROJECT_ROOT, "functions", "ingest", "handler.ts"),
 } as const;
+
+/**
+ * The feature flags of `cdk.json` (its `@aws-cdk/…` context keys): the CLI gives them to the app,
+ * `new App()` in a test does not, so they are passed here and tests see what `cdk synth` makes.
+ */
+export const CDK_JSON_FEATURE_FLAGS: Readonly<Record<string, unknown>> = Object.fromEntries(
+  Object.entries(
+    (JSON.parse(readFileSync(join(PROJECT_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> })
+      .context,
+  ).filter(([key]) => key.startsWith("@")),
+);
 
 /** Options of {@link synthDecisionsStack}. */
 export interface SynthOptions {
@@ -49,6 +60,7 @@ export function synthDecisionsStack(options: SynthOptions = {}): SynthesisedStac
   const app = new App({
     outdir,
     context: {
+      ...CDK_JSON_FEATURE_FLAGS,
       ...(options.bundle === true ? {} : { "aws:cdk:bundling-stacks": [] }),
       ...options.context,
     },

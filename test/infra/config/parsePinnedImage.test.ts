@@ -17,13 +17,19 @@ describe("parsePinnedImage", () => {
     });
   });
 
-  it("accepts a tag beside the digest (the digest decides what runs)", () => {
-    const image = parsePinnedImage(
-      `123456789012.dkr.ecr.us-east-1.amazonaws.com/team/llama-cpp:server-v1@${DIGEST}`,
+  it("refuses a tag beside the digest (only the digest decides what runs; the tag would mislead)", () => {
+    assert.throws(
+      () =>
+        parsePinnedImage(`123456789012.dkr.ecr.us-east-1.amazonaws.com/team/llama-cpp:server-v1@${DIGEST}`),
+      (error: unknown) =>
+        error instanceof ImageReferenceError &&
+        error.reason === "malformed" &&
+        /both a tag and a digest/.test(error.message),
     );
-
-    assert.equal(image.repository, "team/llama-cpp");
-    assert.equal(image.digest, DIGEST);
+    assert.equal(
+      parsePinnedImage(`123456789012.dkr.ecr.us-east-1.amazonaws.com/team/llama-cpp@${DIGEST}`).repository,
+      "team/llama-cpp",
+    );
   });
 
   it("refuses a tag alone as mutable", () => {

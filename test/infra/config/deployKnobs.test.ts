@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, it } from "node:test";
+import { App } from "aws-cdk-lib";
+import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { InfraConfigError, readInfraSettings } from "../../../infra/index.js";
+
+function read(context: Record<string, unknown>) {
+  return readInfraSettings(new App({ context }).node);
+}
+
+function problemsOf(context: Record<string, unknown>): Array<{ knob: string; message: string }> {
+  try {
+    read(context);
+  } catch (error) {
+    if (error instanceof InfraConfigError) return [...error.problems];
+    throw error;
+  }
+  assert.fail("expected an InfraConfigError");
+}
+
+describe("knobs within AWS's limits", () => {
+  it("refuses a provisioning timeout below SageMaker's 300 s, naming the knob", () => {
+    const problems = problemsOf({ accelerator: "gpu", instanceProvisionTimeoutSeconds: "120" });
+
+    assert.deepEqual(
+      problems.map((problem) => problem.knob),
+      ["instanceProvisionTimeoutSeconds"],
+    );
+    assert.match(problems[0]?.message ?? "", /from 300 to 3600, got 120/);
+    assert.equal(read({ instanceProvisionTimeoutSeconds: "300" }).instanceProvisionTimeoutSeconds, 300);
+  });
+
+  it("`cdk synth -c accelerator=gpu -c instanceProvisionTimeoutSeconds=120` exits non-zero naming the knob", () => {
+    // The real CLI on cdk.json; the context is refused before any construct exists (no synth).
+    const root = packageRoot();
+    const output = mkdtempSync(join(tmpdir(), "decisions-cdk-cli-"));
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, "node_modules", "aws-cdk", "bin", "cdk"),
+        "synth",
+        "-c",
+        "accelerator=gpu",
+        "-c",
+        "instanceProvisionTimeoutSeconds=120",
+        "--no-notices",
+        "--output",
+        output,
+      ],
+      {
+        cwd: root,
+        // cdk.json runs the app with `npx tsx`: the same Node as this test.
+        env: {
+          ...process.env,
+          PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+          CDK_DISABLE_CLI_TELEMETRY: "true",
+        },
+        encoding: "utf8",
+        timeout: 180_000,
+      },
+    );
+
+    rmSync(output, { recursive: true, force: true });
+    assert.notEqual(run.status, 0, run.stdout);
+    assert.match(run.stderr, /instanceProvisionTimeoutSeconds: must be an integer from 300 to 3600, got 120/);
+  });
+
+  it("refuses an endpoint that admits fewer than 2 requests at minimum capacity", () => {
+    const problems = problemsOf({ cpuRequestsPerInstance: "1" });
+
+    assert.deepEqual(
+      problems.map((problem) => problem.knob),
+      ["minInstances"],
+    );
+  });
+});
+
+describe("first-deploy knobs", () => {
+  it("the production profile raises the instance bounds to at least 2 and 4, never lowers them", () => {
+    assert.deepEqual(
+      [read({ profile: "production" }).minInstances, read({ profile: "production" }).maxInstances],
+      [2, 4],
+    );
+    const larger = read({ profile: "production", minInstances: "3", maxInstances: "8" });
+    assert.deepEqual([larger.minInstances, larger.maxInstances], [3, 8]);
+    assert.deepEqual([read({}).minInstances, read({}).maxInstances], [1, 2]);
+  });
+
+  it("the production profile keeps the outcomes table", () => {
+    assert.deepEqual(
+      problemsOf({ profile: "production", outcomesRemovalPolicy: "destroy" }).map((problem) => problem.knob),
+      ["outcomesRemovalPolicy"],
+    );
+  });
+
+  it("unpacked model data is a prefix ending in /, and a prefix needs modelDataCompression=none", () => {
+    const unpacked = read({ modelDataCompression: "none", modelDataUrl: "s3://models-bucket/qwen/" });
+    assert.equal(unpacked.modelDataUrl, "s3://models-bucket/qwen/");
+    assert.deepEqual(
+      problemsOf({ modelDataCompression: "none" }).map((problem) => problem.knob),
+      ["modelDataUrl"],
+    );
+    assert.match(
+      problemsOf({ modelDataUrl: "s3://models-bucket/qwen/" })[0]?.message ?? "",
+      /set modelDataCompression=none/,
+    );
+  });
+
+  it("takes a KMS key ARN for the model bucket, or nothing", () => {
+    const arn = "arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    assert.equal(read({ modelKmsKeyArn: arn }).modelKmsKeyArn, arn);
+    assert.equal(read({}).modelKmsKeyArn, undefined);
+    assert.deepEqual(
+      problemsOf({ modelKmsKeyArn: "alias/models" }).map((problem) => problem.knob),
+      ["modelKmsKeyArn"],
+    );
+  });
+});
