@@ -4,7 +4,14 @@
  * a script) can send their own items with `decisions submit` or any SQS client and read outcomes
  * with any DynamoDB client.
  */
+import { join } from "node:path";
+import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { ReviewApi } from "../../console/index.js";
+import { loadPolicies } from "../../functions/policy/index.js";
 import { createLocalDecideHandler, DEMO_MODEL_NOTICE, startLocalStack } from "../../local/index.js";
+import { startReviewServer } from "../../local/startReviewServer.js";
+import { createOutcomesClient } from "../../operations/outcomes/index.js";
+import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
@@ -17,10 +24,13 @@ export function upUsage(): string {
     "Starts DynamoDB Local, fauxqs (SQS + S3), the adapter, the SageMaker gateway and the decide",
     "function behind an SQS event source poller; prints one JSON line on stdout when ready (region,",
     "sqs_endpoint, queue_url, dlq_url, dynamodb_endpoint, table, s3_endpoint, bucket, gateway_url,",
-    "endpoint_name, adapter_url, …); runs until SIGINT or SIGTERM, then stops everything.",
+    "endpoint_name, adapter_url, review_url, …); runs until SIGINT or SIGTERM, then stops everything.",
+    "review_url is the review console (127.0.0.1, no sign-in): the items waiting for a person.",
     "",
     "options:",
     ...localStackUsage(),
+    "  --review-port <n>      port of the review console on 127.0.0.1 (default: a free one)",
+    "  --reviewer <name>      the reviewer's name when the console's page names none",
     "",
   ].join("\n");
 }
@@ -42,7 +52,11 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
   return {
     async run(args) {
       const usage = upUsage();
-      const { values } = parseCommandArgs({ args, options: localStackFlags(), usage });
+      const { values } = parseCommandArgs({
+        args,
+        options: { ...localStackFlags(), "review-port": { type: "string" }, reviewer: { type: "string" } },
+        usage,
+      });
       if (values.help === true) {
         stdout.write(usage);
         return 0;
@@ -69,11 +83,27 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
             note(`poller: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
         },
       });
+      const reviewClient = createOutcomesClient({
+        region: stack.region,
+        endpointUrl: stack.dynamodbEndpoint,
+      });
+      const review = await startReviewServer({
+        api: new ReviewApi({
+          client: reviewClient,
+          tableName: stack.table,
+          policies: await loadPolicies(join(packageRoot(), "policies")),
+        }),
+        ...(typeof values["review-port"] === "string"
+          ? { port: reviewPort(values["review-port"], usage) }
+          : {}),
+        ...(typeof values.reviewer === "string" ? { defaultReviewer: values.reviewer } : {}),
+        log: note,
+      });
       if (stack.model.generated) note(DEMO_MODEL_NOTICE);
       note(
         `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
       );
-      stdout.write(`${JSON.stringify(stack.connectionInfo())}\n`);
+      stdout.write(`${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url })}\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         const onInt = (): void => done("SIGINT");
         const onTerm = (): void => done("SIGTERM");
@@ -86,11 +116,20 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         signals.once("SIGTERM", onTerm);
       });
       note(`${signal}: stopping`);
+      await review.stop();
+      reviewClient.destroy();
       await stack.stop();
       note("stopped");
       return 0;
     },
   };
+}
+
+function reviewPort(text: string, usage: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--review-port must be a port number (0–65535), not "${text}"`, { usage });
+  return port;
 }
 
 /**

@@ -1,0 +1,277 @@
+import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  OUTCOMES_TABLE_KEYS,
+  type StoredOutcome,
+  StoredOutcomeSchema,
+} from "../../functions/outcomes/index.js";
+import type { Policy, PolicySet } from "../../functions/policy/index.js";
+import { OutcomeNotFoundError, OutcomesTable, reviewOutcome } from "../../operations/outcomes/index.js";
+import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
+import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
+import type { Reviewer } from "./reviewerOf.js";
+import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
+
+/** Where the whole state of an item waiting for review is kept, by its sha256 (optional). */
+export interface StateArchive {
+  /** The state's JSON text, or undefined when it is not (or no longer) kept. */
+  get(stateSha256: string): Promise<string | undefined>;
+}
+
+/** Options of {@link ReviewApi}. */
+export interface ReviewApiOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  policies: PolicySet;
+  /** The whole states; without one, an item page shows the outcome's bounded preview. */
+  states?: StateArchive;
+  /** The clock of review times. Default `() => new Date()`. */
+  now?: () => Date;
+  /** Outcomes read for a policy's pictures, at most. Default 5000. */
+  statsLimit?: number;
+}
+
+/** Filters of the review queue. */
+export interface QueueFilter {
+  policy?: string;
+  /** Only items with this question on its fallback. */
+  question?: string;
+  /** Only items on which this rule fired. */
+  rule?: string;
+  /** Only items waiting at most this many hours. */
+  maxAgeHours?: number;
+  before?: string;
+  limit?: number;
+}
+
+/** One row of the queue page. */
+export interface QueueItem {
+  policy: string;
+  id: string;
+  updated_at: string;
+  created_at: string;
+  /** The questions standing on their fallback. */
+  open_questions: string[];
+  rules: string[];
+  reason?: string;
+  state_preview?: string;
+}
+
+/** Everything the item page shows. */
+export interface ItemView {
+  outcome: StoredOutcome;
+  policy: {
+    name: string;
+    version: string;
+    description: string;
+    questions: {
+      id: string;
+      type: string;
+      instructions: string;
+      threshold: number;
+      fallback: string | number | boolean;
+      /** The options in order, each with its description where the policy gives one. */
+      options: { label: string; description?: string }[];
+    }[];
+    rules: { name: string; description?: string; effect: string }[];
+  };
+  /** The questions a reviewer must answer: those standing on their fallback. */
+  open_questions: string[];
+  state: { text: string; complete: boolean; bytes?: number };
+  /** Every review of the item, oldest first. */
+  history: NonNullable<StoredOutcome["review"]>[];
+}
+
+/**
+ * The review console's operations, independent of the transport (the local server of `decisions
+ * up` and the deployed API's Lambda both call it): the queue across policies, an item with
+ * everything a reviewer needs, a conditional review write, and a policy's pictures.
+ */
+export class ReviewApi {
+  readonly #options: ReviewApiOptions;
+  readonly #table: OutcomesTable;
+
+  constructor(options: ReviewApiOptions) {
+    this.#options = options;
+    this.#table = new OutcomesTable({ client: options.client, tableName: options.tableName });
+  }
+
+  /** The loaded policies' names. */
+  policyNames(): string[] {
+    return this.#options.policies.names();
+  }
+
+  /** A page of items waiting for review, newest first. @throws ReviewRequestError, UnknownReviewPolicyError */
+  async queue(filter: QueueFilter): Promise<{ items: QueueItem[]; next?: string }> {
+    const policies = filter.policy === undefined ? this.policyNames() : [this.#policy(filter.policy).name];
+    const limit = filter.limit ?? 25;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new ReviewRequestError(["query", "limit"], "give a whole number from 1 to 100");
+    const oldest =
+      filter.maxAgeHours === undefined
+        ? undefined
+        : new Date(this.#now().getTime() - filter.maxAgeHours * 3_600_000).toISOString();
+    const page: ReviewQueuePage = await readReviewQueue({
+      client: this.#options.client,
+      tableName: this.#options.tableName,
+      policies,
+      limit,
+      ...(filter.before === undefined ? {} : { before: filter.before }),
+      keep: (outcome) =>
+        (filter.question === undefined || openQuestions(outcome).includes(filter.question)) &&
+        (filter.rule === undefined ||
+          (outcome.rules_fired ?? []).some((rule) => rule.name === filter.rule)) &&
+        (oldest === undefined || outcome.updated_at >= oldest),
+    });
+    const items = page.items.map(
+      (outcome): QueueItem => ({
+        policy: outcome.policy,
+        id: outcome.id,
+        updated_at: outcome.updated_at,
+        created_at: outcome.created_at,
+        open_questions: openQuestions(outcome),
+        rules: (outcome.rules_fired ?? []).map((rule) => rule.name),
+        ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+        ...(outcome.state_preview === undefined ? {} : { state_preview: outcome.state_preview }),
+      }),
+    );
+    return page.next === undefined ? { items } : { items, next: page.next };
+  }
+
+  /** An item with its policy, state and history. @throws OutcomeNotFoundError, UnknownReviewPolicyError */
+  async item(policyName: string, id: string): Promise<ItemView> {
+    const policy = this.#policy(policyName);
+    const outcome = await this.#table.get(policy.name, id);
+    if (outcome === undefined) throw new OutcomeNotFoundError(this.#options.tableName, policy.name, id);
+    const archived =
+      outcome.state_sha256 === undefined ? undefined : await this.#options.states?.get(outcome.state_sha256);
+    const state =
+      archived !== undefined
+        ? { text: archived, complete: true }
+        : {
+            text: outcome.state_preview ?? "",
+            complete:
+              outcome.state_bytes === undefined ||
+              outcome.state_bytes <= (outcome.state_preview?.length ?? 0),
+            ...(outcome.state_bytes === undefined ? {} : { bytes: outcome.state_bytes }),
+          };
+    return {
+      outcome,
+      policy: describePolicy(policy),
+      open_questions: openQuestions(outcome),
+      state,
+      history: historyOf(outcome),
+    };
+  }
+
+  /**
+   * Records the reviewer's answers, conditional on the outcome being the version the reviewer saw.
+   * @throws ReviewConflictError (the current outcome attached), ReviewAnswerError, NotReviewableError,
+   *   OutcomeNotFoundError, ReviewRequestError
+   */
+  async review(
+    policyName: string,
+    id: string,
+    body: { answers: Record<string, string>; expectUpdatedAt: string },
+    reviewer: Reviewer,
+  ): Promise<ItemView> {
+    const policy = this.#policy(policyName);
+    await reviewOutcome({
+      client: this.#options.client,
+      tableName: this.#options.tableName,
+      policy,
+      id,
+      answers: body.answers,
+      by: reviewer.name,
+      expectUpdatedAt: body.expectUpdatedAt,
+      now: () => this.#now(),
+    });
+    return this.item(policy.name, id);
+  }
+
+  /** A policy's pictures from its newest outcomes. @throws UnknownReviewPolicyError */
+  async stats(policyName: string): Promise<PolicyStats> {
+    const policy = this.#policy(policyName);
+    const limit = this.#options.statsLimit ?? 5000;
+    const outcomes: StoredOutcome[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const answer = await this.#options.client.send(
+        new QueryCommand({
+          TableName: this.#options.tableName,
+          KeyConditionExpression: "#pk = :pk",
+          ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition },
+          ExpressionAttributeValues: { ":pk": policy.name },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const raw of answer.Items ?? []) {
+        const parsed = StoredOutcomeSchema.safeParse(raw);
+        if (parsed.success) outcomes.push(parsed.data);
+      }
+      start = answer.LastEvaluatedKey;
+    } while (start !== undefined && outcomes.length < limit);
+    return summarizePolicyStats(policy, outcomes.slice(0, limit));
+  }
+
+  #policy(name: string): Policy {
+    const policy = this.#options.policies.get(name);
+    if (policy === undefined) throw new UnknownReviewPolicyError(name, this.policyNames());
+    return policy;
+  }
+
+  #now(): Date {
+    return (this.#options.now ?? (() => new Date()))();
+  }
+}
+
+/** The questions of an outcome standing on their fallback: the ones a reviewer must answer. */
+export function openQuestions(outcome: StoredOutcome): string[] {
+  return Object.entries(outcome.answers ?? {})
+    .filter(([, answer]) => answer.source === "fallback")
+    .map(([id]) => id);
+}
+
+function historyOf(outcome: StoredOutcome): NonNullable<StoredOutcome["review"]>[] {
+  const record = outcome as StoredOutcome & { reviews?: NonNullable<StoredOutcome["review"]>[] };
+  if (Array.isArray(record.reviews)) return record.reviews;
+  return outcome.review === undefined ? [] : [outcome.review];
+}
+
+function describePolicy(policy: Policy): ItemView["policy"] {
+  return {
+    name: policy.name,
+    version: policy.version,
+    description: policy.description,
+    questions: policy.questions.map((question) => ({
+      id: question.id,
+      type: question.type,
+      instructions: question.instructions,
+      threshold: question.threshold,
+      fallback: question.fallback,
+      options: optionsOf(question),
+    })),
+    rules: policy.rules.map((rule) => ({
+      name: rule.name,
+      ...(rule.description === undefined ? {} : { description: rule.description }),
+      effect: rule.effect.kind,
+    })),
+  };
+}
+
+function optionsOf(question: Policy["questions"][number]): { label: string; description?: string }[] {
+  switch (question.type) {
+    case "choice":
+      return question.labels.map((label) => {
+        const criteria = question.criteria;
+        const text = Array.isArray(criteria) ? undefined : criteria[label];
+        return text === null || text === undefined ? { label } : { label, description: text };
+      });
+    case "score":
+      return question.labels.map((label, index) => ({ label, description: question.criteria[index] ?? "" }));
+    case "noul":
+      return question.labels.map((label) => {
+        const text = question.criteria?.[label as "true" | "false"];
+        return text === undefined ? { label } : { label, description: text };
+      });
+  }
+}

@@ -1,0 +1,396 @@
+/**
+ * The review console: the queue of items waiting for a person, an item page to answer the
+ * questions the model left on their fallback, and a policy's pictures. Keyboard: on the queue J/K
+ * move and Enter opens; on an item J/K move between questions, number keys pick an option, Enter
+ * submits, and the next item opens.
+ */
+import { html, render, useCallback, useEffect, useMemo, useRef, useState } from "htm/preact";
+import { ApiError, call, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
+import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
+import type { ItemView, PolicyStats, QueueItem } from "./types.js";
+
+type Route =
+  | { page: "queue" }
+  | { page: "item"; policy: string; id: string }
+  | { page: "stats"; policy: string };
+
+function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (parts[0] === "item" && parts[1] && parts[2] !== undefined)
+    return { page: "item", policy: parts[1], id: parts.slice(2).join("/") };
+  if (parts[0] === "stats" && parts[1]) return { page: "stats", policy: parts[1] };
+  return { page: "queue" };
+}
+
+export function itemHref(policy: string, id: string): string {
+  return `#/item/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`;
+}
+
+interface Filters {
+  policy: string;
+  question: string;
+  rule: string;
+  maxAgeHours: string;
+}
+
+const NO_FILTERS: Filters = { policy: "", question: "", rule: "", maxAgeHours: "" };
+
+function queuePath(filters: Filters, before?: string): string {
+  const query = new URLSearchParams();
+  if (filters.policy) query.set("policy", filters.policy);
+  if (filters.question) query.set("question", filters.question);
+  if (filters.rule) query.set("rule", filters.rule);
+  if (filters.maxAgeHours) query.set("max_age_hours", filters.maxAgeHours);
+  if (before) query.set("before", before);
+  query.set("limit", "25");
+  return `/api/queue?${query}`;
+}
+
+/** Ignore shortcuts while the person types into a field. */
+function typing(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  return target !== null && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
+}
+
+function useKeys(handler: (event: KeyboardEvent) => void): void {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => {
+      if (!typing(event) && !event.altKey && !event.ctrlKey && !event.metaKey) ref.current(event);
+    };
+    document.addEventListener("keydown", listener);
+    return () => document.removeEventListener("keydown", listener);
+  }, []);
+}
+
+function App({ signedIn }: { signedIn: boolean }) {
+  const [route, setRoute] = useState<Route>(parseRoute(location.hash));
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [policies, setPolicies] = useState<string[]>([]);
+  const [reviewer, setReviewer] = useState(localReviewer());
+  useEffect(() => {
+    const onHash = () => setRoute(parseRoute(location.hash));
+    window.addEventListener("hashchange", onHash);
+    call<{ policies: string[] }>("/api/policies").then(
+      (answer) => setPolicies(answer.policies),
+      () => undefined,
+    );
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  const onName = (event: Event) => {
+    const name = (event.target as HTMLInputElement).value;
+    setReviewer(name);
+    setLocalReviewer(name);
+  };
+  return html`
+    <header>
+      <h1><a href="#/">Review console</a></h1>
+      <nav aria-label="Policies">
+        ${policies.map((name) => html`<a href="#/stats/${encodeURIComponent(name)}">${name}</a>`)}
+      </nav>
+      ${
+        signedIn
+          ? html`<span class="note">signed in</span>`
+          : html`<label>Reviewer <input id="reviewer" value=${reviewer} onInput=${onName} placeholder="your name" autocomplete="name" /></label>`
+      }
+    </header>
+    <main>
+      ${route.page === "queue" ? html`<${QueuePage} filters=${filters} setFilters=${setFilters} policies=${policies} />` : null}
+      ${route.page === "item" ? html`<${ItemPage} key=${`${route.policy}/${route.id}`} policy=${route.policy} id=${route.id} filters=${filters} reviewer=${signedIn ? "token" : reviewer} />` : null}
+      ${route.page === "stats" ? html`<${StatsPage} key=${route.policy} policy=${route.policy} />` : null}
+    </main>`;
+}
+
+function QueuePage({
+  filters,
+  setFilters,
+  policies,
+}: {
+  filters: Filters;
+  setFilters: (f: Filters) => void;
+  policies: string[];
+}) {
+  const [items, setItems] = useState<QueueItem[] | undefined>();
+  const [next, setNext] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [selected, setSelected] = useState(0);
+  useEffect(() => {
+    setItems(undefined);
+    setError(undefined);
+    call<{ items: QueueItem[]; next?: string }>(queuePath(filters)).then(
+      (page) => {
+        setItems(page.items);
+        setNext(page.next);
+        setSelected(0);
+      },
+      (failure: Error) => setError(failure.message),
+    );
+  }, [filters]);
+  const more = useCallback(() => {
+    if (next === undefined) return;
+    call<{ items: QueueItem[]; next?: string }>(queuePath(filters, next)).then(
+      (page) => {
+        setItems((old) => [...(old ?? []), ...page.items]);
+        setNext(page.next);
+      },
+      (failure: Error) => setError(failure.message),
+    );
+  }, [filters, next]);
+  useKeys((event) => {
+    if (items === undefined || items.length === 0) return;
+    if (event.key === "j") setSelected((index) => Math.min(items.length - 1, index + 1));
+    else if (event.key === "k") setSelected((index) => Math.max(0, index - 1));
+    else if (event.key === "Enter") {
+      const item = items[selected];
+      if (item !== undefined) location.hash = itemHref(item.policy, item.id);
+    } else return;
+    event.preventDefault();
+  });
+  useEffect(() => {
+    document.querySelector("tr.selected")?.scrollIntoView({ block: "nearest" });
+  }, [selected]);
+  const field = (name: keyof Filters) => (event: Event) =>
+    setFilters({ ...filters, [name]: (event.target as HTMLInputElement).value });
+  return html`
+    <h2>Waiting for review</h2>
+    <form class="filters" onSubmit=${(event: Event) => event.preventDefault()}>
+      <label>Policy
+        <select value=${filters.policy} onChange=${field("policy")}>
+          <option value="">all policies</option>
+          ${policies.map((name) => html`<option value=${name}>${name}</option>`)}
+        </select>
+      </label>
+      <label>Question on fallback <input value=${filters.question} onChange=${field("question")} placeholder="e.g. queue" /></label>
+      <label>Rule fired <input value=${filters.rule} onChange=${field("rule")} placeholder="rule name" /></label>
+      <label>Waiting at most (hours) <input type="number" min="0" value=${filters.maxAgeHours} onChange=${field("maxAgeHours")} /></label>
+    </form>
+    <p class="note"><kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> opens.</p>
+    ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
+    ${items === undefined && error === undefined ? html`<p>Loading…</p>` : null}
+    ${items !== undefined && items.length === 0 ? html`<p>Nothing is waiting for review.</p>` : null}
+    ${
+      items !== undefined && items.length > 0
+        ? html`<table>
+            <caption class="sr-only">Items waiting for review, newest first</caption>
+            <thead><tr><th scope="col">Item</th><th scope="col">Policy</th><th scope="col">Open questions</th><th scope="col">Rules</th><th scope="col">Waiting since</th></tr></thead>
+            <tbody>
+              ${items.map(
+                (
+                  item,
+                  index,
+                ) => html`<tr class=${index === selected ? "selected" : ""} aria-selected=${index === selected} data-id=${item.id}>
+                  <td><a href=${itemHref(item.policy, item.id)}>${item.id}</a><div class="preview">${(item.state_preview ?? "").slice(0, 160)}</div></td>
+                  <td>${item.policy}</td>
+                  <td>${item.open_questions.join(", ") || "—"}</td>
+                  <td>${item.rules.join(", ") || "—"}</td>
+                  <td><time datetime=${item.updated_at}>${new Date(item.updated_at).toLocaleString()}</time></td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+          ${next === undefined ? null : html`<p><button onClick=${more}>Load more</button></p>`}`
+        : null
+    }`;
+}
+
+function ItemPage({
+  policy,
+  id,
+  filters,
+  reviewer,
+}: {
+  policy: string;
+  id: string;
+  filters: Filters;
+  reviewer: string;
+}) {
+  const [view, setView] = useState<ItemView | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [conflict, setConflict] = useState<string | undefined>();
+  const [picks, setPicks] = useState<Record<string, string>>({});
+  const [active, setActive] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const load = useCallback(() => {
+    call<ItemView>(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`).then(
+      (answer) => {
+        setView(answer);
+        setPicks({});
+        setActive(0);
+        setConflict(undefined);
+      },
+      (failure: Error) => setError(failure.message),
+    );
+  }, [policy, id]);
+  useEffect(load, [load]);
+  const answerable = useMemo(() => {
+    if (view === undefined) return [];
+    const open =
+      view.open_questions.length > 0 ? view.open_questions : view.policy.questions.map((q) => q.id);
+    return view.outcome.status === "fallback" ? open : [];
+  }, [view]);
+  const missing = answerable.filter(
+    (qid) => picks[qid] === undefined && (view?.open_questions.length ?? 0) > 0,
+  );
+  const submit = useCallback(async () => {
+    if (view === undefined || saving) return;
+    if (Object.keys(picks).length === 0 || missing.length > 0) {
+      setError(`answer ${missing.length > 0 ? missing.join(", ") : "at least one question"} first`);
+      return;
+    }
+    if (reviewer === "") {
+      setError("type your name in the Reviewer field first");
+      document.getElementById("reviewer")?.focus();
+      return;
+    }
+    setSaving(true);
+    setError(undefined);
+    try {
+      await call(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}/review`, {
+        method: "POST",
+        body: { answers: picks, expect_updated_at: view.outcome.updated_at },
+      });
+      const page = await call<{ items: QueueItem[] }>(queuePath(filters));
+      const next = page.items.find((item) => !(item.policy === policy && item.id === id));
+      location.hash = next === undefined ? "#/" : itemHref(next.policy, next.id);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409) {
+        const current = failure.body.current as {
+          updated_at?: string;
+          status?: string;
+          review?: { by?: string };
+        } | null;
+        setConflict(
+          `Someone changed this item while you looked at it${current?.review?.by ? ` (${current.review.by})` : ""}: it is now ${current?.status ?? "changed"} as of ${current?.updated_at ?? "?"}. Your answers were not saved.`,
+        );
+      } else setError((failure as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }, [view, picks, missing, policy, id, filters, saving, reviewer]);
+  useKeys((event) => {
+    if (view === undefined || answerable.length === 0) return;
+    const qid = answerable[active];
+    const question = view.policy.questions.find((q) => q.id === qid);
+    if (event.key === "j") setActive((index) => Math.min(answerable.length - 1, index + 1));
+    else if (event.key === "k") setActive((index) => Math.max(0, index - 1));
+    else if (/^[1-9]$/.test(event.key) && question !== undefined) {
+      const option = question.options[Number(event.key) - 1];
+      if (option === undefined) return;
+      setPicks((old) => ({ ...old, [question.id]: option.label }));
+      if (active < answerable.length - 1) setActive(active + 1);
+    } else if (event.key === "Enter") void submit();
+    else return;
+    event.preventDefault();
+  });
+  if (view === undefined)
+    return error === undefined ? html`<p>Loading…</p>` : html`<p class="error" role="alert">${error}</p>`;
+  const { outcome } = view;
+  return html`
+    <p><a href="#/">← back to the queue</a></p>
+    <h2>${outcome.id} <span class="note">${view.policy.name} v${view.policy.version} · ${outcome.status}</span></h2>
+    ${conflict === undefined ? null : html`<div class="conflict" role="alert">${conflict} <button onClick=${load}>Load the current version</button></div>`}
+    ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
+    ${outcome.reason === undefined ? null : html`<p class="note">Why it is here: ${outcome.reason}</p>`}
+    <div class="item">
+      <section class="state" aria-label="State">
+        <h3>State</h3>
+        ${view.state.complete ? null : html`<p class="note">Only a preview of the state is kept (${view.state.bytes ?? "?"} bytes in all).</p>`}
+        <pre tabindex="0">${prettyState(view.state.text)}</pre>
+      </section>
+      <section aria-label="Questions">
+        ${view.policy.questions.map((question) => {
+          const answer = outcome.answers?.[question.id];
+          const position = answerable.indexOf(question.id);
+          const open = position >= 0;
+          return html`<div class=${`question ${open && position === active ? "active" : ""}`} data-question=${question.id}>
+            <h3>${question.id} <span class="note">${answer?.source ?? ""}${answer?.source === "fallback" ? " — needs your answer" : ""}</span></h3>
+            <p class="note">${question.instructions}</p>
+            <div class="bars" role=${open ? "radiogroup" : "list"} aria-label=${`${question.id} options`}>
+              ${question.options.map((option, index) => {
+                const p = answer?.distribution[option.label] ?? 0;
+                const picked = picks[question.id] === option.label;
+                const stands = String(answer?.answer) === option.label;
+                const content = html`<span class="key">${index < 9 && open ? index + 1 : ""}</span>
+                  <span>${option.label}${stands ? " ✓" : ""}</span>
+                  <span class="bar" aria-hidden="true"><span style=${{ width: `${(p * 100).toFixed(1)}%` }}></span><i style=${{ left: `${question.threshold * 100}%` }}></i></span>
+                  <span>${(p * 100).toFixed(1)}%</span>`;
+                return open
+                  ? html`<button type="button" role="radio" aria-checked=${picked} class=${`choice ${picked ? "picked" : ""}`} title=${option.description ?? ""}
+                      aria-label=${`${option.label}, model ${(p * 100).toFixed(1)} percent`} onClick=${() => setPicks({ ...picks, [question.id]: option.label })}>${content}</button>`
+                  : html`<div class="choice" role="listitem" title=${option.description ?? ""}>${content}</div>`;
+              })}
+            </div>
+            <p class="note">threshold ${question.threshold} (marked) · fallback ${String(question.fallback)}${answer?.model_answer === undefined ? "" : ` · model said ${String(answer.model_answer)}`}</p>
+          </div>`;
+        })}
+        ${
+          answerable.length > 0
+            ? html`<p><button class="primary" disabled=${saving} onClick=${() => void submit()}>Submit review</button>
+                <span class="note"> <kbd>1</kbd>–<kbd>9</kbd> pick, <kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> submits</span></p>`
+            : html`<p class="note">Nothing to answer: this item is ${outcome.status}.</p>`
+        }
+        <h3>Rules fired</h3>
+        ${
+          (outcome.rules_fired ?? []).length === 0
+            ? html`<p class="note">none</p>`
+            : html`<ul>${(outcome.rules_fired ?? []).map((fired) => {
+                const rule = view.policy.rules.find((r) => r.name === fired.name);
+                return html`<li><strong>${fired.name}</strong> (${fired.effect})${rule?.description ? ` — ${rule.description}` : ""}${fired.reason ? `: ${fired.reason}` : ""}</li>`;
+              })}</ul>`
+        }
+        <h3>History</h3>
+        <ul>
+          <li>decided ${new Date(outcome.created_at).toLocaleString()}${outcome.model ? ` by ${outcome.model}` : ""}</li>
+          ${view.history.map(
+            (review) =>
+              html`<li>reviewed by ${review.by ?? "someone"} at ${new Date(review.at).toLocaleString()}: ${Object.entries(
+                review.answers,
+              )
+                .map(([q, a]) => `${q}=${String(a)}`)
+                .join(", ")}</li>`,
+          )}
+        </ul>
+      </section>
+    </div>`;
+}
+
+function prettyState(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // A preview cut short is not JSON: show it as it is.
+    return text;
+  }
+}
+
+function StatsPage({ policy }: { policy: string }) {
+  const [stats, setStats] = useState<PolicyStats | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    call<PolicyStats>(`/api/policies/${encodeURIComponent(policy)}/stats`).then(setStats, (failure: Error) =>
+      setError(failure.message),
+    );
+  }, [policy]);
+  if (stats === undefined)
+    return error === undefined ? html`<p>Loading…</p>` : html`<p class="error" role="alert">${error}</p>`;
+  return html`
+    <h2>${policy}</h2>
+    <p class="note">From the newest ${stats.outcomes} outcomes.</p>
+    <div class="charts">
+      <figure><figcaption>Sent to review, per day</figcaption><${FallbackRateChart} days=${stats.fallbackByDay} /></figure>
+      ${stats.questions.map(
+        (question) => html`
+          <figure><figcaption>${question.id}: the model's confidence</figcaption><${ConfidenceHistogram} bins=${question.confidence} threshold=${question.threshold} /></figure>
+          <figure><figcaption>${question.id}: reliability from ${question.labelled} reviewed items</figcaption><${ReliabilityDiagram} bins=${question.reliability} />
+            <p class="note">Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p></figure>`,
+      )}
+    </div>`;
+}
+
+const config = await loadConfig();
+const root = document.getElementById("app");
+if (root !== null) {
+  root.textContent = "";
+  render(html`<${App} signedIn=${config.auth !== undefined} />`, root);
+}
