@@ -64,7 +64,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     }
     const file = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
     const asset = assets.get(file);
-    if (asset === undefined || request.method !== "GET")
+    if (asset === undefined || (request.method !== "GET" && request.method !== "HEAD"))
       return send(response, 404, { error: `no such page: ${url.pathname}` });
     response.writeHead(200, {
       ...securityHeaders(),

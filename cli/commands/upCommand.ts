@@ -9,7 +9,7 @@ import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { ReviewApi } from "../../console/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
 import { createLocalDecideHandler, DEMO_MODEL_NOTICE, startLocalStack } from "../../local/index.js";
-import { startReviewServer } from "../../local/startReviewServer.js";
+import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
@@ -87,18 +87,26 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         region: stack.region,
         endpointUrl: stack.dynamodbEndpoint,
       });
-      const review = await startReviewServer({
-        api: new ReviewApi({
-          client: reviewClient,
-          tableName: stack.table,
-          policies: await loadPolicies(join(packageRoot(), "policies")),
-        }),
-        ...(typeof values["review-port"] === "string"
-          ? { port: reviewPort(values["review-port"], usage) }
-          : {}),
-        ...(typeof values.reviewer === "string" ? { defaultReviewer: values.reviewer } : {}),
-        log: note,
-      });
+      let review: ReviewServer;
+      try {
+        review = await startReviewServer({
+          api: new ReviewApi({
+            client: reviewClient,
+            tableName: stack.table,
+            policies: await loadPolicies(join(packageRoot(), "policies")),
+          }),
+          ...(typeof values["review-port"] === "string"
+            ? { port: reviewPort(values["review-port"], usage) }
+            : {}),
+          ...(typeof values.reviewer === "string" ? { defaultReviewer: values.reviewer } : {}),
+          log: note,
+        });
+      } catch (error) {
+        // Nothing may outlive a failed start: the stack's processes are stopped before the error is told.
+        reviewClient.destroy();
+        await stack.stop();
+        throw error;
+      }
       if (stack.model.generated) note(DEMO_MODEL_NOTICE);
       note(
         `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,

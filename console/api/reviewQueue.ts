@@ -4,6 +4,7 @@ import {
   type StoredOutcome,
   StoredOutcomeSchema,
 } from "../../functions/outcomes/index.js";
+import { ReviewRequestError } from "./errors.js";
 
 /** The statuses whose outcomes wait for a person: an answer still on its fallback, or a review rule. */
 export const WAITING_STATUSES = ["fallback"] as const;
@@ -16,7 +17,7 @@ export interface ReviewQueueOptions {
   policies: readonly string[];
   /** Items per page. */
   limit: number;
-  /** Only items last changed before this ISO time (the previous page's `next`). */
+  /** The previous page's `next`: only items after it in the queue's order. */
   before?: string;
   /** Keep an item? Applied before the page is cut, so a filtered page is still full. */
   keep?: (outcome: StoredOutcome) => boolean;
@@ -33,32 +34,68 @@ export interface ReviewQueuePage {
  * The items waiting for review across policies, newest first, one page at a time, through the
  * `by-status` index (one partition per policy and status, sorted by `updated_at`). Each partition
  * is read from `before` downwards until it has given `limit` kept items or ends, and the partitions
- * are merged, so a page is exact however the items spread over policies. Items with the same
- * `updated_at` as the page's last are kept together on the next page (the cursor is a time).
+ * are merged, so a page is exact however the items spread over policies. The cursor is the last
+ * item's time with the items at that time already shown, so equal times never skip an item.
  */
 export async function readReviewQueue(options: ReviewQueueOptions): Promise<ReviewQueuePage> {
-  const keep = options.keep ?? (() => true);
+  const cursor = options.before === undefined ? undefined : readCursor(options.before);
+  const keep = (outcome: StoredOutcome): boolean =>
+    (cursor === undefined ||
+      outcome.updated_at < cursor.time ||
+      !cursor.seen.has(`${outcome.policy}\n${outcome.id}`)) &&
+    (options.keep ?? (() => true))(outcome);
   const lists = await Promise.all(
     options.policies.flatMap((policy) =>
-      WAITING_STATUSES.map((status) => readPartition(options, `${policy}#${status}`, keep)),
+      WAITING_STATUSES.map((status) => readPartition(options, `${policy}#${status}`, cursor?.time, keep)),
     ),
   );
   const merged = lists.flatMap((list) => list.items).sort(newestFirst);
+  const page = merged.slice(0, options.limit);
   const more = merged.length > options.limit || lists.some((list) => list.more);
-  let page = merged.slice(0, options.limit);
-  if (!more) return { items: page };
-  // The cursor is a time: an item sharing the last one's time would be skipped by `before`.
-  const last = page.at(-1)?.updated_at;
-  if (last === undefined) return { items: page };
-  const cut = page.filter((outcome) => outcome.updated_at > last);
-  page = cut.length > 0 ? cut : page;
-  const next = page.at(-1)?.updated_at;
-  return next === undefined ? { items: page } : { items: page, next };
+  const last = page.at(-1);
+  if (!more || last === undefined) return { items: page };
+  // Items sharing the last one's time may straddle the page: the cursor names those already shown.
+  const seen: Pick<StoredOutcome, "policy" | "id">[] = page.filter(
+    (outcome) => outcome.updated_at === last.updated_at,
+  );
+  if (cursor !== undefined && cursor.time === last.updated_at) seen.push(...[...cursor.seen].map(unseenKey));
+  return { items: page, next: writeCursor(last.updated_at, seen) };
+}
+
+interface Cursor {
+  time: string;
+  /** `policy\nid` of the items at `time` already shown. */
+  seen: Set<string>;
+}
+
+function writeCursor(time: string, shown: readonly Pick<StoredOutcome, "policy" | "id">[]): string {
+  return Buffer.from(JSON.stringify([time, shown.map((o) => `${o.policy}\n${o.id}`)])).toString("base64url");
+}
+
+function unseenKey(key: string): Pick<StoredOutcome, "policy" | "id"> {
+  const [policy = "", id = ""] = key.split("\n");
+  return { policy, id };
+}
+
+/** @throws ReviewRequestError for a cursor this module did not write. */
+function readCursor(text: string): Cursor {
+  try {
+    const [time, seen] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as [unknown, unknown];
+    if (typeof time === "string" && Array.isArray(seen) && seen.every((key) => typeof key === "string"))
+      return { time, seen: new Set(seen as string[]) };
+  } catch {
+    // Falls through to the error below: any text that is not a cursor gets the same answer.
+  }
+  throw new ReviewRequestError(
+    ["query", "before"],
+    "is not a cursor of this queue: pass the `next` of a page",
+  );
 }
 
 async function readPartition(
   options: ReviewQueueOptions,
   partition: string,
+  atOrBefore: string | undefined,
   keep: (outcome: StoredOutcome) => boolean,
 ): Promise<{ items: StoredOutcome[]; more: boolean }> {
   const items: StoredOutcome[] = [];
@@ -71,11 +108,11 @@ async function readPartition(
         KeyConditionExpression: options.before === undefined ? "#pk = :pk" : "#pk = :pk AND #sk < :before",
         ExpressionAttributeNames: {
           "#pk": OUTCOMES_STATUS_INDEX.partition,
-          ...(options.before === undefined ? {} : { "#sk": OUTCOMES_STATUS_INDEX.sort }),
+          ...(atOrBefore === undefined ? {} : { "#sk": OUTCOMES_STATUS_INDEX.sort }),
         },
         ExpressionAttributeValues: {
           ":pk": partition,
-          ...(options.before === undefined ? {} : { ":before": options.before }),
+          ...(atOrBefore === undefined ? {} : { ":before": atOrBefore }),
         },
         ScanIndexForward: false,
         Limit: options.limit + 1,

@@ -4,7 +4,9 @@
  * move and Enter opens; on an item J/K move between questions, number keys pick an option, Enter
  * submits, and the next item opens.
  */
-import { html, render, useCallback, useEffect, useMemo, useRef, useState } from "htm/preact";
+import { html } from "htm/preact";
+import { render } from "preact";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, call, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
 import type { ItemView, PolicyStats, QueueItem } from "./types.js";

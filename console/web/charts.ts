@@ -7,7 +7,7 @@ import type { PolicyStats } from "./types.js";
 
 const W = 320;
 const H = 160;
-const PAD = 28;
+const PAD = 36;
 
 /** The share of items sent to review per day, as bars with the count on hover. */
 export function FallbackRateChart({ days }: { days: PolicyStats["fallbackByDay"] }) {
