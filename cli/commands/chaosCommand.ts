@@ -9,7 +9,7 @@ import { formatChaosReport, runChaos } from "../../lab/chaos/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import { disableMetricsUnlessAsked } from "./upCommand.js";
+import { disableMetricsUnlessAsked } from "./localStackArgs.js";
 
 const USAGE = `usage: decisions chaos [--messages N] [--seed S] [options]
 

@@ -8,8 +8,12 @@ import { runDemo } from "../../local/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
-import { disableMetricsUnlessAsked } from "./upCommand.js";
+import {
+  disableMetricsUnlessAsked,
+  localStackFlags,
+  localStackUsage,
+  readLocalStackArgs,
+} from "./localStackArgs.js";
 
 /** Usage text of `decisions start`. */
 export function startUsage(): string {

@@ -14,7 +14,12 @@ import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
+import {
+  disableMetricsUnlessAsked,
+  localStackFlags,
+  localStackUsage,
+  readLocalStackArgs,
+} from "./localStackArgs.js";
 
 /** Usage text of `decisions up`. */
 export function upUsage(): string {
@@ -138,14 +143,6 @@ function reviewPort(text: string, usage: string): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--review-port must be a port number (0–65535), not "${text}"`, { usage });
   return port;
-}
-
-/**
- * The decide function's Powertools metrics print EMF documents on stdout, which would break the
- * one-line stdout contract, and no CloudWatch reads them here: off unless the user chose.
- */
-export function disableMetricsUnlessAsked(env: Readonly<Record<string, string | undefined>>): void {
-  if (env.POWERTOOLS_METRICS_DISABLED === undefined) process.env.POWERTOOLS_METRICS_DISABLED = "true";
 }
 
 /** The `up` sub-command on the process's stdout, stderr, signals and environment. */
