@@ -5,7 +5,7 @@
  * (offline batch classification through the pipeline's own units), `shared/` (AWS client
  * settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
  */
-export { classifyItems, InProcessEndpoint, ResultsFile, readItemRecords } from "./classify/index.js";
+export { classifyItems, InProcessEndpoint, ResultsFile, readItemLines } from "./classify/index.js";
 export { exportOutcomes, OutcomesTable, reviewOutcome, toLabelledDecision } from "./outcomes/index.js";
 export { listDeadLetters, redriveDeadLetters, submitMessages } from "./queue/index.js";
 export { awsClientConfig, defaultPolicyDir, loadNamedPolicy, OperationError } from "./shared/index.js";

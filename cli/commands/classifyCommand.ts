@@ -15,7 +15,7 @@ import {
   classifyItems,
   InProcessEndpoint,
   ResultsFile,
-  readItemRecords,
+  readItemLines,
 } from "../../operations/classify/index.js";
 import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../operations/shared/index.js";
 import { DEFAULT_START_KIND } from "../constants.js";
@@ -95,7 +95,7 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
           },
         );
       });
-      const records = readItemRecords(text, policyName);
+      const items = readItemLines(text, policyName);
       let modelPath = values.model;
       if (modelPath === undefined) {
         stderr.write(
@@ -128,22 +128,23 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
         const engine = await Scorer.load({ modelPath, threads, contextSize });
         try {
           const endpoint = new InProcessEndpoint({ engine });
-          let first: number | undefined;
+          let barStarted = false;
           summary = await classifyItems({
-            records,
+            items,
             policy,
             policies,
             endpoint,
             results: file,
             resume,
             signal: abort.signal,
-            onProgress: ({ done, total }) => {
-              if (first === undefined) {
-                first = done - 1;
-                bar.start(total, first, { rate: "0.0" });
+            onProgress: ({ done, total, skipped }) => {
+              if (!barStarted) {
+                barStarted = true;
+                bar.start(total, 0, { rate: "0.0" });
               }
+              // The rate counts the items this run decided, not those skipped.
               const seconds = (performance.now() - started) / 1000;
-              bar.update(done, { rate: ((done - first) / Math.max(seconds, 1e-3)).toFixed(1) });
+              bar.update(done, { rate: ((done - skipped) / Math.max(seconds, 1e-3)).toFixed(1) });
             },
           });
         } finally {

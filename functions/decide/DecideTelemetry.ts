@@ -3,13 +3,15 @@ import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
+import type { PipelineTelemetry } from "../pipeline/index.js";
 import type { RetryEvent } from "../shared/RetryPolicy.js";
 
 /**
- * The decide function's logs and metrics (Powertools). Outcome counts are kept per batch and
- * emitted by {@link flush} as one EMF document per (policy, status), since dimensions differ.
+ * The decide function's logs and metrics (Powertools): the pipeline core's telemetry port, and the
+ * batch's failed records. Outcome counts are kept per batch and emitted by {@link flush} as one EMF
+ * document per (policy, status), since dimensions differ.
  */
-export class DecideTelemetry {
+export class DecideTelemetry implements PipelineTelemetry {
   readonly #counts = new Map<string, { policy: string; status: OutcomeStatus; count: number }>();
 
   constructor(

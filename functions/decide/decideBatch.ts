@@ -1,14 +1,9 @@
-import type { SQSRecord } from "aws-lambda";
+import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
+import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/index.js";
 import type { PolicySet } from "../policy/index.js";
-import { type Clock, systemClock } from "../shared/Clock.js";
-import { Deadline } from "../shared/Deadline.js";
-import { mapBounded } from "../shared/mapBounded.js";
-import { rejectedRecordOutcome } from "./buildOutcome.js";
-import { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
-import { type BatchDeadlines, decideGroup, type GroupDeps, writeOutcome } from "./decideGroup.js";
-import { groupItems } from "./groupItems.js";
+import type { Clock } from "../shared/Clock.js";
+import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
-import type { ParsedItem, RecordResult, RejectedRecord } from "./types.js";
 
 /** Settings of {@link decideBatch}. */
 export interface DecideSettings {
@@ -18,8 +13,10 @@ export interface DecideSettings {
   maxConcurrentGroups: number;
 }
 
-/** Everything {@link decideBatch} works with; clients passed in. */
-export interface DecideDeps extends Omit<GroupDeps, "clock"> {
+/** Everything the decide function works with: the core's ports, the policies and the settings. */
+export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
+  /** The Powertools telemetry (the middy middlewares use its logger and metrics). */
+  telemetry: DecideTelemetry;
   policies: PolicySet;
   settings: DecideSettings;
   /** Default: the system clock. */
@@ -27,69 +24,39 @@ export interface DecideDeps extends Omit<GroupDeps, "clock"> {
 }
 
 /**
- * Decides a batch of SQS records and returns one settled result per record, in record order (the
- * shape `@middy/sqs-partial-batch-failure` turns into `batchItemFailures`). Never throws: a batch
- * in which every record failed returns them all as rejected results.
+ * The decide function's batch: each SQS record read into a work item ({@link parseRecord}), the
+ * items decided by the pipeline core (`decideItems`), and the records whose items failed (a
+ * transient failure, a deadline) returned as `batchItemFailures`, each logged and counted, so SQS
+ * redelivers exactly those. Permanent failures are not among them: they became `rejected`
+ * outcomes. Never throws: should the core throw, every record is reported as failed.
  *
- * Records are parsed ({@link parseRecord}); permanently invalid ones get their `rejected` outcome
- * at once; valid items are grouped by (policy, rendered state) and each group is decided with one
- * endpoint request ({@link decideGroup}), at most `maxConcurrentGroups` at a time. A group not
- * started before the deadline fails its records; started ones complete.
+ * Written here rather than with `@middy/sqs-partial-batch-failure`: that middleware wants the
+ * handler to return one settled promise per record and swaps in the response afterwards, which its
+ * types cannot express (the handler needed an `as unknown as SQSBatchResponse` cast); the core's
+ * results already say which items failed, and the response is that list.
  */
 export async function decideBatch(
   records: readonly SQSRecord[],
   context: { getRemainingTimeInMillis(): number },
   deps: DecideDeps,
-): Promise<PromiseSettledResult<RecordResult>[]> {
-  const clock = deps.clock ?? systemClock;
-  const batchStartedAt = clock.now();
-  const remaining = context.getRemainingTimeInMillis();
-  const deadlines: BatchDeadlines = {
-    startBy: Deadline.fromRemaining(remaining, deps.settings.deadlineMarginMs, clock),
-    finishBy: Deadline.fromRemaining(
-      remaining,
-      Math.min(FINISH_MARGIN_MS, deps.settings.deadlineMarginMs),
-      clock,
-    ),
-    batchStartedAt,
-  };
-  const results: PromiseSettledResult<RecordResult>[] = new Array(records.length);
-  const items: ParsedItem[] = [];
-  const rejected: RejectedRecord[] = [];
+): Promise<SQSBatchResponse> {
+  let results: ItemResult[];
+  try {
+    ({ results } = await decideItems(records.map(parseRecord), deps, {
+      policies: deps.policies,
+      remainingMs: context.getRemainingTimeInMillis(),
+      deadlineMarginMs: deps.settings.deadlineMarginMs,
+      maxConcurrentGroups: deps.settings.maxConcurrentGroups,
+    }));
+  } catch (error) {
+    results = records.map(() => ({ status: "failed", reason: error }));
+  }
+  const batchItemFailures: SQSBatchResponse["batchItemFailures"] = [];
   for (const [index, record] of records.entries()) {
-    try {
-      const parsed = parseRecord(record, index, deps.policies);
-      if (parsed.kind === "item") items.push(parsed);
-      else rejected.push(parsed);
-    } catch (error) {
-      results[index] = { status: "rejected", reason: error };
-    }
+    const result = results[index];
+    if (result?.status !== "failed") continue;
+    deps.telemetry.recordFailed(record.messageId, result.reason);
+    batchItemFailures.push({ itemIdentifier: record.messageId });
   }
-  const groups = groupItems(items);
-  const groupDeps = { ...deps, clock };
-
-  const [rejectedResults, groupResults] = await Promise.all([
-    mapBounded(rejected, OUTCOME_WRITE_CONCURRENCY, (record) =>
-      writeOutcome(rejectedRecordOutcome(record, { now: clock.now(), batchStartedAt }), deps, deadlines),
-    ),
-    mapBounded(groups, deps.settings.maxConcurrentGroups, (group) =>
-      decideGroup(group, groupDeps, deadlines),
-    ),
-  ]);
-  for (const [i, record] of rejected.entries()) results[record.record.index] = settled(rejectedResults[i]);
-  for (const [g, group] of groups.entries()) {
-    const outcome = groupResults[g];
-    for (const [i, item] of group.items.entries()) {
-      results[item.record.index] =
-        outcome?.status === "fulfilled"
-          ? settled(outcome.value[i])
-          : { status: "rejected", reason: outcome?.reason };
-    }
-  }
-  deps.telemetry.flush(groups.length);
-  return results;
-}
-
-function settled(result: PromiseSettledResult<RecordResult> | undefined): PromiseSettledResult<RecordResult> {
-  return result ?? { status: "rejected", reason: new Error("no result was produced for this record") };
+  return { batchItemFailures };
 }

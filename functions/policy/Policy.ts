@@ -40,7 +40,7 @@ export interface PolicyParts {
 /**
  * A loaded, compiled decision policy: its questions in order, declared facts, rules (CEL compiled
  * and type-checked once) and event mappings. Immutable; obtain one from `parsePolicy`,
- * `loadPolicyFile` or `loadPolicies`, then pass it to `checkFacts` and `decide`.
+ * `loadPolicyFile` or `loadPolicies`, then pass it to `checkFacts` and `applyPolicy`.
  */
 export class Policy {
   readonly name: string;

@@ -3,9 +3,10 @@
  * EventBridge events to work items, and apply thresholds, fallbacks and rules to the model's
  * answers. Imports no engine and no HTTP: safe to bundle into the decide function.
  */
+
+export { applyPolicy } from "./applyPolicy.js";
 export { applyTemperature } from "./applyTemperature.js";
 export { checkFacts } from "./checkFacts.js";
-export { decide } from "./decide.js";
 export {
   CelBudgetError,
   EventMappingError,

@@ -5,7 +5,7 @@ const SUM_TOLERANCE = 1e-3;
 
 /**
  * Reads a model answer as a distribution over the question's labels, in label order (noul:
- * `[P(yes), P(no)]`). Checks what `decide` relies on: the answer's type is the question's, its
+ * `[P(yes), P(no)]`). Checks what `applyPolicy` relies on: the answer's type is the question's, its
  * keys are exactly the question's labels, every probability is finite in [0, 1] and they sum to
  * 1 (within rounding; then renormalised).
  *

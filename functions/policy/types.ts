@@ -1,5 +1,5 @@
 /**
- * Types shared by the policy module: a compiled policy's parts, the model answers `decide` reads,
+ * Types shared by the policy module: a compiled policy's parts, the model answers `applyPolicy` reads,
  * and the decision it returns.
  */
 import type { FactType } from "./policySchema.js";
@@ -96,7 +96,7 @@ export interface PolicyEventMapping {
 
 /**
  * A model answer as the System One response gives it. Structurally the wire module's
- * `SystemOneAnswer`; `decide` reads only `probabilities` (choice, score) or `noul`, and recomputes
+ * `SystemOneAnswer`; `applyPolicy` reads only `probabilities` (choice, score) or `noul`, and recomputes
  * the chosen answer, confidence and expected score after the temperature.
  */
 export type ModelAnswer =
@@ -148,7 +148,7 @@ export interface RuleFired {
 /** The status of a decision; see policies/README.md for the precedence. */
 export type DecisionStatus = "decided" | "fallback" | "overridden" | "rejected";
 
-/** What {@link decide} returns: one answer per question, the rules that fired, and a status. */
+/** What {@link applyPolicy} returns: one answer per question, the rules that fired, and a status. */
 export interface PolicyDecision {
   status: DecisionStatus;
   /** Why, for `rejected` and `fallback`. */

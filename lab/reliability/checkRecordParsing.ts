@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { parseJsonText, systemOneRequestSchema } from "../../contract/wire/index.js";
 import { findReservedToken } from "../../contract/wire/reservedText.js";
-import { rejectedRecordOutcome } from "../../functions/decide/buildOutcome.js";
-import { buildSystemOneBody, parseRecord } from "../../functions/decide/index.js";
-import type { ParsedRecord } from "../../functions/decide/types.js";
+import { parseRecord } from "../../functions/decide/index.js";
 import { MAX_OUTCOME_BYTES, OutcomeSchema } from "../../functions/outcomes/index.js";
+import { rejectedItemOutcome } from "../../functions/pipeline/buildOutcome.js";
+import { buildSystemOneBody, parseWorkItem, type ReadWorkItem } from "../../functions/pipeline/index.js";
 import { checkFacts, type PolicySet } from "../../functions/policy/index.js";
 import { CHAT_CONTROL_TEXTS } from "./adversarialValues.js";
 import { type RecordBody, recordBodyArbitrary } from "./recordBodies.js";
@@ -47,7 +47,7 @@ const systemOne = systemOneRequestSchema({ findReservedText: findReservedToken }
  */
 export function recordParsingProblem(
   generated: RecordBody,
-  parsed: ParsedRecord,
+  parsed: ReadWorkItem,
   policies: PolicySet,
 ): string | undefined {
   const { body } = generated;
@@ -84,7 +84,7 @@ export function recordParsingProblem(
   if (typeof parsed.reason !== "string" || parsed.reason.trim() === "") return "a rejection without a reason";
   const keyProblem = keysProblem(parsed.policyName, parsed.id);
   if (keyProblem !== undefined) return `rejection ${keyProblem}`;
-  const outcome = rejectedRecordOutcome(parsed, {
+  const outcome = rejectedItemOutcome(parsed, {
     now: Date.UTC(2026, 0, 1),
     batchStartedAt: Date.UTC(2026, 0, 1),
   });
@@ -115,7 +115,8 @@ function keysProblem(policy: string, id: string): string | undefined {
 }
 
 /**
- * Runs the record-parsing property over `numRuns` generated bodies: `parseRecord` never throws and
+ * Runs the record-parsing property over `numRuns` generated bodies: an SQS record read by
+ * `parseRecord` and `parseWorkItem`, as the decide function reads it, never throws, and
  * every result satisfies {@link recordParsingProblem}.
  *
  * @throws the fast-check failure (counterexample, seed and path to replay it) when a case breaks it
@@ -133,7 +134,7 @@ export function checkRecordParsing(
     fc.property(bodies, (generated) => {
       index += 1;
       const record = sqsRecordOf(generated.body, `message-${index}`);
-      const parsed = parseRecord(record, 0, policies);
+      const parsed = parseWorkItem(parseRecord(record), 0, policies);
       const problem = recordParsingProblem(generated, parsed, policies);
       if (problem !== undefined) throw new Error(`${problem} [${generated.origin}]`);
       report.cases += 1;

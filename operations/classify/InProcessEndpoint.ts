@@ -10,6 +10,7 @@ import {
 } from "../../contract/wire/index.js";
 import type { EndpointInvocation } from "../../functions/endpoint/index.js";
 import { PermanentEndpointError } from "../../functions/endpoint/index.js";
+import type { DecisionEndpoint, EndpointCallOptions } from "../../functions/pipeline/index.js";
 
 /** Options of an {@link InProcessEndpoint}. */
 export interface InProcessEndpointOptions {
@@ -20,8 +21,9 @@ export interface InProcessEndpointOptions {
 }
 
 /**
- * The decision endpoint without HTTP: answers the System One request body the decide function
- * builds (`buildSystemOneBody`) with the engine in this process, the way the adapter answers it
+ * The decision endpoint without HTTP (the pipeline core's `DecisionEndpoint` port for
+ * `decisions classify`): answers the System One request body the core builds
+ * (`buildSystemOneBody`) with the engine in this process, the way the adapter answers it
  * on `/invocations` — the state taken from the body's own text (a string state as its value, an
  * object or array as a `JsonText` of its slice), so the prompt and its hash are byte-identical to
  * the pipeline's — and returns the response body as text, as `EndpointClient.invoke` does.
@@ -30,7 +32,7 @@ export interface InProcessEndpointOptions {
  * const endpoint = new InProcessEndpoint({ engine: scorer });
  * const { body } = await endpoint.invoke(buildSystemOneBody(policy, stateText));
  */
-export class InProcessEndpoint {
+export class InProcessEndpoint implements DecisionEndpoint {
   readonly endpointName: string;
   readonly #engine: DecisionEngine;
 
@@ -40,13 +42,14 @@ export class InProcessEndpoint {
   }
 
   /**
-   * Answers one System One request body.
+   * Answers one System One request body. The engine is never retried and has no deadline of its
+   * own: only `signal` of the options is used (it aborts the evaluation in flight).
    *
    * @throws PermanentEndpointError when the request cannot be answered for good (the adapter's
    *   4xx: an invalid request, a state longer than the context, too many options).
    * @throws whatever else the engine throws (a failed model, an abort).
    */
-  async invoke(body: string, options: { signal?: AbortSignal } = {}): Promise<EndpointInvocation> {
+  async invoke(body: string, options: Pick<EndpointCallOptions, "signal"> = {}): Promise<EndpointInvocation> {
     const started = performance.now();
     try {
       const root = parseJsonText(body);

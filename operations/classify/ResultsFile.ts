@@ -1,4 +1,6 @@
 import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
+import type { Outcome } from "../../functions/outcomes/index.js";
+import type { OutcomeSink, SinkRecordResult } from "../../functions/pipeline/index.js";
 import { InputFileError } from "../shared/errors.js";
 
 /** What {@link ResultsFile.open} found in an existing results file. */
@@ -17,17 +19,25 @@ export function resultKey(policy: string, id: string): string {
 }
 
 /**
- * The JSONL file `decisions classify` writes, one outcome per line, appended and written through
- * to the file one line at a time, so a killed run loses at most the item in flight. Opening an
- * existing file reads which outcomes it holds (to skip them) and cuts off an unfinished last line.
+ * The JSONL file `decisions classify` writes, one outcome per line: the pipeline core's outcome
+ * sink for an offline run. Write-once per (policy, id) like the outcomes table: a second outcome
+ * for a key the file holds is not written, the first stands. Lines are appended in the order they
+ * are recorded and written through one at a time, so a killed run loses only outcomes not yet
+ * appended (the rerun decides them again). Opening an existing file reads which outcomes it holds
+ * (the core skips them, {@link holds}) and cuts off an unfinished last line.
  */
-export class ResultsFile {
+export class ResultsFile implements OutcomeSink {
   readonly path: string;
   readonly #handle: FileHandle;
+  /** Keys of the outcomes in the file, and of those being appended. */
+  readonly #held: Set<string>;
+  /** The last append: each waits for the one before, so lines keep the order they were recorded in. */
+  #tail: Promise<void> = Promise.resolve();
 
-  private constructor(path: string, handle: FileHandle) {
+  private constructor(path: string, handle: FileHandle, held: Set<string>) {
     this.path = path;
     this.#handle = handle;
+    this.#held = held;
   }
 
   /**
@@ -83,12 +93,37 @@ export class ResultsFile {
         cause: error,
       });
     }
-    return { file: new ResultsFile(path, handle), resume };
+    return { file: new ResultsFile(path, handle, new Set(resume.done)), resume };
   }
 
-  /** Appends one outcome as a line; resolves once the operating system has it. */
-  async append(outcome: unknown): Promise<void> {
-    await this.#handle.write(`${JSON.stringify(outcome)}\n`);
+  /** Whether the file holds (or is appending) an outcome for (policy, id). */
+  holds(policy: string, id: string): boolean {
+    return this.#held.has(resultKey(policy, id));
+  }
+
+  /**
+   * Appends the outcome as a line unless the file holds one for its (policy, id); resolves once
+   * the operating system has the line.
+   *
+   * @throws the file system's error when the line cannot be written (the key is then free again).
+   */
+  async record(outcome: Outcome): Promise<SinkRecordResult> {
+    const key = resultKey(outcome.policy, outcome.id);
+    if (this.#held.has(key)) return { recorded: false, existing: undefined };
+    // Claimed before the append starts: a second outcome for the key, recorded meanwhile, finds it held.
+    this.#held.add(key);
+    const line = `${JSON.stringify(outcome)}\n`;
+    const written = this.#tail.then(async () => {
+      await this.#handle.write(line);
+    });
+    this.#tail = written.catch(() => undefined);
+    try {
+      await written;
+    } catch (error) {
+      this.#held.delete(key);
+      throw error;
+    }
+    return { recorded: true, outcome };
   }
 
   /** Closes the file. */

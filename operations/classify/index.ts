@@ -1,7 +1,7 @@
 /**
  * Offline batch classification (`decisions classify`): work items from a JSONL file decided in
- * this process by the pipeline's own units and the engine, without HTTP or a queue, into a
- * resumable JSONL file of outcomes in the pipeline's format.
+ * this process by the pipeline core (`functions/pipeline`) with the engine as its endpoint, without
+ * HTTP or a queue, into a resumable JSONL file of outcomes in the pipeline's format.
  */
 export {
   type ClassifyItemsOptions,
@@ -11,4 +11,4 @@ export {
 } from "./classifyItems.js";
 export { InProcessEndpoint, type InProcessEndpointOptions } from "./InProcessEndpoint.js";
 export { ResultsFile, type ResumeState, resultKey } from "./ResultsFile.js";
-export { type ItemRecord, readItemRecords } from "./readItemRecords.js";
+export { readItemLines } from "./readItemLines.js";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Environment } from "@marcbachmann/cel-js";
 import { findCostlyCel } from "../../functions/policy/findCostlyCel.js";
-import { checkFacts, decide, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
+import { applyPolicy, checkFacts, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
 import { CEL_INJECTIONS } from "../../lab/reliability/index.js";
 
 function policyWith(
@@ -143,11 +143,11 @@ describe("CEL rules in policies", () => {
       },
     };
 
-    const decision = decide(policy, checked.facts, answers as never);
+    const decision = applyPolicy(policy, checked.facts, answers as never);
 
     assert.equal(decision.status, "decided");
     const dynamic = parsePolicy(policyWith("dyn(facts).anything == 1"), "cel-test.yaml");
-    const failed = decide(
+    const failed = applyPolicy(
       dynamic,
       (checkFacts(dynamic, {}) as { facts: Record<string, unknown> }).facts,
       answers as never,

@@ -1,13 +1,13 @@
 /**
  * A state that asks for an undeclared option can never make it appear in an answer (issue 11,
  * "Security"), property-based: through the real engine (tiny-qwen3) on the SemIf and System One
- * routes, and through a policy's `decide` given any model answer. The answer keys are exactly the
+ * routes, and through a policy's `applyPolicy` given any model answer. The answer keys are exactly the
  * declared ones.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { decide, loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { applyPolicy, loadPolicies, type PolicySet } from "../../functions/policy/index.js";
 import { hostileString, propertyRuns } from "../../lab/reliability/index.js";
 import { type AdapterProcess, prepareStackModel, startAdapterProcess } from "../../local/index.js";
 
@@ -141,7 +141,7 @@ describe("undeclared options never appear in an answer", () => {
           ([name, answers]) => {
             const policy = policies.get(name);
             assert.ok(policy !== undefined);
-            const decision = decide(policy, FACTS[name] ?? {}, answers as never);
+            const decision = applyPolicy(policy, FACTS[name] ?? {}, answers as never);
             const declared = policy.questions.map((question) => question.id);
             const keys = Object.keys(decision.answers).sort();
             // A rejected decision keeps the answers read before the malformed one: a subset.

@@ -1,4 +1,4 @@
-import { buildSystemOneBody } from "../../../functions/decide/index.js";
+import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
 import type { Policy } from "../../../functions/policy/index.js";
 import type { StreamItem } from "./buildTicketStream.js";
 

@@ -17,7 +17,7 @@ import { UsageError } from "../../../cli/errors.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import { type Outcome, OutcomeSchema, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { decide, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
 import { ReviewAnswerError, ReviewConflictError } from "../../../operations/outcomes/index.js";
@@ -53,7 +53,7 @@ function outcomeOf(
     "legal",
     "triage",
   ];
-  const decision = decide(policy, facts, {
+  const decision = applyPolicy(policy, facts, {
     queue: {
       type: "choice",
       probabilities: Object.fromEntries(labels.map((label) => [label, queue[label] ?? 0])),

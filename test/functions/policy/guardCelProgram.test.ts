@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ruleEnvironment } from "../../../functions/policy/celEnvironment.js";
 import {
+  applyPolicy,
   CelBudgetError,
   checkFacts,
-  decide,
   guardCelProgram,
   parsePolicy,
 } from "../../../functions/policy/index.js";
@@ -83,7 +83,7 @@ rules:
     const checked = checkFacts(policy, { tier: "x".repeat(300_000) });
     assert.ok(checked.ok);
 
-    const decision = decide(policy, checked.facts, {
+    const decision = applyPolicy(policy, checked.facts, {
       route: { type: "choice", probabilities: { billing: 0.9, technical: 0.1 } },
     } as never);
 

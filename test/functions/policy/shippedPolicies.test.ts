@@ -7,8 +7,8 @@ import { readFile } from "node:fs/promises";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import {
+  applyPolicy,
   checkFacts,
-  decide,
   loadPolicies,
   type Policy,
   type PolicySet,
@@ -112,7 +112,7 @@ describe("shipped policies", () => {
   });
 
   it("ticket-routing: the model's confident answers stand when no rule applies", () => {
-    const decision = decide(
+    const decision = applyPolicy(
       policy("ticket-routing"),
       { customer_tier: "pro" },
       ticketAnswers("billing", "P3"),
@@ -124,8 +124,16 @@ describe("shipped policies", () => {
   });
 
   it("ticket-routing: legal_hold routes to the legal queue whatever the model says", () => {
-    const without = decide(policy("ticket-routing"), { legal_hold: false }, ticketAnswers("billing", "P3"));
-    const withHold = decide(policy("ticket-routing"), { legal_hold: true }, ticketAnswers("billing", "P3"));
+    const without = applyPolicy(
+      policy("ticket-routing"),
+      { legal_hold: false },
+      ticketAnswers("billing", "P3"),
+    );
+    const withHold = applyPolicy(
+      policy("ticket-routing"),
+      { legal_hold: true },
+      ticketAnswers("billing", "P3"),
+    );
 
     assert.equal(without.answers.queue?.answer, "billing");
     assert.equal(withHold.status, "overridden");
@@ -136,13 +144,17 @@ describe("shipped policies", () => {
   });
 
   it("ticket-routing: enterprise customers are never below P2", () => {
-    const pro = decide(policy("ticket-routing"), { customer_tier: "pro" }, ticketAnswers("billing", "P4"));
-    const enterprise = decide(
+    const pro = applyPolicy(
+      policy("ticket-routing"),
+      { customer_tier: "pro" },
+      ticketAnswers("billing", "P4"),
+    );
+    const enterprise = applyPolicy(
       policy("ticket-routing"),
       { customer_tier: "enterprise" },
       ticketAnswers("billing", "P4"),
     );
-    const enterpriseP1 = decide(
+    const enterpriseP1 = applyPolicy(
       policy("ticket-routing"),
       { customer_tier: "enterprise" },
       ticketAnswers("billing", "P1"),
@@ -159,8 +171,8 @@ describe("shipped policies", () => {
   });
 
   it("ticket-routing: personal data sends the ticket to human review, keeping a legal hold's queue", () => {
-    const pii = decide(policy("ticket-routing"), { pii: true }, ticketAnswers("billing", "P3"));
-    const piiAndHold = decide(
+    const pii = applyPolicy(policy("ticket-routing"), { pii: true }, ticketAnswers("billing", "P3"));
+    const piiAndHold = applyPolicy(
       policy("ticket-routing"),
       { pii: true, legal_hold: true },
       ticketAnswers("billing", "P3"),
@@ -178,7 +190,7 @@ describe("shipped policies", () => {
   it("ticket-routing: an unsure queue falls back to triage with the threshold recorded", () => {
     const answers = { ...ticketAnswers("billing", "P3"), queue: choice(peaked(QUEUES, "billing", 0.6)) };
 
-    const decision = decide(policy("ticket-routing"), {}, answers);
+    const decision = applyPolicy(policy("ticket-routing"), {}, answers);
 
     // 0.6 against 0.4/7 each becomes about 0.47 at T = 1.3: below 0.55
     assert.equal(decision.status, "fallback");
@@ -190,17 +202,17 @@ describe("shipped policies", () => {
 
   it("incident-priority: an incident tagged security always goes to the security team", () => {
     const facts = { service: "checkout-api", environment: "production" };
-    const untagged = decide(
+    const untagged = applyPolicy(
       policy("incident-priority"),
       { ...facts, tags: ["database"] },
       incidentAnswers("database"),
     );
-    const tagged = decide(
+    const tagged = applyPolicy(
       policy("incident-priority"),
       { ...facts, tags: ["database", "security"] },
       incidentAnswers("database"),
     );
-    const noTags = decide(policy("incident-priority"), facts, incidentAnswers("database"));
+    const noTags = applyPolicy(policy("incident-priority"), facts, incidentAnswers("database"));
 
     assert.equal(untagged.answers.owning_team?.answer, "database");
     assert.equal(noTags.status, "decided");
@@ -220,8 +232,8 @@ describe("shipped policies", () => {
   });
 
   it("batch-classification: personal data goes to human review", () => {
-    const clean = decide(policy("batch-classification"), { pii: false }, documentAnswers("invoice"));
-    const pii = decide(policy("batch-classification"), { pii: true }, documentAnswers("invoice"));
+    const clean = applyPolicy(policy("batch-classification"), { pii: false }, documentAnswers("invoice"));
+    const pii = applyPolicy(policy("batch-classification"), { pii: true }, documentAnswers("invoice"));
 
     assert.equal(clean.status, "decided");
     assert.equal(pii.status, "fallback");
@@ -234,8 +246,8 @@ describe("shipped policies", () => {
   });
 
   it("batch-classification: identity documents are always reviewed; duplicates are rejected", () => {
-    const identity = decide(policy("batch-classification"), {}, documentAnswers("identity_document"));
-    const duplicate = decide(
+    const identity = applyPolicy(policy("batch-classification"), {}, documentAnswers("identity_document"));
+    const duplicate = applyPolicy(
       policy("batch-classification"),
       { duplicate_of: "row-17" },
       documentAnswers("invoice"),
@@ -290,7 +302,7 @@ describe("shipped policies", () => {
       },
       submitted_at: "2026-11-30T08:15:00Z",
     });
-    const decision = decide(mapped.policy, mapped.item.facts, incidentAnswers("platform"));
+    const decision = applyPolicy(mapped.policy, mapped.item.facts, incidentAnswers("platform"));
     assert.equal(decision.answers.owning_team?.answer, "security");
   });
 });
@@ -302,8 +314,8 @@ describe("policies/README.md", () => {
     assert.ok(example, "no yaml block after ## Example");
     const policy = parsePolicy(example, "refund-approval.yaml");
 
-    const small = decide(policy, { amount: 120 }, { approve: noul(0.9) });
-    const large = decide(policy, { amount: 900 }, { approve: noul(0.9) });
+    const small = applyPolicy(policy, { amount: 120 }, { approve: noul(0.9) });
+    const large = applyPolicy(policy, { amount: 900 }, { approve: noul(0.9) });
 
     assert.equal(small.status, "decided");
     assert.equal(small.answers.approve?.answer, true);

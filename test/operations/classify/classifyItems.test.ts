@@ -10,7 +10,7 @@ import { loadPolicies, type Policy, type PolicySet } from "../../../functions/po
 import { classifyItems } from "../../../operations/classify/classifyItems.js";
 import { InProcessEndpoint } from "../../../operations/classify/InProcessEndpoint.js";
 import { ResultsFile } from "../../../operations/classify/ResultsFile.js";
-import { readItemRecords } from "../../../operations/classify/readItemRecords.js";
+import { readItemLines } from "../../../operations/classify/readItemLines.js";
 import { FakeEngine } from "../../support/FakeEngine.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
@@ -34,7 +34,7 @@ describe("classifyItems", () => {
     const { file, resume } = await ResultsFile.open(out);
     try {
       const summary = await classifyItems({
-        records: readItemRecords(lines.join("\n"), "ticket-routing"),
+        items: readItemLines(lines.join("\n"), "ticket-routing"),
         policy,
         policies,
         endpoint: new InProcessEndpoint({ engine }),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { readSystemOneResponse } from "../../../functions/decide/readSystemOneResponse.js";
 import { InvalidEndpointResponseError } from "../../../functions/endpoint/errors.js";
+import { readSystemOneResponse } from "../../../functions/pipeline/readSystemOneResponse.js";
 import { loadPolicies, type Policy } from "../../../functions/policy/index.js";
 
 let policy: Policy;

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SystemOneAnswer } from "../../../adapter/engine/systemOneTypes.js";
-import { decide } from "../../../functions/policy/index.js";
+import { applyPolicy } from "../../../functions/policy/index.js";
 import { choice, noul, score, testPolicy } from "./fabricate.js";
 
 const QUESTIONS = `  level:
@@ -27,11 +27,11 @@ const confident = {
   urgent: noul(0.1),
 };
 
-describe("decide", () => {
+describe("applyPolicy", () => {
   it("decides with the model's answers when every probability reaches its threshold", () => {
     const policy = testPolicy(QUESTIONS);
 
-    const decision = decide(policy, undefined, confident);
+    const decision = applyPolicy(policy, undefined, confident);
 
     assert.equal(decision.status, "decided");
     assert.equal(decision.reason, undefined);
@@ -53,7 +53,7 @@ describe("decide", () => {
   it("uses the fallback below the threshold, recording the threshold and the model's answer", () => {
     const policy = testPolicy(QUESTIONS);
 
-    const decision = decide(
+    const decision = applyPolicy(
       policy,
       {},
       { ...confident, route: choice({ billing: 0.45, technical: 0.35, legal: 0.2 }) },
@@ -74,7 +74,7 @@ describe("decide", () => {
   it("measures a noul answer by max(p, 1 − p): 0.45 is 0.55 sure of no", () => {
     const policy = testPolicy(QUESTIONS);
 
-    const decision = decide(policy, {}, { ...confident, urgent: noul(0.45) });
+    const decision = applyPolicy(policy, {}, { ...confident, urgent: noul(0.45) });
 
     assert.equal(decision.answers.urgent?.source, "fallback");
     assert.equal(decision.answers.urgent?.probability, 0.55);
@@ -89,8 +89,8 @@ describe("decide", () => {
     const cold = testPolicy(QUESTIONS);
     const answers = { ...confident, urgent: noul(0.64) };
 
-    const warmDecision = decide(warm, {}, answers);
-    const coldDecision = decide(cold, {}, answers);
+    const warmDecision = applyPolicy(warm, {}, answers);
+    const coldDecision = applyPolicy(cold, {}, answers);
 
     assert.equal(coldDecision.answers.urgent?.source, "model");
     assert.equal(coldDecision.answers.urgent?.probability, 0.64);
@@ -105,7 +105,7 @@ describe("decide", () => {
       QUESTIONS.replace("    fallback: 2\n", "    fallback: 2\n    temperature: 0.5\n"),
     );
 
-    const decision = decide(policy, {}, { ...confident, level: score([0.2, 0.2, 0.6]) });
+    const decision = applyPolicy(policy, {}, { ...confident, level: score([0.2, 0.2, 0.6]) });
 
     // squares: 0.04, 0.04, 0.36 → /0.44
     assert.ok(Math.abs((decision.answers.level?.probability ?? 0) - 0.36 / 0.44) < 1e-12);
@@ -116,7 +116,7 @@ describe("decide", () => {
   it("breaks ties towards the option offered first, as the engine does", () => {
     const policy = testPolicy();
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.2, technical: 0.4, legal: 0.4 }) });
+    const decision = applyPolicy(policy, {}, { route: choice({ billing: 0.2, technical: 0.4, legal: 0.4 }) });
 
     assert.equal(decision.answers.route?.model_answer, "technical");
   });
@@ -128,7 +128,11 @@ describe("decide", () => {
     set: {route: legal}
 `);
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) });
+    const decision = applyPolicy(
+      policy,
+      {},
+      { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) },
+    );
 
     assert.equal(decision.status, "overridden");
     assert.deepEqual(decision.rules_fired, [
@@ -151,7 +155,11 @@ describe("decide", () => {
     set: {route: legal}
 `);
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) });
+    const decision = applyPolicy(
+      policy,
+      {},
+      { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) },
+    );
 
     assert.deepEqual(
       decision.rules_fired.map((rule) => rule.name),
@@ -167,7 +175,7 @@ describe("decide", () => {
     set: {route: billing}
 `);
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.3, technical: 0.3, legal: 0.4 }) });
+    const decision = applyPolicy(policy, {}, { route: choice({ billing: 0.3, technical: 0.3, legal: 0.4 }) });
 
     assert.equal(decision.status, "overridden");
     assert.equal(decision.answers.route?.source, "rule");
@@ -184,7 +192,7 @@ describe("decide", () => {
     review: Please look.
 `);
 
-    const decision = decide(policy, {}, confident);
+    const decision = applyPolicy(policy, {}, confident);
 
     assert.equal(decision.status, "fallback");
     assert.equal(decision.reason, "look: Please look.");
@@ -208,7 +216,7 @@ describe("decide", () => {
     set: {route: billing}
 `);
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.1, technical: 0.1, legal: 0.8 }) });
+    const decision = applyPolicy(policy, {}, { route: choice({ billing: 0.1, technical: 0.1, legal: 0.8 }) });
 
     assert.equal(decision.status, "rejected");
     assert.equal(decision.reason, "no_legal: Legal tickets are not handled here.");
@@ -231,7 +239,7 @@ describe("decide", () => {
     reject: no
 `);
 
-    const decision = decide(policy, {}, { route: choice({ billing: 0.2, technical: 0.2, legal: 0.6 }) });
+    const decision = applyPolicy(policy, {}, { route: choice({ billing: 0.2, technical: 0.2, legal: 0.6 }) });
 
     assert.equal(decision.status, "rejected");
     assert.equal(decision.rules_fired.length, 3);
@@ -246,7 +254,7 @@ rules:
     review: look
 `);
 
-    const decision = decide(
+    const decision = applyPolicy(
       policy,
       { amount: 7 },
       { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) },
@@ -266,7 +274,7 @@ rules:
     set: {route: billing}
 `);
 
-    const decision = decide(
+    const decision = applyPolicy(
       policy,
       { tier: "gold" },
       { route: choice({ billing: 0.9, technical: 0.05, legal: 0.05 }) },
@@ -292,7 +300,7 @@ rules:
       [{ ...confident, urgent: noul(1.5) }, /noul is not a probability/],
     ] as const;
     for (const [answers, reason] of cases) {
-      const decision = decide(policy, {}, answers as never);
+      const decision = applyPolicy(policy, {}, answers as never);
       assert.equal(decision.status, "rejected");
       if (typeof reason === "string") assert.equal(decision.reason, reason);
       else assert.match(decision.reason ?? "", reason);
@@ -310,7 +318,7 @@ rules:
       },
     };
 
-    const decision = decide(policy, {}, fromEngine);
+    const decision = applyPolicy(policy, {}, fromEngine);
 
     assert.equal(decision.answers.route?.answer, "legal");
   });

@@ -1,11 +1,12 @@
 /**
- * Record parsing under arbitrary and adversarial bodies (issue 11, "Bad input"): never a throw,
+ * Work-item parsing (SQS records read as the decide function reads them) under arbitrary and adversarial bodies (issue 11, "Bad input"): never a throw,
  * never a half outcome — a valid item or a clear rejection with its reason. `PROPERTY_RUNS` sets
  * the number of cases (default 400).
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { parseRecord } from "../../../functions/decide/index.js";
+import { parseWorkItem } from "../../../functions/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 import { checkRecordParsing, recordParsingProblem } from "../../../lab/reliability/checkRecordParsing.js";
 import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
@@ -19,11 +20,11 @@ before(async () => {
   policies = await loadPolicies("policies");
 });
 
-describe("parseRecord under adversarial bodies (property)", () => {
+describe("parseWorkItem under adversarial bodies (property)", () => {
   it("makes every seed an item: the mutations start from valid bodies", () => {
     for (const seed of SEED_BODIES) {
       const body = JSON.stringify(seed);
-      const parsed = parseRecord(sqsRecord(body), 0, policies);
+      const parsed = parseWorkItem(parseRecord(sqsRecord(body)), 0, policies);
       assert.equal(parsed.kind, "item", parsed.kind === "rejected" ? parsed.reason : "");
       assert.equal(recordParsingProblem({ body, origin: "seed" }, parsed, policies), undefined);
     }
@@ -41,7 +42,7 @@ describe("parseRecord under adversarial bodies (property)", () => {
     const wideId = JSON.stringify({ id: "語".repeat(500), policy: "ticket-routing", state: "s" });
     const longPolicy = JSON.stringify({ id: "a", policy: "p".repeat(3000), state: "s" });
     for (const body of [longId, wideId, longPolicy]) {
-      const parsed = parseRecord(sqsRecord(body), 0, policies);
+      const parsed = parseWorkItem(parseRecord(sqsRecord(body)), 0, policies);
       assert.equal(recordParsingProblem({ body, origin: "long key" }, parsed, policies), undefined);
     }
   });

@@ -33,7 +33,7 @@ import type {
  * @param facts the work item's facts (`undefined` counts as none)
  * @param answers the System One response's `answers`, keyed by question id
  */
-export function decide(
+export function applyPolicy(
   policy: Policy,
   facts: unknown,
   answers: Readonly<Record<string, ModelAnswer>>,

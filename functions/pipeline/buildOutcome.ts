@@ -4,7 +4,7 @@ import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { Policy, PolicyDecision } from "../policy/index.js";
 import { truncateText } from "../shared/truncateText.js";
 import type { ReadResponse } from "./readSystemOneResponse.js";
-import type { ParsedItem, RecordInfo, RejectedRecord } from "./types.js";
+import type { ItemOrigin, ParsedItem, RejectedItem } from "./types.js";
 
 /** Code points kept of an event's `source` and `detail-type` in an outcome (they are producer-written). */
 const EVENT_FIELD_CHARS = 256;
@@ -24,7 +24,7 @@ export interface GroupRequest {
 }
 
 /**
- * The outcome of an item the policy decided (any status `decide` returned, `rejected` included:
+ * The outcome of an item the policy decided (any status `applyPolicy` returned, `rejected` included:
  * a rule's reject or a malformed answer keeps the answers and rules that led to it).
  */
 export function decidedOutcome(
@@ -35,7 +35,7 @@ export function decidedOutcome(
 ): Outcome {
   const { invocation, read } = request;
   return {
-    ...base(item.policy.name, item.id, decision.status, times, sourceOf(item.record, item.event)),
+    ...base(item.policy.name, item.id, decision.status, times, sourceOf(item.origin, item.event)),
     ...(decision.reason !== undefined ? { reason: truncateText(decision.reason, REASON_CHARS) } : {}),
     answers: Object.fromEntries(
       Object.entries(decision.answers).map(([qid, answer]) => [qid, { ...answer }]),
@@ -53,24 +53,24 @@ export function decidedOutcome(
     timings: {
       endpoint_ms: invocation.latencyMs,
       endpoint_total_ms: invocation.totalMs,
-      ...commonTimings(item.record, item.submittedAt, times),
+      ...commonTimings(item.origin, item.submittedAt, times),
     },
     ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
     ...summarizeState(item.stateText),
   };
 }
 
-/** The `rejected` outcome of a record that was invalid before any model call. */
-export function rejectedRecordOutcome(record: RejectedRecord, times: OutcomeTimes): Outcome {
+/** The `rejected` outcome of an input that was invalid before any model call. */
+export function rejectedItemOutcome(rejected: RejectedItem, times: OutcomeTimes): Outcome {
   return {
-    ...base(record.policyName, record.id, "rejected", times, sourceOf(record.record, record.event)),
-    reason: truncateText(record.reason, REASON_CHARS),
-    ...(record.reasonPath !== undefined ? { reason_path: record.reasonPath } : {}),
+    ...base(rejected.policyName, rejected.id, "rejected", times, sourceOf(rejected.origin, rejected.event)),
+    reason: truncateText(rejected.reason, REASON_CHARS),
+    ...(rejected.reasonPath !== undefined ? { reason_path: rejected.reasonPath } : {}),
     rules_fired: [],
-    ...(record.policy !== undefined ? policyFields(record.policy) : {}),
-    timings: commonTimings(record.record, record.submittedAt, times),
-    ...(record.submittedAt !== undefined ? { submitted_at: record.submittedAt } : {}),
-    ...(record.stateText !== undefined ? summarizeState(record.stateText) : {}),
+    ...(rejected.policy !== undefined ? policyFields(rejected.policy) : {}),
+    timings: commonTimings(rejected.origin, rejected.submittedAt, times),
+    ...(rejected.submittedAt !== undefined ? { submitted_at: rejected.submittedAt } : {}),
+    ...(rejected.stateText !== undefined ? summarizeState(rejected.stateText) : {}),
   };
 }
 
@@ -83,12 +83,12 @@ export function refusedItemOutcome(
   times: OutcomeTimes,
 ): Outcome {
   return {
-    ...base(item.policy.name, item.id, "rejected", times, sourceOf(item.record, item.event)),
+    ...base(item.policy.name, item.id, "rejected", times, sourceOf(item.origin, item.event)),
     reason: truncateText(reason, REASON_CHARS),
     rules_fired: [],
     ...policyFields(item.policy),
     request: { endpoint: endpointName, group_size: groupSize, attempts: 1 },
-    timings: commonTimings(item.record, item.submittedAt, times),
+    timings: commonTimings(item.origin, item.submittedAt, times),
     ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
     ...summarizeState(item.stateText),
   };
@@ -110,29 +110,32 @@ function policyFields(policy: Policy): Pick<Outcome, "policy_version" | "policy_
 }
 
 function sourceOf(
-  record: RecordInfo,
+  origin: ItemOrigin,
   event: { source: string; detailType: string } | undefined,
 ): OutcomeSource {
-  return {
-    kind: event === undefined ? "sqs" : "eventbridge",
-    message_id: record.messageId,
-    receive_count: record.receiveCount,
-    ...(event !== undefined
+  const eventFields =
+    event !== undefined
       ? {
           event_source: truncateText(event.source, EVENT_FIELD_CHARS),
           event_detail_type: truncateText(event.detailType, EVENT_FIELD_CHARS),
         }
-      : {}),
+      : {};
+  if (origin.kind === "file") return { kind: "file", line: origin.line, ...eventFields };
+  return {
+    kind: event === undefined ? "sqs" : "eventbridge",
+    message_id: origin.messageId,
+    receive_count: origin.receiveCount,
+    ...eventFields,
   };
 }
 
 function commonTimings(
-  record: RecordInfo,
+  origin: ItemOrigin,
   submittedAt: string | undefined,
   times: OutcomeTimes,
 ): { batch_ms: number; queue_to_outcome_ms?: number } {
   const submitted = submittedAt === undefined ? Number.NaN : Date.parse(submittedAt);
-  const start = Number.isFinite(submitted) ? submitted : record.sentAt;
+  const start = Number.isFinite(submitted) ? submitted : origin.kind === "sqs" ? origin.sentAt : undefined;
   return {
     batch_ms: times.now - times.batchStartedAt,
     ...(start !== undefined ? { queue_to_outcome_ms: Math.max(0, times.now - start) } : {}),

@@ -1,0 +1,154 @@
+import type { EndpointInvocation } from "../endpoint/index.js";
+import type { Outcome } from "../outcomes/index.js";
+import { applyPolicy } from "../policy/index.js";
+import type { Clock } from "../shared/Clock.js";
+import type { Deadline } from "../shared/Deadline.js";
+import { DeadlineExceededError, PermanentError } from "../shared/errors.js";
+import { mapBounded } from "../shared/mapBounded.js";
+import { decidedOutcome, type OutcomeTimes, refusedItemOutcome } from "./buildOutcome.js";
+import { buildSystemOneBody } from "./buildSystemOneBody.js";
+import type { PipelinePorts } from "./ports.js";
+import { readSystemOneResponse } from "./readSystemOneResponse.js";
+import type { DecisionGroup, ItemResult, ParsedItem } from "./types.js";
+
+/** The ports {@link decideGroup} and {@link writeOutcome} use, the clock chosen. */
+export type GroupPorts = Required<PipelinePorts>;
+
+/** The two moments that bound a call: no group starts after `startBy`; no write runs after `finishBy`. */
+export interface CallDeadlines {
+  startBy: Deadline;
+  finishBy: Deadline;
+  /** When the call started (epoch milliseconds): outcomes record the time since. */
+  startedAt: number;
+}
+
+/** How the groups of one call run. */
+export interface GroupRun {
+  deadlines: CallDeadlines;
+  /** Outcome writes in flight at once in the group. */
+  writeConcurrency: number;
+  /** Once aborted, no group starts, and the endpoint is asked to abort the call in flight. */
+  signal?: AbortSignal;
+}
+
+/** How a group ended: each item's result in group order, and whether the endpoint was asked. */
+export interface GroupResult {
+  results: ItemResult[];
+  requested: boolean;
+}
+
+/**
+ * Decides one group: one endpoint request with all the policy's questions on the group's state,
+ * the policy applied to each item's facts, one outcome written per item. Never throws.
+ *
+ * - Deadline passed (or the run aborted) before it starts → every item fails
+ *   (`DeadlineExceededError`, or the abort's reason), nothing written.
+ * - Items the sink already holds (`OutcomeSink.holds`) are duplicates at once; when it holds them
+ *   all, the endpoint is not asked.
+ * - A permanent endpoint failure (4xx from the model) → a `rejected` outcome per item.
+ * - Anything else failing the request (transient after retries, an invalid response) → every
+ *   item fails, nothing written for them.
+ */
+export async function decideGroup(
+  group: DecisionGroup,
+  ports: GroupPorts,
+  run: GroupRun,
+): Promise<GroupResult> {
+  const size = group.items.length;
+  const failAll = (reason: unknown): GroupResult => ({
+    results: group.items.map(() => ({ status: "failed", reason })),
+    requested: false,
+  });
+  const { deadlines } = run;
+  if (deadlines.startBy.expired())
+    return failAll(new DeadlineExceededError(`${size} item(s) of ${group.policy.name}`));
+  if (run.signal?.aborted) return failAll(run.signal.reason);
+
+  const results: ItemResult[] = new Array(size);
+  const pending: { item: ParsedItem; at: number }[] = [];
+  for (const [at, item] of group.items.entries()) {
+    if (ports.outcomes.holds?.(item.policy.name, item.id) === true) {
+      ports.telemetry.duplicate(item.policy.name, item.id);
+      results[at] = { status: "duplicate", policy: item.policy.name, id: item.id };
+    } else pending.push({ item, at });
+  }
+  if (pending.length === 0) return { results, requested: false };
+
+  const writeAll = async (build: (item: ParsedItem) => Outcome): Promise<GroupResult> => {
+    const written = await mapBounded(pending, run.writeConcurrency, ({ item }) =>
+      writeOutcome(build(item), ports, deadlines.finishBy),
+    );
+    for (const [i, { at }] of pending.entries()) results[at] = settled(written[i]);
+    return { results, requested: true };
+  };
+  const { endpoint } = ports;
+  let invocation: EndpointInvocation;
+  try {
+    invocation = await endpoint.invoke(buildSystemOneBody(group.policy, group.stateText), {
+      deadline: deadlines.startBy,
+      onRetry: (event) => ports.telemetry.retrying(`endpoint for ${group.policy.name}`, event),
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof PermanentError)) return { ...failAll(error), requested: true };
+    const times = timesNow(ports.clock, deadlines);
+    return writeAll((item) => refusedItemOutcome(item, error.message, endpoint.endpointName, size, times));
+  }
+  ports.telemetry.requestAnswered(group.policy.name, size, invocation);
+
+  let read: ReturnType<typeof readSystemOneResponse>;
+  try {
+    read = readSystemOneResponse(invocation.body, group.policy, endpoint.endpointName);
+  } catch (error) {
+    return { ...failAll(error), requested: true };
+  }
+  const request = { endpointName: endpoint.endpointName, invocation, read, groupSize: size };
+  return writeAll((item) =>
+    decidedOutcome(
+      item,
+      applyPolicy(group.policy, item.facts, read.response.answers),
+      request,
+      timesNow(ports.clock, deadlines),
+    ),
+  );
+}
+
+/**
+ * Writes one outcome under the finish deadline. An outcome that already stands is a success
+ * (`duplicate`): the first one stands.
+ *
+ * @throws whatever the sink throws (transient errors after its retries, a refused write): the
+ *   item is given back.
+ */
+export async function writeOutcome(
+  outcome: Outcome,
+  ports: Pick<GroupPorts, "outcomes" | "telemetry">,
+  finishBy: Deadline,
+): Promise<ItemResult> {
+  const written = await ports.outcomes.record(outcome, {
+    deadline: finishBy,
+    onRetry: (event) => ports.telemetry.retrying(`outcome ${outcome.policy}/${outcome.id}`, event),
+  });
+  if (written.recorded) {
+    ports.telemetry.outcomeWritten(written.outcome.policy, written.outcome.status);
+    return { status: "recorded", outcome: written.outcome };
+  }
+  ports.telemetry.duplicate(outcome.policy, outcome.id);
+  return {
+    status: "duplicate",
+    policy: outcome.policy,
+    id: outcome.id,
+    ...(written.existing !== undefined ? { existing: written.existing } : {}),
+  };
+}
+
+/** A settled write as an item result: a write that threw gives its item back. */
+export function settled(result: PromiseSettledResult<ItemResult> | undefined): ItemResult {
+  if (result === undefined)
+    return { status: "failed", reason: new Error("no result was produced for this item") };
+  return result.status === "fulfilled" ? result.value : { status: "failed", reason: result.reason };
+}
+
+function timesNow(clock: Clock, deadlines: CallDeadlines): OutcomeTimes {
+  return { now: clock.now(), batchStartedAt: deadlines.startedAt };
+}
