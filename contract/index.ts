@@ -12,6 +12,7 @@
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
  */
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
+export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export {
   OUTCOME_STATUSES,
   type Outcome,

@@ -29,6 +29,8 @@ const TRANSIENT_SQS_ERRORS = new Set([
 export interface LineMessage {
   line: number;
   id: string;
+  /** The work item's policy (a line refused by the queue is recorded under it). */
+  policy: string;
   body: string;
 }
 
@@ -74,8 +76,8 @@ export class WorkQueueSender {
   ) {}
 
   /**
-   * Sends up to 10 messages. Returns the ones that could not be sent: SQS's sender faults at once,
-   * transient entry failures once the retries ran out.
+   * Sends up to 10 messages. Returns the ones that could not be sent: SQS's sender faults at once
+   * (`permanent: true`), transient entry failures once the retries ran out (`permanent: false`).
    *
    * @throws RetriesExhaustedError when whole calls kept failing transiently (nothing to report per line).
    * @throws WorkQueueError when the queue refused the call for good.
@@ -91,7 +93,7 @@ export class WorkQueueSender {
     const failed: FailedLine[] = [];
     const failedFor = (id: string | undefined, code: string, text: string): FailedLine => {
       const message = byEntry.get(id ?? "");
-      return { line: message?.line ?? 0, id: message?.id ?? "", code, message: text };
+      return { line: message?.line ?? 0, id: message?.id ?? "", code, message: text, permanent: true };
     };
     let lastTransient = new Map<string, { code: string; message: string }>();
     try {
@@ -127,7 +129,10 @@ export class WorkQueueSender {
       if (!(error instanceof RetriesExhaustedError && error.cause instanceof EntriesFailedError)) throw error;
       for (const entry of pending) {
         const last = lastTransient.get(entry.Id ?? "");
-        failed.push(failedFor(entry.Id, last?.code ?? "ServiceFault", last?.message ?? error.message));
+        failed.push({
+          ...failedFor(entry.Id, last?.code ?? "ServiceFault", last?.message ?? error.message),
+          permanent: false,
+        });
       }
     }
     return failed.sort((a, b) => a.line - b.line);

@@ -3,6 +3,7 @@ import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
+import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
 import { Deadline } from "../shared/Deadline.js";
 import { checkpointsOfEvent } from "./checkpointsOfEvent.js";
 import { type IngestDeps, ingestObject } from "./ingestObject.js";
@@ -18,7 +19,7 @@ export interface IngestHandlerDeps extends IngestDeps {
  * The ingest function's middy handler: reads each object of the event in turn (see
  * {@link checkpointsOfEvent} for the inputs) and returns an {@link IngestResult}; objects not
  * finished (line budget or deadline) are in `pending`, to be passed back as the next input.
- * Metrics: `IngestedLines`, `IngestRejectedLines`, `IngestFailedMessages`.
+ * Metrics: {@link INGEST_METRICS} (lines sent, recorded as rejected, and neither: unsent).
  */
 export function createIngestHandler(deps: IngestHandlerDeps) {
   return middy<unknown, IngestResult, Error, Context>()
@@ -40,10 +41,15 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
         const done = await ingestObject(start, deps, deadline);
         result.objects.push(done);
         if (done.next) result.pending.push(done.next);
-        deps.metrics.addMetric("IngestedLines", MetricUnit.Count, done.sent);
-        deps.metrics.addMetric("IngestRejectedLines", MetricUnit.Count, done.rejected);
-        deps.metrics.addMetric("IngestFailedMessages", MetricUnit.Count, done.failed.length);
-        for (const failed of done.failed) deps.logger.error("message not sent", { ...failed, key: done.key });
+        deps.metrics.addMetric(INGEST_METRICS.ingestedLines, MetricUnit.Count, done.sent);
+        deps.metrics.addMetric(INGEST_METRICS.rejectedLines, MetricUnit.Count, done.rejected);
+        deps.metrics.addMetric(INGEST_METRICS.unsentLines, MetricUnit.Count, done.failed.length);
+        for (const failed of done.failed) {
+          deps.logger.error("line not sent nor recorded; read again from the checkpoint", {
+            ...failed,
+            key: done.key,
+          });
+        }
       }
       return result;
     });

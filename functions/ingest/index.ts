@@ -1,6 +1,7 @@
 export { checkpointsOfEvent, UnknownIngestInputError } from "./checkpointsOfEvent.js";
 export { createIngestDeps, type IngestParts } from "./createIngestDeps.js";
 export { createIngestHandler, type IngestHandlerDeps } from "./createIngestHandler.js";
+export { IngestLineError } from "./errors.js";
 export { type IngestDeps, ingestObject, MAX_LINE_BYTES } from "./ingestObject.js";
 export { lineId, prepareLine } from "./prepareLine.js";
 export { type IngestConfig, readIngestConfig } from "./readIngestConfig.js";

@@ -2,13 +2,17 @@ import type { Readable } from "node:stream";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3";
 import type { Outcome, OutcomeStore } from "../outcomes/index.js";
-import { summarizeState } from "../outcomes/index.js";
+import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
 import { Deadline } from "../shared/Deadline.js";
+import { TransientError } from "../shared/errors.js";
+import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
+import { truncateText } from "../shared/truncateText.js";
+import { IngestLineError } from "./errors.js";
 import { type BadLine, lineId, prepareLine } from "./prepareLine.js";
 import { splitLines } from "./splitLines.js";
-import type { IngestCheckpoint, ObjectIngestResult } from "./types.js";
+import type { FailedLine, IngestCheckpoint, ObjectIngestResult } from "./types.js";
 import {
   type LineMessage,
   SEND_BATCH_BYTES,
@@ -36,12 +40,19 @@ export interface IngestDeps {
  * each line, sends valid ones to the work queue in batches of 10 and records a `rejected` outcome
  * for each bad one. Memory stays bounded: one line and one batch at a time.
  *
+ * Every line ends as a message or an outcome: a line the work queue refuses for good (SQS
+ * `SenderFault`, e.g. `InvalidMessageContents` for a U+FFFE or U+FFFF) is recorded as `rejected`
+ * with SQS's reason. A byte order mark at the object's start is dropped (see `stripByteOrderMark`).
+ *
  * It stops at a batch boundary when `maxLinesPerInvocation` lines were read or the deadline
  * passed, and returns the checkpoint after the last line fully handled, so a follow-up invocation
- * sends nothing twice. A SendMessageBatch call that keeps failing also ends the invocation at the
- * checkpoint before that batch.
+ * sends nothing twice. A send that keeps failing for now (the whole call, or some of its entries)
+ * or a bad line's outcome that cannot be written for now ends the invocation at the checkpoint
+ * before that batch or line, listed in `failed`: the follow-up invocation reads them again.
  *
  * @throws whatever the first GetObject throws (the invocation fails; its input is retried).
+ * @throws IngestLineError when the outcomes table refuses a bad line's outcome for good (a missing
+ *   table, access denied): the lines before it are sent, and the error names where to resume.
  */
 export async function ingestObject(
   start: IngestCheckpoint,
@@ -85,23 +96,91 @@ export async function ingestObject(
   let batch: LineMessage[] = [];
   let batchBytes = 0;
   let batchEnd = checkpoint;
+  const where = (line: number) => `s3://${object.bucket}/${object.key} line ${line}`;
+
+  /**
+   * Records a bad line's `rejected` outcome. Returns true, or why it could not: a transient error
+   * (the line is listed in `failed`; the invocation stops before it and reads it again) or one
+   * retrying will not fix (the caller stops with an {@link IngestLineError}).
+   */
+  const record = async (bad: BadLine, line: number, text: string): Promise<true | unknown> => {
+    try {
+      await recordBadLine(bad, { ...object, line }, text, deps);
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransientError)) return error;
+      deps.logger.error("a bad line's outcome could not be written for now; stopping before it", {
+        ...object,
+        line,
+        error: error.message,
+      });
+      result.failed.push({
+        line,
+        id: bad.id === "" ? lineId({ ...object, line }) : bad.id,
+        code: error.name,
+        message: error.message,
+        permanent: false,
+      });
+      return error;
+    }
+  };
+
+  /** Sends the batch; false when the invocation must stop at the checkpoint before it. */
   const flush = async (): Promise<boolean> => {
     if (batch.length === 0) {
       checkpoint = batchEnd;
       return true;
     }
+    let failed: FailedLine[];
     try {
-      const failed = await deps.sender.send(batch, deadline);
-      result.failed.push(...failed);
-      result.sent += batch.length - failed.length;
+      failed = await deps.sender.send(batch, deadline);
     } catch (error) {
+      const name = error instanceof Error ? error.name : "Error";
+      const text = error instanceof Error ? error.message : String(error);
       deps.logger.error("SendMessageBatch kept failing; stopping at the checkpoint", {
         ...object,
         line: checkpoint.line,
-        error: error instanceof Error ? error.message : String(error),
+        error: text,
       });
+      result.failed.push(
+        ...batch.map((message) => ({
+          line: message.line,
+          id: message.id,
+          code: name,
+          message: text,
+          permanent: false,
+        })),
+      );
       return false;
     }
+    const later = failed.filter((line) => !line.permanent);
+    if (later.length > 0) {
+      // The batch is read again from the checkpoint before it: its entries that went are sent a
+      // second time, and the duplicate is absorbed (an outcome is written once per policy and id).
+      result.failed.push(...later);
+      return false;
+    }
+    for (const refused of failed) {
+      const message = batch.find((entry) => entry.line === refused.line);
+      if (message === undefined) continue;
+      deps.logger.warn("the work queue refused a line for good; recording it as rejected", {
+        ...object,
+        line: refused.line,
+        code: refused.code,
+      });
+      const bad: BadLine = {
+        kind: "rejected",
+        policy: message.policy,
+        id: message.id,
+        reason: `${where(message.line)}: the work queue refused the message (${refused.code}: ${refused.message})`,
+      };
+      const recorded = await record(bad, message.line, message.body);
+      if (recorded === true) continue;
+      if (recorded instanceof TransientError) return false;
+      throw new IngestLineError({ ...object, ...checkpoint }, { cause: recorded });
+    }
+    result.sent += batch.length - failed.length;
+    result.rejected += failed.length;
     checkpoint = batchEnd;
     batch = [];
     batchBytes = 0;
@@ -116,17 +195,20 @@ export async function ingestObject(
       startOffset: start.byteOffset,
     })) {
       result.linesRead += 1;
+      const lineStart = batchEnd;
       const end = { line: line.line + 1, byteOffset: line.nextOffset };
-      if (line.tooLong || line.text.trim() !== "") {
+      // Only the object's first line can start with a byte order mark.
+      const text = line.line === 1 ? stripByteOrderMark(line.text) : line.text;
+      if (line.tooLong || text.trim() !== "") {
         const origin = { ...object, line: line.line };
         const prepared = line.tooLong
           ? ({
               kind: "rejected",
               policy: "_unparsed",
               id: "",
-              reason: `s3://${object.bucket}/${object.key} line ${line.line}: longer than ${MAX_LINE_BYTES} bytes`,
+              reason: `${where(line.line)}: longer than ${MAX_LINE_BYTES} bytes`,
             } satisfies BadLine)
-          : prepareLine(line.text, origin, deps.policies);
+          : prepareLine(text, origin, deps.policies);
         if (prepared.kind === "message") {
           const bytes = Buffer.byteLength(prepared.body);
           if (batch.length === SEND_BATCH_ENTRIES || batchBytes + bytes > SEND_BATCH_BYTES) {
@@ -135,10 +217,19 @@ export async function ingestObject(
               break;
             }
           }
-          batch.push({ line: line.line, id: prepared.id, body: prepared.body });
+          batch.push({ line: line.line, id: prepared.id, policy: prepared.policy, body: prepared.body });
           batchBytes += bytes;
         } else {
-          await recordBadLine(prepared, origin, line.text, deps);
+          const recorded = await record(prepared, line.line, text);
+          if (recorded !== true) {
+            // The lines before it are sent first; the checkpoint is then this line's start.
+            const flushed = await flush();
+            if (flushed && !(recorded instanceof TransientError)) {
+              throw new IngestLineError({ ...object, ...lineStart }, { cause: recorded });
+            }
+            stopped = true;
+            break;
+          }
           result.rejected += 1;
         }
       }
@@ -146,7 +237,7 @@ export async function ingestObject(
       if (batch.length === 0) checkpoint = end;
       if (result.linesRead >= deps.maxLinesPerInvocation || deadline.expired()) {
         stopped = true;
-        if (!(await flush())) break;
+        await flush();
         break;
       }
     }
@@ -167,12 +258,13 @@ async function recordBadLine(
 ): Promise<void> {
   const at = new Date(deps.clock.now()).toISOString();
   const id = bad.id === "" ? lineId(origin) : bad.id;
+  // Cut here by code points; the store bounds every field again (boundOutcomeSize).
   const outcome: Outcome = {
     policy: bad.policy,
     id,
     policy_status: `${bad.policy}#rejected`,
     status: "rejected",
-    reason: bad.reason.slice(0, 1000),
+    reason: truncateText(bad.reason, REASON_CHARS),
     ...(bad.path !== undefined ? { reason_path: bad.path } : {}),
     rules_fired: [],
     source: {

@@ -100,7 +100,8 @@ export function prepareLine(
       path: ["policy"],
     };
   }
-  const facts = checkFacts(policy, item.facts);
+  // The facts as parsed: the work item schema's record drops a "__proto__" key, checkFacts refuses it.
+  const facts = checkFacts(policy, (value as { facts?: unknown }).facts);
   if (!facts.ok) {
     return {
       kind: "rejected",

@@ -13,13 +13,19 @@ export interface IngestCheckpoint {
   byteOffset: number;
 }
 
-/** A work-item message that could not be sent after retries. */
+/** A work-item message that could not be sent (or a bad line whose outcome could not be written). */
 export interface FailedLine {
   line: number;
   id: string;
   /** SQS's error code for the entry, or the error's name. */
   code: string;
   message: string;
+  /**
+   * True when SQS refused the entry for good (`SenderFault`, e.g. `InvalidMessageContents` for a
+   * U+FFFF): the line then ends as a `rejected` outcome. False: it failed for now, and the
+   * invocation stops at a checkpoint before it, so that it is sent again.
+   */
+  permanent: boolean;
 }
 
 /** What one invocation did with one object. */
@@ -31,9 +37,12 @@ export interface ObjectIngestResult {
   linesRead: number;
   /** Messages sent to the work queue. */
   sent: number;
-  /** Bad lines, each recorded as a `rejected` outcome. */
+  /** Bad lines and lines the work queue refused for good, each recorded as a `rejected` outcome. */
   rejected: number;
-  /** Messages that could not be sent after retries. */
+  /**
+   * Lines neither sent nor recorded in this invocation (a send or an outcome write that kept
+   * failing for now): they are read again from `next`, which is set whenever this is not empty.
+   */
   failed: FailedLine[];
   /** Where to resume, when the object was not finished in this invocation. */
   next?: IngestCheckpoint;

@@ -5,9 +5,9 @@ import { type Outcome, OutcomeSchema, type OutcomeStatus } from "../../contract/
 import { OUTCOMES_STATUS_INDEX } from "../../contract/outcome/outcomesTableKeys.js";
 import type { Deadline } from "../shared/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
-import { boundOutcomeSize } from "./boundOutcomeSize.js";
+import { boundOutcomeSize, jsonBytes, minimalRejectedOutcome } from "./boundOutcomeSize.js";
 import { classifyStoreError } from "./classifyStoreError.js";
-import { OutcomeAlreadyRecordedError } from "./errors.js";
+import { OutcomeAlreadyRecordedError, OutcomeStoreError } from "./errors.js";
 
 /** Options of an {@link OutcomeStore}. */
 export interface OutcomeStoreOptions {
@@ -52,17 +52,40 @@ export class OutcomeStore {
 
   /**
    * Writes an outcome unless one exists for its (policy, id). Validated against {@link OutcomeSchema}
-   * and bounded in size first.
+   * and bounded in size first ({@link boundOutcomeSize}: it fits the table by construction). Should
+   * the table still refuse it as invalid (`ValidationException`), a minimal `rejected` outcome
+   * ({@link minimalRejectedOutcome}: key, reason, hashes) is written instead, so that the item
+   * ends with a reason rather than its record going back to the queue until it is dead-lettered.
    *
+   * @returns the outcome as written (bounded, or the minimal one).
    * @throws OutcomeAlreadyRecordedError when one exists (carrying it).
    * @throws RetriesExhaustedError / DeadlineExceededError (transient) when DynamoDB stays unavailable.
-   * @throws OutcomeStoreError when DynamoDB refuses the write for good.
+   * @throws OutcomeStoreError when DynamoDB refuses the write for good (a missing table, access denied).
    */
   async put(
     outcome: Outcome,
     options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
   ): Promise<Outcome> {
     const item = boundOutcomeSize(OutcomeSchema.parse(outcome));
+    try {
+      await this.#write(item, options);
+      return item;
+    } catch (error) {
+      if (!(error instanceof OutcomeStoreError && error.errorName === "ValidationException")) throw error;
+      const detail = error.cause instanceof Error ? error.cause.message : error.message;
+      const minimal = minimalRejectedOutcome(
+        item,
+        `the outcomes table refused the outcome (${item.status}, ${jsonBytes(item)} bytes of JSON) as invalid: ${detail}; only its identity and hashes are kept`,
+      );
+      await this.#write(minimal, options);
+      return minimal;
+    }
+  }
+
+  async #write(
+    item: Outcome,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<void> {
     await this.#retry.run(
       async () => {
         try {
@@ -87,7 +110,6 @@ export class OutcomeStore {
       },
       { deadline: options.deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
     );
-    return item;
   }
 
   /**

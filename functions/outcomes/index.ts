@@ -25,7 +25,16 @@ export {
   OUTCOMES_TABLE_KEYS,
   UNPARSED_POLICY,
 } from "../../contract/outcome/outcomesTableKeys.js";
-export { boundOutcomeSize } from "./boundOutcomeSize.js";
+export {
+  boundOutcomeSize,
+  jsonBytes,
+  minimalRejectedOutcome,
+  REASON_PATH_SEGMENT_CHARS,
+  REASON_PATH_SEGMENTS,
+  SHORT_TEXT_CHARS,
+  SOURCE_KEY_CHARS,
+  TABLE_ITEM_GUARD_BYTES,
+} from "./boundOutcomeSize.js";
 export { classifyStoreError } from "./classifyStoreError.js";
 export { OutcomeAlreadyRecordedError, OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
 export {

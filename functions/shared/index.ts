@@ -27,4 +27,5 @@ export {
   type RetryRunOptions,
 } from "./RetryPolicy.js";
 export { sha256Hex } from "./sha256Hex.js";
+export { BYTE_ORDER_MARK, stripByteOrderMark } from "./stripByteOrderMark.js";
 export { TRUNCATION_MARKER, truncateText } from "./truncateText.js";

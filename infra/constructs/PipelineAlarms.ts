@@ -3,7 +3,7 @@ import {
   Alarm,
   ComparisonOperator,
   type MathExpression,
-  type Metric,
+  Metric,
   Stats,
   TreatMissingData,
 } from "aws-cdk-lib/aws-cloudwatch";
@@ -14,6 +14,8 @@ import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import type { IStateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
+import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
+import { DECISION_METRICS } from "../constants.js";
 import { type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
 
 /** Props of {@link PipelineAlarms}. */
@@ -119,6 +121,19 @@ export class PipelineAlarms extends Construct {
         threshold: 1,
         periods: 1,
         description: "The ingest function was throttled.",
+      },
+      IngestUnsentLines: {
+        metric: new Metric({
+          namespace: props.metricsNamespace,
+          metricName: INGEST_METRICS.unsentLines,
+          dimensionsMap: { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.ingestService },
+          statistic: Stats.SUM,
+          period: minutes(5),
+        }),
+        threshold: 1,
+        periods: 1,
+        description:
+          "The ingest function could not send or record some lines (SQS or DynamoDB kept failing): they are read again from its checkpoint; see its log for the cause.",
       },
       IngestWorkflowFailures: {
         metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),

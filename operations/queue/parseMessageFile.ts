@@ -1,4 +1,5 @@
 import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
+import { stripByteOrderMark } from "../../functions/shared/stripByteOrderMark.js";
 import { SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 import type { MessageEntry, MessageFile, RefusedEntry } from "./types.js";
 
@@ -22,11 +23,15 @@ export interface ParseMessageFileOptions {
  * parser — the one the decide function reads bodies with — so a body the pipeline would refuse
  * as "not JSON" (a syntax error, a duplicate key) is reported here and never sent. Never throws.
  *
+ * A byte order mark at the start of the file is dropped (see `stripByteOrderMark`).
+ *
  * - `lines`: blank lines are skipped; a trailing `\r` is dropped; line numbers count every line.
  * - `document`: an object is one message (the text trimmed); an array gives one message per
  *   element (its text cut out of the document); anything else, or invalid JSON, is refused.
  */
-export function parseMessageFile(text: string, options: ParseMessageFileOptions): MessageFile {
+export function parseMessageFile(input: string, options: ParseMessageFileOptions): MessageFile {
+  // A byte order mark at the file's start is dropped, as ingest and the decide function drop it.
+  const text = stripByteOrderMark(input);
   const maxBytes = options.maxMessageBytes ?? SQS_MAX_PAYLOAD_BYTES;
   const file: MessageFile = { messages: [], refused: [] };
   const accept = (entry: MessageEntry): void => {

@@ -347,6 +347,7 @@ describe("DecisionsStack with the default context", () => {
       "Errors",
       "Errors",
       "ExecutionsFailed",
+      "IngestUnsentLines",
       "Throttles",
       "Throttles",
       // the endpoint's 5xx and ModelError rates, then each policy's fallback rate
@@ -354,6 +355,11 @@ describe("DecisionsStack with the default context", () => {
       "math",
       ...POLICY_NAMES.map(() => "math"),
     ]);
+    const unsent = alarms.find((alarm) => alarm.Properties.MetricName === "IngestUnsentLines");
+    assert.deepEqual(
+      [unsent?.Properties.Namespace, unsent?.Properties.Dimensions, unsent?.Properties.Threshold],
+      ["Decisions", [{ Name: "service", Value: "ingest" }], 1],
+    );
     const fallback = alarms.filter((alarm) =>
       JSON.stringify(alarm.Properties.Metrics ?? []).includes('"policy"'),
     );

@@ -19,6 +19,7 @@ import {
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { createIngestDeps } from "../../../functions/ingest/createIngestDeps.js";
 import { createIngestHandler } from "../../../functions/ingest/createIngestHandler.js";
+import { IngestLineError } from "../../../functions/ingest/errors.js";
 import type { IngestResult } from "../../../functions/ingest/types.js";
 import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
 import { createLambdaContext } from "../../../local/createLambdaContext.js";
@@ -29,6 +30,7 @@ import {
   startDynamoDbLocal,
   startFauxqs,
 } from "../../../local/index.js";
+import { closedPortUrl } from "../../local/closedPortUrl.js";
 import { captureStdout } from "../support/captureStdout.js";
 
 const REGION = "us-east-1";
@@ -62,15 +64,21 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
     await Promise.all([fauxqs?.stop(), dynamo?.stop()]);
   });
 
-  /** A handler on a new queue and table. */
-  async function ingestFunction(maxLinesPerInvocation = 50_000) {
+  /**
+   * A handler on a new queue and table. `table: "missing"` names a table that does not exist;
+   * `outcomesClient` replaces the DynamoDB client the function writes outcomes with.
+   */
+  async function ingestFunction(
+    maxLinesPerInvocation = 50_000,
+    options: { table?: "missing"; outcomesClient?: DynamoDBClient } = {},
+  ) {
     const name = randomUUID().slice(0, 8);
     const queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `work-${name}` }))).QueueUrl ?? "";
     await dynamodb.send(new CreateTableCommand(outcomesTableDefinition(`outcomes-${name}`)));
     const deps = await createIngestDeps(
       {
         workQueueUrl: queueUrl,
-        outcomesTable: `outcomes-${name}`,
+        outcomesTable: options.table === "missing" ? `no-such-table-${name}` : `outcomes-${name}`,
         policyDir: "policies",
         maxLinesPerInvocation,
         deadlineMarginMs: 10_000,
@@ -79,7 +87,7 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
       {
         s3,
         sqs,
-        dynamodb,
+        dynamodb: options.outcomesClient ?? dynamodb,
         logger: new Logger({ serviceName: "ingest", logLevel: "ERROR" }),
         metrics: new Metrics({ namespace: "DecisionsTest", serviceName: "ingest" }),
       },
@@ -190,5 +198,115 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
     assert.equal(ids.length, 29);
     assert.equal(new Set(ids).size, 29);
     assert.equal((await ingest.outcomes()).length, 4);
+  });
+
+  describe("an object with a poisoned line, U+FFFE / U+FFFF lines, a byte order mark and a __proto__ fact", () => {
+    const ticket = (id: string, state: string, facts: Record<string, unknown> = { customer_tier: "pro" }) =>
+      `{"id": ${JSON.stringify(id)}, "policy": "ticket-routing", "state": ${JSON.stringify(state)}, "facts": ${JSON.stringify(facts)}}`;
+    const hugeKey = "k".repeat(450 * 1024);
+    const lines = [
+      `\uFEFF${ticket("L-1", "First line, after a byte order mark")}`,
+      ticket("L-2", "A state holding U+FFFF \uFFFF here"),
+      ticket("L-3", "The poisoned line: an unknown fact key of 450 KB", {
+        customer_tier: "pro",
+        [hugeKey]: 1,
+      }),
+      ticket("L-4", "A fine line"),
+      ticket("L-5", "A state holding U+FFFE \uFFFE here"),
+      `{"id": "L-6", "policy": "ticket-routing", "state": "proto", "facts": {"__proto__": {"customer_tier": "pro"}, "customer_tier": "pro"}}`,
+      ...Array.from({ length: 12 }, (_, index) => ticket(`L-${7 + index}`, `Fine line ${7 + index}`)),
+    ];
+    const key = "incoming/poisoned.jsonl";
+
+    before(async () => {
+      await s3.send(new PutObjectCommand({ Bucket: "ingest", Key: key, Body: `${lines.join("\n")}\n` }));
+    });
+
+    it("ends every line as a message or a rejected outcome, each bounded and with its reason", async () => {
+      const ingest = await ingestFunction();
+
+      const result = (await ingest.invoke(s3Event(key))) as IngestResult;
+
+      assert.deepEqual(result.pending, []);
+      assert.deepEqual(result.objects[0]?.failed, []);
+      const sent = (await ingest.drain()).map((body) => (JSON.parse(body) as { id: string }).id);
+      const outcomes = await ingest.outcomes();
+      const byId = new Map(outcomes.map((outcome) => [outcome.id, outcome]));
+      assert.deepEqual(
+        [...sent, ...byId.keys()].sort(),
+        lines.map((_, index) => `L-${index + 1}`).sort(),
+        "every line ends once, as a message or an outcome",
+      );
+      assert.deepEqual([...byId.keys()].sort(), ["L-2", "L-3", "L-5", "L-6"]);
+      assert.equal(result.objects[0]?.sent, 14);
+      assert.equal(result.objects[0]?.rejected, 4);
+      assert.ok(sent.includes("L-1"), "the first line, behind its byte order mark, is sent");
+      for (const id of ["L-2", "L-5"]) {
+        assert.match(
+          byId.get(id)?.reason ?? "",
+          new RegExp(
+            `^s3://ingest/${key} line ${id.slice(2)}: the work queue refused the message \\(InvalidMessageContents: `,
+          ),
+        );
+      }
+      const poisoned = byId.get("L-3");
+      assert.equal(poisoned?.status, "rejected");
+      assert.match(poisoned?.reason ?? "", /^s3:\/\/ingest\/incoming\/poisoned\.jsonl line 3: facts: kkk/);
+      assert.ok(Array.from(poisoned?.reason ?? "").length <= 1000);
+      assert.deepEqual(poisoned?.reason_path?.[0], "facts");
+      assert.ok(Array.from(String(poisoned?.reason_path?.[1])).length <= 200, "not the whole key");
+      assert.match(byId.get("L-6")?.reason ?? "", /"__proto__" is not a fact this policy declares/);
+      for (const outcome of outcomes) assert.ok(Buffer.byteLength(JSON.stringify(outcome)) < 64 * 1024);
+    });
+
+    it("stops at the checkpoint before a line whose outcome cannot be written for now, listing the lines not ended", async () => {
+      const unreachable = new DynamoDBClient({
+        region: REGION,
+        credentials: LOCAL_CREDENTIALS,
+        maxAttempts: 1,
+        endpoint: await closedPortUrl(),
+      });
+      const ingest = await ingestFunction(50_000, { outcomesClient: unreachable });
+
+      try {
+        const result = (await ingest.invoke(s3Event(key))) as IngestResult;
+
+        const [object] = result.objects;
+        assert.deepEqual(object?.failed.map((line) => [line.line, line.id, line.permanent]).sort(), [
+          [2, "L-2", false],
+          [3, "L-3", false],
+        ]);
+        assert.deepEqual(
+          result.pending,
+          [{ bucket: "ingest", key, line: 1, byteOffset: 0 }],
+          "the batch holding line 2 is read again",
+        );
+        // Line 1 went with line 2's batch; it is sent again from the checkpoint (the duplicate is absorbed).
+        const sent = (await ingest.drain()).map((body) => (JSON.parse(body) as { id: string }).id);
+        assert.deepEqual(sent, ["L-1"]);
+      } finally {
+        unreachable.destroy();
+      }
+    });
+
+    it("fails with where to resume when the table refuses an outcome for good, after sending the lines before it", async () => {
+      const ingest = await ingestFunction(50_000, { table: "missing" });
+      const clean = `${[ticket("M-1", "one"), ticket("M-2", "two"), "not json", ticket("M-4", "four")].join("\n")}\n`;
+      await s3.send(
+        new PutObjectCommand({ Bucket: "ingest", Key: "incoming/missing-table.jsonl", Body: clean }),
+      );
+
+      await assert.rejects(ingest.invoke(s3Event("incoming/missing-table.jsonl")), (error: unknown) => {
+        assert.ok(error instanceof IngestLineError, String(error));
+        assert.deepEqual([error.checkpoint.line, error.checkpoint.key], [3, "incoming/missing-table.jsonl"]);
+        assert.match(
+          error.message,
+          /line 3: its rejected outcome could not be written .*ResourceNotFoundException.*resume there/,
+        );
+        return true;
+      });
+      const sent = (await ingest.drain()).map((body) => (JSON.parse(body) as { id: string }).id);
+      assert.deepEqual(sent.sort(), ["M-1", "M-2"]);
+    });
   });
 });

@@ -90,6 +90,32 @@ describe("OutcomeStore on DynamoDB Local (integration)", () => {
     assert.deepEqual(await store.get("ticket-routing", "T-1"), first);
   });
 
+  it("writes a minimal rejected outcome with its hashes when the table refuses the outcome as invalid", async () => {
+    // An empty index key is refused by DynamoDB (ValidationException), like an item over 400 KB.
+    const refused = outcome("T-refused", "decided", "2026-01-01T10:00:00.000Z", {
+      policy_status: "",
+      state_sha256: "c".repeat(64),
+      state_bytes: 12,
+      policy_sha256: "d".repeat(64),
+      policy_version: "3",
+    });
+
+    const written = await store.put(refused, { deadline: deadline() });
+
+    const stored = await store.get("ticket-routing", "T-refused");
+    assert.deepEqual(stored, written);
+    assert.equal(stored?.status, "rejected");
+    assert.equal(stored?.policy_status, "ticket-routing#rejected");
+    assert.match(
+      stored?.reason ?? "",
+      /^the outcomes table refused the outcome \(decided, \d+ bytes of JSON\) as invalid: .*only its identity and hashes are kept$/,
+    );
+    assert.deepEqual(
+      [stored?.state_sha256, stored?.policy_sha256, stored?.policy_version, stored?.source.message_id],
+      ["c".repeat(64), "d".repeat(64), "3", "m-T-refused"],
+    );
+  });
+
   it("reports a duplicate as a result through record()", async () => {
     await store.record(outcome("T-2", "fallback", "2026-01-01T10:00:00.000Z"), { deadline: deadline() });
     const again = await store.record(outcome("T-2", "decided", "2026-01-01T12:00:00.000Z"), {

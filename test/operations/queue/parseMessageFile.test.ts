@@ -17,6 +17,19 @@ describe("parseMessageFile", () => {
     ]);
   });
 
+  it("drops a byte order mark at the start of a file, in both formats, and keeps one elsewhere", () => {
+    const lines = parseMessageFile('\uFEFF{"id":"a"}\n{"id":"b","note":"\uFEFF"}\n', { format: "lines" });
+    const document = parseMessageFile('\uFEFF[{"id":"a"}]', { format: "document" });
+
+    assert.deepEqual(lines.refused, []);
+    assert.deepEqual(
+      lines.messages.map((message) => message.body),
+      ['{"id":"a"}', '{"id":"b","note":"\uFEFF"}'],
+    );
+    assert.deepEqual(document.refused, []);
+    assert.deepEqual(document.messages, [{ line: 1, body: '{"id":"a"}', id: "a" }]);
+  });
+
   it("refuses a line that is not JSON or repeats a key, naming the line, and keeps the others", () => {
     const text = ['{"id":"a"}', "{not json", '{"id":"c","id":"d"}', '{"id":"e"}'].join("\n");
 
