@@ -89,7 +89,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
   {
     name: "bench",
     summary:
-      "measure the engine against its floor and the standard path (P1–P6), or the local pipeline (--pipeline); write lab/bench/results",
+      "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline) or a backlog through it (--backlog); write lab/bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
     parts: ["adapter", "contract", "evaluation", "functions", "lab", "local"],

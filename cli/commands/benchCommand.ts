@@ -13,6 +13,7 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
        decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
        decisions bench --llama-server [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
                        [--llama-server-fa auto|on|off] [--llama-server-amx]
+       decisions bench --backlog [--items N] [--quick] [--busy N] [--model <file.gguf>] [--threads N] [--out <dir>]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -27,6 +28,12 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                smoke-tested on a generated model before it is measured
   --llama-server-fa  llama-server's flash attention (default auto: on for these models)
   --llama-server-amx keep ggml's AMX kernels in llama-server on a CPU with AMX (default: left out)
+  --backlog    N items (all three policies, shared states and single ones) on the queue at once,
+               drained by the whole local pipeline, against the adapter alone on the same items:
+               goodput ratio, dead-lettered, lost, not drained, refused share, retries per item
+               and each part's CPU seconds, in backlog-<timestamp>.json
+  --items N    items of --backlog (default 1000; 200 with --quick)
+  --busy N     with --backlog: N CPU-bound processes beside the run, stopped after it (default 0)
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -45,6 +52,9 @@ export const benchCommand: CliCommand = {
         "llama-server-fa": { type: "string", default: "auto" },
         "llama-server-amx": { type: "boolean", default: false },
         "no-parallel": { type: "boolean", default: false },
+        backlog: { type: "boolean", default: false },
+        items: { type: "string" },
+        busy: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       usage: USAGE,
@@ -57,8 +67,11 @@ export const benchCommand: CliCommand = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
       throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
     }
-    if (values.pipeline && values["llama-server"]) {
-      throw new UsageError("--pipeline and --llama-server are two separate runs: give one");
+    if ([values.pipeline, values["llama-server"], values.backlog].filter(Boolean).length > 1) {
+      throw new UsageError("--pipeline, --llama-server and --backlog are separate runs: give one");
+    }
+    if (!values.backlog && (values.items !== undefined || values.busy !== undefined)) {
+      throw new UsageError("--items and --busy belong to --backlog");
     }
     const separate = { quick: values.quick, modelPath: values.model, threads, outDir: values.out };
     if (values["llama-server"]) {
@@ -76,6 +89,20 @@ export const benchCommand: CliCommand = {
         llamaServerAmx: values["llama-server-amx"],
       });
       return printed(formatLlamaServerReport(report), jsonPath);
+    }
+    if (values.backlog) {
+      const items = count(values.items, "--items", 1, 1_000_000);
+      const busy = count(values.busy, "--busy", 0, 64);
+      disableMetricsUnlessAsked(process.env);
+      // Loaded only for --backlog: it starts the whole local stack.
+      const { formatBacklogReport, runBacklogBench } = await import("../../lab/bench/backlog/index.js");
+      const { report, jsonPath } = await runBacklogBench({
+        ...separate,
+        ...(items !== undefined ? { items } : {}),
+        ...(busy !== undefined ? { busy } : {}),
+      });
+      printed(formatBacklogReport(report), jsonPath);
+      return report.goal_met ? 0 : 1;
     }
     if (values.pipeline) {
       // The decide function's EMF metrics would go to stdout between the report's lines.
@@ -104,4 +131,13 @@ function printed(table: string, jsonPath: string): number {
   process.stdout.write(table);
   process.stdout.write(`\nwrote ${jsonPath}\n`);
   return 0;
+}
+
+function count(text: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
 }

@@ -52,4 +52,4 @@ export {
 export { isBusyFailure } from "./isBusyFailure.js";
 export { RetryBudget, type RetryBudgetOptions } from "./RetryBudget.js";
 export { REQUEUE_ATTRIBUTES, type RequeueLineage, readRequeueLineage } from "./requeueAttributes.js";
-export { type RequeueBusyOptions, type RequeuedResult, requeueBusyRecords } from "./requeueBusyRecords.js";
+export { type RequeueBusyOptions, requeueBusyRecords } from "./requeueBusyRecords.js";

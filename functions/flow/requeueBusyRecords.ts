@@ -4,12 +4,6 @@ import { mapBounded } from "../shared/mapBounded.js";
 import type { BusyRecordRequeuer, RequeuedRecord } from "./BusyRecordRequeuer.js";
 import { isBusyFailure } from "./isBusyFailure.js";
 
-/** A record re-queued for capacity: done for this delivery (deleted), its item waits in the copy. */
-export interface RequeuedResult {
-  status: "requeued";
-  copy: RequeuedRecord;
-}
-
 /** Options of {@link requeueBusyRecords}. */
 export interface RequeueBusyOptions {
   requeuer: BusyRecordRequeuer;
@@ -22,34 +16,32 @@ export interface RequeueBusyOptions {
 }
 
 /**
- * The give-back policy of the decide function: among a batch's settled results, each record that
- * failed only because the pipeline was busy ({@link isBusyFailure}) is re-queued with a delay
- * ({@link BusyRecordRequeuer}) and becomes a fulfilled {@link RequeuedResult}, so the event source
- * deletes it and its receive count does not grow; a record whose copy could not be sent keeps its
- * failure (SQS redelivers it after the visibility timeout, as for any failure). Every other
- * result is returned unchanged, in record order.
+ * The give-back policy of the decide function: among a batch's failed records (`failures`: record
+ * index → why), each that failed only because the pipeline was busy ({@link isBusyFailure}) is
+ * re-queued with a delay ({@link BusyRecordRequeuer}). Returns the indices re-queued: the caller
+ * reports them as done, so the event source deletes them and their receive count does not grow.
+ * A record whose copy could not be sent is not among them and is given back as any failure (SQS
+ * redelivers it after the visibility timeout). Never throws.
  */
-export async function requeueBusyRecords<T>(
+export async function requeueBusyRecords(
   records: readonly SQSRecord[],
-  results: readonly PromiseSettledResult<T>[],
+  failures: ReadonlyMap<number, unknown>,
   options: RequeueBusyOptions,
-): Promise<PromiseSettledResult<T | RequeuedResult>[]> {
-  const out: PromiseSettledResult<T | RequeuedResult>[] = [...results];
-  const busy = results.flatMap((result, index) =>
-    result.status === "rejected" && isBusyFailure(result.reason) ? [index] : [],
-  );
-  await mapBounded(busy, options.concurrency ?? 10, async (index) => {
-    const record = records[index] as SQSRecord;
-    const reason = (results[index] as PromiseRejectedResult).reason;
+): Promise<Set<number>> {
+  const busy = [...failures].filter(([, reason]) => isBusyFailure(reason));
+  const requeued = new Set<number>();
+  await mapBounded(busy, options.concurrency ?? 10, async ([index, reason]) => {
+    const record = records[index];
+    if (record === undefined) return;
     try {
       const copy = await options.requeuer.requeue(record, retryAfterMsIn(reason));
-      out[index] = { status: "fulfilled", value: { status: "requeued", copy } };
+      requeued.add(index);
       options.onRequeued?.(record, copy, reason);
     } catch (error) {
       options.onRequeueFailed?.(record, error);
     }
   });
-  return out;
+  return requeued;
 }
 
 /** The first Retry-After along a failure's cause chain. */

@@ -171,7 +171,8 @@ export function checkChaosInvariant(evidence: ChaosEvidence): ChaosCheck {
 
   const deadLettersOf = new Map<number, DeadLetter[]>();
   for (const letter of evidence.deadLetters) {
-    const owner = itemOfMessage.get(letter.messageId);
+    // A copy re-queued for capacity belongs to the item of the message it descends from.
+    const owner = itemOfMessage.get(letter.firstMessageId ?? letter.messageId);
     if (owner === undefined) {
       violate("unknown-dead-letter", `DLQ message ${letter.messageId} was not sent by the run`);
       continue;

@@ -40,6 +40,9 @@ export function formatChaosReport(result: ChaosResult): string {
         : ""
     }`,
   ];
+  lines.push(
+    `records re-queued for capacity (delayed copies, receive count kept for real failures): ${result.requeues}`,
+  );
   const { endpoint_ms: endpoint, queue_to_outcome_ms: queued } = result.outcomeTimings;
   lines.push(
     `outcome timings p50/p95: endpoint call ${endpoint[0]}/${endpoint[1]} ms, send to outcome ${queued[0]}/${queued[1]} ms`,

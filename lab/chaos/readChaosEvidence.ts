@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { REQUEUE_ATTRIBUTES } from "../../functions/flow/requeueAttributes.js";
 
 /** A message found in the dead-letter queue. */
 export interface DeadLetter {
@@ -8,6 +9,8 @@ export interface DeadLetter {
   body: string;
   /** `ApproximateReceiveCount` as the DLQ reports it (the receives on the work queue carry over). */
   receiveCount: number;
+  /** For a copy the decide function re-queued for capacity: the message its item first arrived in. */
+  firstMessageId?: string;
 }
 
 /** Every item of the outcomes table (Scan, all pages, strongly consistent). */
@@ -43,16 +46,19 @@ export async function readDeadLetters(sqs: SQSClient, dlqUrl: string): Promise<D
         VisibilityTimeout: 600,
         WaitTimeSeconds: 0,
         MessageSystemAttributeNames: ["ApproximateReceiveCount"],
+        MessageAttributeNames: [REQUEUE_ATTRIBUTES.firstMessageId],
       }),
     );
     const received = answer.Messages ?? [];
     empty = received.length === 0 ? empty + 1 : 0;
     for (const message of received) {
       const messageId = message.MessageId ?? "";
+      const firstMessageId = message.MessageAttributes?.[REQUEUE_ATTRIBUTES.firstMessageId]?.StringValue;
       letters.set(messageId, {
         messageId,
         body: message.Body ?? "",
         receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 0),
+        ...(firstMessageId !== undefined ? { firstMessageId } : {}),
       });
     }
   }

@@ -109,6 +109,8 @@ export interface ChaosResult {
   model: string;
   /** Records the decide function gave back to SQS (transient failures), over the run. */
   recordFailures: number;
+  /** Records the decide function re-queued as delayed copies because the pipeline was busy. */
+  requeues: number;
   /** Those records by the error's class (`DeadlineExceededError`, `RetriesExhaustedError`, …). */
   recordFailuresByError: Record<string, number>;
   /** Median and 95th percentile of the outcomes' own timings (ms): the endpoint call, and from send to outcome. */
@@ -233,7 +235,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
     const progress = setInterval(() => {
       log(
         `  ${seconds().toFixed(0)} s: ${run.sent.length}/${total} sent, ${run.ended.size} ended, ` +
-          `${run.failures.size} records given back so far, ${run.inFlight.size} in flight`,
+          `${run.failures.size} records given back so far, ${run.requeues} re-queued for capacity, ${run.inFlight.size} in flight`,
       );
     }, 5_000);
     const fired: FiredFault[] = [];
@@ -286,6 +288,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
         ...(properties !== undefined ? { properties } : {}),
         model: running.model.generated ? `generated ${running.model.kind}` : running.model.path,
         recordFailures: run.recordFailures,
+        requeues: run.requeues,
         recordFailuresByError: Object.fromEntries(run.failureKinds),
         outcomeTimings: outcomeTimings(rows),
       };
@@ -365,6 +368,10 @@ class RunState {
   /** The last reason a record was given back to SQS, by message id. */
   readonly failures = new Map<string, string>();
   recordFailures = 0;
+  /** Records re-queued for capacity so far. */
+  requeues = 0;
+  /** Message ids re-queued whose batch has not reported yet: deleted, but not ended. */
+  readonly #requeued = new Set<string>();
   readonly failureKinds = new Map<string, number>();
   sendFailures = 0;
   sendDone = false;
@@ -380,17 +387,27 @@ class RunState {
       if (event.messages.length > 1)
         for (const resolve of this.#batchStarted.splice(0)) resolve(event.messages);
     } else if (event.chaos === "batch-done") {
-      if (event.succeeded.length > 0) this.#lastProgressAt = Date.now();
+      let ended = 0;
       for (const id of event.succeeded) {
-        this.ended.add(id);
         this.inFlight.delete(id);
+        // A re-queued record was deleted, but its item waits in the copy: not an end, not progress.
+        if (this.#requeued.delete(id)) continue;
+        this.ended.add(id);
+        ended += 1;
       }
+      if (ended > 0) this.#lastProgressAt = Date.now();
       for (const id of event.failed) {
         this.inFlight.delete(id);
         if (event.wholeBatchFailure !== undefined)
           this.failures.set(id, `whole batch: ${event.wholeBatchFailure}`);
       }
     }
+  }
+
+  /** The decide function re-queued `messageId` as a delayed copy (logged before its batch reports). */
+  onRequeue(messageId: string): void {
+    this.requeues += 1;
+    this.#requeued.add(messageId);
   }
 
   /** Whether no message has ended for `ms`. */
@@ -425,6 +442,7 @@ async function startHost(config: FunctionHostConfig, run: RunState): Promise<Fun
       run.failureKinds.set(error, (run.failureKinds.get(error) ?? 0) + 1);
       run.failures.set(messageId, reason);
     },
+    onRequeue: ({ messageId }) => run.onRequeue(messageId),
   });
 }
 

@@ -11,6 +11,13 @@ export interface RecordFailure {
   error: string;
 }
 
+/** A decide function log line: a record re-queued for capacity as a delayed copy (not ended). */
+export interface RecordRequeue {
+  messageId: string;
+  /** The copy's message id. */
+  requeuedAs: string;
+}
+
 /** Options of {@link startFunctionHost}. */
 export interface StartFunctionHostOptions {
   config: FunctionHostConfig;
@@ -18,6 +25,8 @@ export interface StartFunctionHostOptions {
   onEvent: (event: FunctionHostEvent) => void;
   /** Every record the decide function logged as failed (it goes back to SQS). */
   onRecordFailure: (failure: RecordFailure) => void;
+  /** Every record the decide function re-queued for capacity (deleted, its item in the copy). */
+  onRequeue?: (requeue: RecordRequeue) => void;
   /** How long building the handler may take. Default 120000 ms. */
   readyTimeoutMs?: number;
 }
@@ -68,6 +77,11 @@ function readLine(line: string, options: StartFunctionHostOptions): void {
   }
   if (typeof value.chaos === "string") {
     options.onEvent(value as unknown as FunctionHostEvent);
+    return;
+  }
+  // The decide function's Powertools line for a record re-queued for capacity.
+  if (typeof value.messageId === "string" && typeof value.requeuedAs === "string") {
+    options.onRequeue?.({ messageId: value.messageId, requeuedAs: value.requeuedAs });
     return;
   }
   // The decide function's Powertools line for a record given back to SQS (DecideTelemetry.recordFailed).

@@ -119,6 +119,18 @@ describe("checkChaosInvariant", () => {
     assert.equal(withoutReason.violations[0]?.kind, "dead-lettered-without-reason");
   });
 
+  it("gives a DLQ copy re-queued for capacity to the item of the message it descends from", () => {
+    const rows = cleanRows().filter((r) => !(r.id === "d" && r.policy === "ticket-routing"));
+    const deadLetters = [{ messageId: "copy-1", firstMessageId: "m3", body: "{}", receiveCount: 5 }];
+
+    const check = checkChaosInvariant(
+      evidence({ rows, deadLetters, failureReasons: new Map([["copy-1", "RetriesExhaustedError: …"]]) }),
+    );
+
+    assert.equal(check.ok, true, JSON.stringify(check.violations));
+    assert.equal(check.counts.deadLettered, 1);
+  });
+
   it("counts a DLQ copy of an item that has its outcome as redundant, not as a second end", () => {
     const check = checkChaosInvariant(
       evidence({ deadLetters: [{ messageId: "m1", body: "{}", receiveCount: 5 }] }),

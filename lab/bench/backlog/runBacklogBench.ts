@@ -1,0 +1,495 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
+import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
+import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { buildSystemOneBody } from "../../../functions/decide/index.js";
+import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
+import {
+  createLocalDecideHandler,
+  type LocalStack,
+  type SqsBatchHandler,
+  SqsEventSourcePoller,
+  type StackHandlerContext,
+  startLocalStack,
+} from "../../../local/index.js";
+import { queueDepth } from "../../../local/queueDepth.js";
+// By their files: the chaos index also holds the chaos run, which the bench does not need.
+import type { WorkloadItem } from "../../chaos/buildChaosWorkload.js";
+import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "../../chaos/checkChaosInvariant.js";
+import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";
+import { loadWorkItemTemplates } from "../../chaos/loadWorkItemTemplates.js";
+import { readDeadLetters, scanOutcomeRows } from "../../chaos/readChaosEvidence.js";
+import { SeededRandom } from "../../chaos/SeededRandom.js";
+import { describeMachine } from "../describeMachine.js";
+import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
+import { type BacklogItem, buildBacklogItems, groupKey } from "./buildBacklogItems.js";
+import { BACKLOG_GOAL, type BacklogSummary, meetsBacklogGoal, summarizeBacklog } from "./summarizeBacklog.js";
+
+/** Options of {@link runBacklogBench}. */
+export interface BacklogBenchOptions {
+  /** Work items put on the queue at once. Default 1000 (200 with `quick`). */
+  items?: number;
+  /** The generated tiny-qwen3 model and 200 items: a few minutes on 2 cores. Default false. */
+  quick?: boolean;
+  /** GGUF to serve. Default: the generated qwen3-0.6b-shape (tiny-qwen3 with `quick`). */
+  modelPath?: string;
+  /** llama.cpp threads of the adapter. Default: the adapter's. */
+  threads?: number;
+  /** CPU-bound processes (`sh -c 'while :; do :; done'`) kept running beside the whole run, killed after. Default 0. */
+  busy?: number;
+  /**
+   * Function instances (each its own decide handler, so its own limiter and retry budget, under an
+   * event source slot of concurrency 1, as Lambda runs one invocation per instance). Default 4.
+   */
+  instances?: number;
+  /** `MAX_CONCURRENT_GROUPS` of each instance. Default 4 (the function's default). */
+  maxConcurrentGroups?: number;
+  /** The decide function's timeout. Default 30000 ms. */
+  functionTimeoutMs?: number;
+  /** The work queue's visibility timeout. Default 2 × the function timeout. */
+  visibilityTimeoutSeconds?: number;
+  /** The drain stops, judged not drained, once nothing has ended for this long. Default 120 s + 2 × the visibility timeout. */
+  stallMs?: number;
+  /** Seed of the workload. Default 1. */
+  seed?: number;
+  /** Where the JSON goes. Default: `lab/bench/results`. */
+  outDir?: string;
+  /** Progress lines. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+/** `backlog-<timestamp>.json`: the summary's numbers at the top, then how they were measured. */
+export interface BacklogBenchReport extends BacklogSummary {
+  command: string;
+  started_at: string;
+  duration_s: number;
+  quick: boolean;
+  goal: typeof BACKLOG_GOAL;
+  goal_met: boolean;
+  machine: ReturnType<typeof describeMachine> & {
+    load_average_start: number[];
+    load_average_end: number[];
+    /** CPU-bound processes the bench ran beside itself. */
+    busy_processes: number;
+  };
+  model: string;
+  workload: {
+    policies: Record<string, number>;
+    shared_items: number;
+    single_items: number;
+    /** Requests the items need at best: one per distinct (policy, state). */
+    distinct_requests: number;
+  };
+  setup: {
+    instances: number;
+    max_concurrent_groups: number;
+    batch_size: number;
+    maximum_batching_window_ms: number;
+    function_timeout_ms: number;
+    visibility_timeout_s: number;
+    max_receive_count: number;
+    adapter_admission: string;
+  };
+  adapter_alone: { runs: { wall_s: number; decisions_per_s: number; requests: number }[]; clients: number };
+  endpoint_statuses: Record<string, number>;
+  check: Pick<ChaosCheck, "ok" | "counts" | "violations">;
+  /** CPU seconds per part (and the wall time) of each phase; warm-up included, so its cost is visible. */
+  cpu_seconds: { warm_up: CpuByPart; adapter_alone: CpuByPart; pipeline: CpuByPart };
+}
+
+const BATCH_SIZE = 10;
+const BATCHING_WINDOW_MS = 500;
+const MAX_RECEIVE_COUNT = 5;
+/** Clients of the adapter-alone run: its admission (1 running + 8 queued) never refuses them, and the engine always has the next request waiting. */
+const ADAPTER_CLIENTS = 4;
+
+/**
+ * `decisions bench --backlog`: a backlog through the whole local pipeline against the adapter
+ * alone. Starts the local stack (DynamoDB Local, fauxqs, the adapter with its cross-request cache
+ * off, the gateway) with a counting proxy between the gateway and the adapter, and `instances`
+ * decide function instances each under its own event source slot — more calls at once than the
+ * adapter admits (by default 4 × 4 against 1 running + 8 queued), as a deployment sized on the
+ * endpoint's maximum capacity would send. Warms every part (a small backlog through the pipeline,
+ * then the adapter alone), measures the adapter alone at saturation on the items' distinct
+ * requests, puts all the items on the queue at once and drains them, measures the adapter alone
+ * again, then checks from the table, the DLQ and the queue (the chaos checker) that every item
+ * ended exactly once. Writes `backlog-<timestamp>.json`.
+ *
+ * @throws LocalPartError when a part cannot start.
+ */
+export async function runBacklogBench(
+  options: BacklogBenchOptions = {},
+): Promise<{ report: BacklogBenchReport; jsonPath: string }> {
+  const startedAt = new Date();
+  const quick = options.quick ?? false;
+  const count = options.items ?? (quick ? 200 : 1000);
+  const instances = options.instances ?? 4;
+  const maxConcurrentGroups = options.maxConcurrentGroups ?? 4;
+  const functionTimeoutMs = options.functionTimeoutMs ?? 30_000;
+  const visibilityTimeoutSeconds =
+    options.visibilityTimeoutSeconds ?? Math.ceil((2 * functionTimeoutMs) / 1000);
+  // A record given back waits out the visibility timeout before anything can end it.
+  const stallMs = options.stallMs ?? 120_000 + 2_000 * visibilityTimeoutSeconds;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const busy = startBusyProcesses(options.busy ?? 0);
+  try {
+    const loadStart = loadavg();
+    const modelPath =
+      options.modelPath ?? (await ensureGeneratedModel(quick ? "tiny-qwen3" : "qwen3-0.6b-shape"));
+    const root = packageRoot();
+    const policies = await loadPolicies(join(root, "policies"));
+    const templates = await loadWorkItemTemplates(join(root, "events"), policies);
+    const random = new SeededRandom(options.seed ?? 1);
+    const items = buildBacklogItems({
+      templates,
+      policies,
+      count,
+      random: random.fork(),
+      idPrefix: "backlog",
+    });
+    const warmItems = buildBacklogItems({
+      templates,
+      policies,
+      count: Math.min(60, Math.max(12, Math.round(count / 10))),
+      random: random.fork(),
+      idPrefix: "warm",
+    });
+    log(
+      `bench --backlog: ${items.length} items, ${distinctRequests(items)} distinct requests, ${instances} instances × ` +
+        `${maxConcurrentGroups} groups, model ${modelPath}, ${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
+    );
+
+    let context: StackHandlerContext | undefined;
+    const stack = await startLocalStack({
+      model: modelPath,
+      adapterThreads: options.threads,
+      adapterArgs: ["--cache-max-bytes", "0"],
+      functionTimeoutMs,
+      visibilityTimeoutSeconds,
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+      log,
+      createHandler: (handlerContext) => {
+        context = handlerContext;
+        return async () => {
+          throw new Error("the bench runs its own function instances");
+        };
+      },
+    });
+    const exchanges: ProxyExchange[] = [];
+    let proxy: FaultProxy | undefined;
+    try {
+      await stack.poller.stop();
+      if (context === undefined) throw new Error("the stack built no handler context");
+      const handlerContext = context;
+      proxy = await FaultProxy.start({
+        target: stack.adapterUrl,
+        random: new SeededRandom(1),
+        onExchange: (exchange) => exchanges.push(exchange),
+      });
+      stack.gateway.setEndpoint(stack.endpointName, proxy.url);
+      const handlers = await Promise.all(
+        Array.from({ length: instances }, () =>
+          createLocalDecideHandler(handlerContext, {
+            environment: { MAX_CONCURRENT_GROUPS: String(maxConcurrentGroups) },
+          }),
+        ),
+      );
+      const parts = { adapter: stack.adapter.pid, "DynamoDB Local": stack.dynamodb.pid };
+
+      log(`warming up: ${warmItems.length} items through the pipeline, then the adapter alone`);
+      const warm = await measureCpu(parts, async () => {
+        const run = await drainThrough(stack, handlers, warmItems, { stallMs, functionTimeoutMs }, log);
+        if (!run.drained) throw new Error("the warm-up backlog did not drain; see the progress lines");
+        await adapterAlone(stack.adapterUrl, policies, warmItems);
+      });
+      exchanges.length = 0;
+
+      log(`the adapter alone: ${distinctRequests(items)} requests, ${ADAPTER_CLIENTS} clients`);
+      const aloneBefore = await measureCpu(parts, () => adapterAlone(stack.adapterUrl, policies, items));
+      exchanges.length = 0;
+
+      log(`the pipeline: ${items.length} items on the queue at once, drained by ${instances} instances`);
+      const piped = await measureCpu(parts, () =>
+        drainThrough(stack, handlers, items, { stallMs, functionTimeoutMs }, log),
+      );
+      const statuses = exchanges.map((exchange) => exchange.status);
+      exchanges.length = 0;
+
+      log("the adapter alone again");
+      const aloneAfter = await adapterAlone(stack.adapterUrl, policies, items);
+
+      const check = checkChaosInvariant({
+        items: items.map(toWorkloadItem),
+        sent: piped.value.sent,
+        rows: (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter((row) =>
+          String(row.id).startsWith("backlog-"),
+        ),
+        deadLetters: await readDeadLetters(stack.clients.sqs, stack.dlqUrl),
+        failureReasons: new Map(),
+        queueRemaining: await queueDepth(stack.clients.sqs, stack.queueUrl),
+      });
+      const summary = summarizeBacklog({
+        items: items.length,
+        decided: check.counts.decided,
+        drainS: piped.value.drainS,
+        deadLettered: check.counts.deadLettered,
+        lost: check.counts.lost,
+        notDrained: check.counts.notDrained,
+        endpointStatuses: statuses,
+        deliveries: piped.value.deliveries,
+        adapterAloneDecisionsPerS: [aloneBefore.value.decisionsPerS, aloneAfter.decisionsPerS],
+      });
+      const report: BacklogBenchReport = {
+        ...summary,
+        command: commandOf(options, quick),
+        started_at: startedAt.toISOString(),
+        duration_s: round((Date.now() - startedAt.getTime()) / 1000),
+        quick,
+        goal: BACKLOG_GOAL,
+        goal_met: meetsBacklogGoal(summary),
+        machine: {
+          ...describeMachine(),
+          load_average_start: loadStart.map(round),
+          load_average_end: loadavg().map(round),
+          busy_processes: busy.length,
+        },
+        model: modelPath,
+        workload: {
+          policies: countBy(items, (item) => item.policy),
+          shared_items: items.filter((item) => item.shared).length,
+          single_items: items.filter((item) => !item.shared).length,
+          distinct_requests: distinctRequests(items),
+        },
+        setup: {
+          instances,
+          max_concurrent_groups: maxConcurrentGroups,
+          batch_size: BATCH_SIZE,
+          maximum_batching_window_ms: BATCHING_WINDOW_MS,
+          function_timeout_ms: functionTimeoutMs,
+          visibility_timeout_s: visibilityTimeoutSeconds,
+          max_receive_count: MAX_RECEIVE_COUNT,
+          adapter_admission: "the adapter's defaults (one running per parallel sequence, 8 queued)",
+        },
+        adapter_alone: {
+          runs: [aloneBefore.value, aloneAfter].map((run) => ({
+            wall_s: round(run.wallS),
+            decisions_per_s: round(run.decisionsPerS),
+            requests: run.requests,
+          })),
+          clients: ADAPTER_CLIENTS,
+        },
+        endpoint_statuses: countBy(statuses, String),
+        check: { ok: check.ok, counts: check.counts, violations: check.violations },
+        cpu_seconds: {
+          warm_up: { wall_s: warm.wallS, ...warm.cpu },
+          adapter_alone: { wall_s: aloneBefore.wallS, ...aloneBefore.cpu },
+          pipeline: { wall_s: piped.wallS, ...piped.cpu },
+        },
+      };
+      const outDir = options.outDir ?? join(process.cwd(), "lab", "bench", "results");
+      await mkdir(outDir, { recursive: true });
+      const jsonPath = join(outDir, `backlog-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+      await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      return { report, jsonPath };
+    } finally {
+      await proxy?.stop();
+      await stack.stop();
+    }
+  } finally {
+    for (const child of busy) child.kill("SIGKILL");
+  }
+}
+
+/** What draining one backlog through the pipeline saw. */
+interface DrainRun {
+  sent: SentMessage[];
+  drained: boolean;
+  /** From the pollers' start to the last delete. */
+  drainS: number;
+  /** Records handed to the handlers. */
+  deliveries: number;
+}
+
+/**
+ * Puts every item on the work queue (SendMessageBatch, 10 at a time), then starts one event
+ * source slot (concurrency 1) per handler and waits until the queue is empty and no batch runs —
+ * or until nothing has ended for `stallMs` (then not drained). Stops the slots.
+ */
+async function drainThrough(
+  stack: LocalStack,
+  handlers: readonly SqsBatchHandler[],
+  items: readonly BacklogItem[],
+  settings: { stallMs: number; functionTimeoutMs: number },
+  log: (line: string) => void,
+): Promise<DrainRun> {
+  const { stallMs, functionTimeoutMs } = settings;
+  const sent: SentMessage[] = [];
+  const chunks: BacklogItem[][] = [];
+  for (let start = 0; start < items.length; start += 10) chunks.push(items.slice(start, start + 10));
+  const offset = new Map(items.map((item, index) => [item, index]));
+  // Eight sends at a time: the backlog lands at once, as a batch file's lines do.
+  for (let start = 0; start < chunks.length; start += 8) {
+    await Promise.all(
+      chunks.slice(start, start + 8).map(async (chunk) => {
+        const answer = await stack.clients.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: stack.queueUrl,
+            Entries: chunk.map((item, index) => ({ Id: String(index), MessageBody: item.body })),
+          }),
+        );
+        if ((answer.Failed ?? []).length > 0) throw new Error(`SQS refused ${answer.Failed?.length} sends`);
+        for (const entry of answer.Successful ?? []) {
+          const item = chunk[Number(entry.Id)] as BacklogItem;
+          sent.push({ messageId: entry.MessageId ?? "", item: offset.get(item) ?? -1 });
+        }
+      }),
+    );
+  }
+  let deliveries = 0;
+  let ended = 0;
+  let inFlight = 0;
+  let lastEndAt = performance.now();
+  const started = performance.now();
+  const pollers = handlers.map((handler) =>
+    new SqsEventSourcePoller({
+      sqs: stack.clients.sqs,
+      queueUrl: stack.queueUrl,
+      queueArn: stack.queueArn,
+      region: stack.region,
+      handler: (event, context) => {
+        inFlight += 1;
+        deliveries += event.Records.length;
+        return Promise.resolve(handler(event, context)).finally(() => {
+          inFlight -= 1;
+        });
+      },
+      functionTimeoutMs,
+      waitTimeSeconds: 1,
+      batchSize: BATCH_SIZE,
+      maximumBatchingWindowMs: BATCHING_WINDOW_MS,
+      maximumConcurrency: 1,
+      onBatch: ({ outcome }) => {
+        if (outcome.succeeded.length > 0) lastEndAt = performance.now();
+        ended += outcome.succeeded.length;
+      },
+    }).start(),
+  );
+  const progress = setInterval(
+    () =>
+      log(
+        `  ${((performance.now() - started) / 1000).toFixed(0)} s: ${ended} records ended, ${deliveries} delivered`,
+      ),
+    10_000,
+  );
+  let drained = false;
+  try {
+    let quiet = 0;
+    while (performance.now() - lastEndAt < stallMs) {
+      const depth = await queueDepth(stack.clients.sqs, stack.queueUrl);
+      quiet = depth === 0 && inFlight === 0 ? quiet + 1 : 0;
+      if (quiet >= 2) {
+        drained = true;
+        break;
+      }
+      await sleep(250);
+    }
+  } finally {
+    clearInterval(progress);
+    await Promise.all(pollers.map((poller) => poller.stop()));
+  }
+  return { sent, drained, drainS: (lastEndAt - started) / 1000, deliveries };
+}
+
+/** What the adapter alone did. */
+interface AloneRun {
+  wallS: number;
+  decisionsPerS: number;
+  requests: number;
+}
+
+/**
+ * The adapter alone at saturation on the items: one System One request per distinct (policy,
+ * state) — the fewest the items need, each answering every item that shares it — posted straight
+ * to `/invocations` by {@link ADAPTER_CLIENTS} clients; decisions/s counts items.
+ *
+ * @throws Error when the adapter answers anything but 200.
+ */
+async function adapterAlone(
+  adapterUrl: string,
+  policies: PolicySet,
+  items: readonly BacklogItem[],
+): Promise<AloneRun> {
+  const bodies = [...new Map(items.map((item) => [groupKey(item), item])).values()].map((item) => {
+    const policy = policies.get(item.policy);
+    if (policy === undefined) throw new Error(`the policy ${item.policy} is not loaded`);
+    return buildSystemOneBody(policy, item.stateText);
+  });
+  let next = 0;
+  const started = performance.now();
+  const client = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const body = bodies[next++] as string;
+      const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const text = await response.text();
+      if (response.status !== 200)
+        throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
+  const wallS = (performance.now() - started) / 1000;
+  return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length };
+}
+
+/** `sh -c 'while :; do :; done'` × n: other work on the cores for the whole run. */
+function startBusyProcesses(n: number): ChildProcess[] {
+  return Array.from({ length: n }, () => {
+    const child = spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" });
+    child.unref();
+    return child;
+  });
+}
+
+function toWorkloadItem(item: BacklogItem): WorkloadItem {
+  return {
+    kind: "valid",
+    origin: "unique",
+    key: { policy: item.policy, id: item.id },
+    stateSha256: item.stateSha256,
+  };
+}
+
+function distinctRequests(items: readonly BacklogItem[]): number {
+  return new Set(items.map(groupKey)).size;
+}
+
+function countBy<T>(values: readonly T[], key: (value: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[key(value)] = (counts[key(value)] ?? 0) + 1;
+  return counts;
+}
+
+function commandOf(options: BacklogBenchOptions, quick: boolean): string {
+  return [
+    "decisions bench --backlog",
+    ...(options.items !== undefined ? [`--items ${options.items}`] : []),
+    ...(quick ? ["--quick"] : []),
+    ...(options.busy ? [`--busy ${options.busy}`] : []),
+    ...(options.modelPath ? [`--model ${options.modelPath}`] : []),
+  ].join(" ");
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function fmt(values: readonly number[]): string {
+  return values.map((value) => value.toFixed(2)).join(" ");
+}
