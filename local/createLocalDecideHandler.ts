@@ -63,6 +63,8 @@ export async function createLocalDecideHandler(
   const deps = await createDecideDeps(config, {
     sagemakerRuntime,
     dynamodb,
+    // Busy records are re-queued to the work queue (fauxqs) by the stack's own SQS client.
+    sqs: context.sqs,
     logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),
     metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide" }),
   });

@@ -14,4 +14,6 @@ export const DECIDE_METRICS = {
   requests: "EndpointRequests",
   /** Records reported in `batchItemFailures`. */
   failedRecords: "FailedRecords",
+  /** Records re-queued as delayed copies because the pipeline was busy (deleted, not failed). */
+  requeuedRecords: "RequeuedRecords",
 } as const;

@@ -2,6 +2,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
+import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
 import type { PipelineTelemetry } from "../pipeline/index.js";
 import type { RetryEvent } from "../shared/RetryPolicy.js";
@@ -67,6 +68,19 @@ export class DecideTelemetry implements PipelineTelemetry {
       messageId,
       error: reason instanceof Error ? reason.name : typeof reason,
       reason: reason instanceof Error ? reason.message : String(reason),
+    });
+  }
+
+  /** A record re-queued for capacity as a delayed copy: its item waits in the copy, its receive count is kept for real failures. */
+  recordRequeued(messageId: string, copy: RequeuedRecord, reason: unknown): void {
+    this.metrics.addMetric(DECIDE_METRICS.requeuedRecords, MetricUnit.Count, 1);
+    this.logger.warn("record re-queued: the pipeline is busy", {
+      messageId,
+      requeuedAs: copy.messageId,
+      delaySeconds: copy.delaySeconds,
+      requeues: copy.requeues,
+      firstMessageId: copy.firstMessageId,
+      error: reason instanceof Error ? reason.name : typeof reason,
     });
   }
 

@@ -2,8 +2,10 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
+import { AdaptiveConcurrencyLimiter, BusyRecordRequeuer, RetryBudget } from "../flow/index.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
@@ -24,22 +26,36 @@ export interface DecideParts {
   logger?: Logger;
   /** Default: a Powertools `Metrics` (configured by `POWERTOOLS_*`). */
   metrics?: Metrics;
+  /**
+   * An SQS client to re-queue busy records to their own queue with (the Lambda entry passes one
+   * on the standard SDK configuration). Default: none — no re-queue, every failure goes back to SQS.
+   */
+  sqs?: SQSClient;
   /** Default: the system clock. */
   clock?: Clock;
 }
 
 /**
- * Builds the decide function's dependencies from its configuration: the policies, one retry policy
- * shared by the endpoint client and the outcome store, and the clients (SDK retries off).
+ * Builds the decide function's dependencies from its configuration: the policies, the clients
+ * (SDK retries off), and the flow control of this function instance (functions/flow): the
+ * endpoint's calls under an adaptive concurrency limit (up to `MAX_CONCURRENT_GROUPS`) and a
+ * retry budget, and a requeuer that sends records failed only for capacity back to their queue
+ * as delayed copies. Built once per instance (at cold start), so the limit and the budget carry
+ * over from one invocation to the next, as the AWS SDK's retry quota does per client.
  *
  * @throws PolicyLoadError when the policies do not load.
  */
 export async function createDecideDeps(config: DecideConfig, parts: DecideParts = {}): Promise<DecideDeps> {
-  const retry = new RetryPolicy({
+  const backoff = {
     maxAttempts: config.maxAttempts,
     baseDelayMs: config.retryBaseDelayMs,
     maxDelayMs: config.retryMaxDelayMs,
-  });
+  };
+  const clock = parts.clock;
+  // The endpoint's retries are paid from the instance's budget; the outcome store's are not (a
+  // DynamoDB write retried does not load the endpoint, and a spent budget must not lose answers).
+  const endpointRetry = new RetryPolicy({ ...backoff, budget: new RetryBudget() });
+  const retry = new RetryPolicy(backoff);
   const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -48,11 +64,16 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
     endpoint: new EndpointClient({
       client: parts.sagemakerRuntime ?? createSageMakerRuntimeClient(),
       endpointName: config.endpointName,
-      retry,
+      retry: endpointRetry,
+      limiter: new AdaptiveConcurrencyLimiter({
+        maxLimit: config.maxConcurrentGroups,
+        ...(clock ? { clock } : {}),
+      }),
     }),
     outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
     telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),
     settings: { deadlineMarginMs: config.deadlineMarginMs, maxConcurrentGroups: config.maxConcurrentGroups },
-    ...(parts.clock ? { clock: parts.clock } : {}),
+    ...(parts.sqs ? { requeuer: new BusyRecordRequeuer({ sqs: parts.sqs }) } : {}),
+    ...(clock ? { clock } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
+import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
 import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/index.js";
 import type { PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
@@ -19,6 +20,11 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
   telemetry: DecideTelemetry;
   policies: PolicySet;
   settings: DecideSettings;
+  /**
+   * Re-queues records that failed only because the pipeline was busy (functions/flow), so their
+   * receive count stays for real failures. Default: none (every failure goes back to SQS).
+   */
+  requeuer?: BusyRecordRequeuer;
   /** Default: the system clock. */
   clock?: Clock;
 }
@@ -28,7 +34,9 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
  * items decided by the pipeline core (`decideItems`), and the records whose items failed (a
  * transient failure, a deadline) returned as `batchItemFailures`, each logged and counted, so SQS
  * redelivers exactly those. Permanent failures are not among them: they became `rejected`
- * outcomes. Never throws: should the core throw, every record is reported as failed.
+ * outcomes. With a `requeuer`, a record that failed only because the pipeline was busy is
+ * re-queued as a delayed copy instead (functions/flow) and reported done. Never throws: should the
+ * core throw, every record is reported as failed.
  *
  * Written here rather than with `@middy/sqs-partial-batch-failure`: that middleware wants the
  * handler to return one settled promise per record and swaps in the response afterwards, which its
@@ -51,10 +59,24 @@ export async function decideBatch(
   } catch (error) {
     results = records.map(() => ({ status: "failed", reason: error }));
   }
+  // Busy, not failed: such records are re-queued as delayed copies and reported done.
+  const requeued = new Set<number>();
+  if (deps.requeuer !== undefined) {
+    const failures = new Map<number, unknown>();
+    for (const [index, result] of results.entries()) {
+      if (result?.status === "failed") failures.set(index, result.reason);
+    }
+    for (const index of await requeueBusyRecords(records, failures, {
+      requeuer: deps.requeuer,
+      onRequeued: (record, copy, reason) => deps.telemetry.recordRequeued(record.messageId, copy, reason),
+    })) {
+      requeued.add(index);
+    }
+  }
   const batchItemFailures: SQSBatchResponse["batchItemFailures"] = [];
   for (const [index, record] of records.entries()) {
     const result = results[index];
-    if (result?.status !== "failed") continue;
+    if (result?.status !== "failed" || requeued.has(index)) continue;
     deps.telemetry.recordFailed(record.messageId, result.reason);
     batchItemFailures.push({ itemIdentifier: record.messageId });
   }

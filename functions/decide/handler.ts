@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SQSClient } from "@aws-sdk/client-sqs";
 import { createDecideDeps } from "./createDecideDeps.js";
 import { createDecideHandler } from "./createDecideHandler.js";
 import { readDecideConfig } from "./readDecideConfig.js";
@@ -18,5 +19,6 @@ const defaultPolicyDir = existsSync(join(here, "policies"))
 
 /** The Lambda handler (SQS event → `{batchItemFailures}`). */
 export const handler = createDecideHandler(
-  await createDecideDeps(readDecideConfig(process.env, defaultPolicyDir)),
+  // The SQS client re-queues records that failed only because the pipeline was busy (functions/flow).
+  await createDecideDeps(readDecideConfig(process.env, defaultPolicyDir), { sqs: new SQSClient({}) }),
 );

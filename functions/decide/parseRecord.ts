@@ -1,19 +1,23 @@
 import type { SQSRecord } from "aws-lambda";
+import { readRequeueLineage } from "../flow/requeueAttributes.js";
 import type { WorkItemInput } from "../pipeline/index.js";
 
 /**
  * Reads one SQS record into the pipeline core's input: its body as it arrived, and where it came
  * from (the message id, `ApproximateReceiveCount` — 1 when absent or unreadable — and
- * `SentTimestamp` when present). Never throws: the body is read by the core (`parseWorkItem`).
+ * `SentTimestamp` when present; for a copy re-queued for capacity, the first message's id and send
+ * time from its lineage attributes). Never throws: the body is read by the core (`parseWorkItem`).
  */
 export function parseRecord(record: SQSRecord): WorkItemInput {
   const receiveCount = Number.parseInt(record.attributes?.ApproximateReceiveCount ?? "1", 10);
-  const sentAt = Number.parseInt(record.attributes?.SentTimestamp ?? "", 10);
+  // A copy re-queued for capacity stands for the message its item first arrived in (functions/flow).
+  const lineage = readRequeueLineage(record.messageAttributes);
+  const sentAt = lineage.firstSentMs ?? Number.parseInt(record.attributes?.SentTimestamp ?? "", 10);
   return {
     body: record.body,
     origin: {
       kind: "sqs",
-      messageId: record.messageId,
+      messageId: lineage.firstMessageId ?? record.messageId,
       receiveCount: Number.isFinite(receiveCount) ? receiveCount : 1,
       ...(Number.isFinite(sentAt) ? { sentAt } : {}),
     },

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
-import { buildSystemOneBody } from "../../../functions/decide/index.js";
+import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 import {
   createLocalDecideHandler,

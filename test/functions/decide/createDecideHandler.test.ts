@@ -4,6 +4,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ModelError, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
 import { createLambdaContext } from "../../../local/createLambdaContext.js";
@@ -69,6 +70,78 @@ describe("createDecideHandler", () => {
         event.Records.map((record) => record.messageId),
       );
       assert.equal(calls, 4, "two groups, two attempts each");
+    } finally {
+      dynamodb.destroy();
+    }
+  });
+
+  it("re-queues the records the endpoint refused for capacity and gives back those that failed for real", async () => {
+    const sagemaker = {
+      send: async (command: { input: { Body: Uint8Array } }) => {
+        const body = new TextDecoder().decode(command.input.Body);
+        // The state "busy" meets a full endpoint; "broken" an endpoint that fails (500).
+        throw new ModelError({
+          message: "refused",
+          $metadata: { httpStatusCode: 424 },
+          OriginalStatusCode: body.includes('"busy"') ? 503 : 500,
+          OriginalMessage: '{"error":"x","retryable":true}',
+        });
+      },
+    } as unknown as SageMakerRuntimeClient;
+    const copies: Record<string, unknown>[] = [];
+    const sqs = {
+      send: async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
+        if (command.constructor.name === "GetQueueUrlCommand")
+          return { QueueUrl: "http://127.0.0.1:9/000000000000/work" };
+        copies.push(command.input);
+        return { MessageId: `copy-${copies.length}` };
+      },
+    } as unknown as SQSClient;
+    const dynamodb = new DynamoDBClient({
+      endpoint: "http://127.0.0.1:9",
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    const deps = await createDecideDeps(
+      {
+        outcomesTable: "outcomes",
+        endpointName: "decisions",
+        policyDir: "policies",
+        deadlineMarginMs: 1000,
+        maxConcurrentGroups: 2,
+        maxAttempts: 2,
+        retryBaseDelayMs: 1,
+        retryMaxDelayMs: 2,
+      },
+      {
+        sagemakerRuntime: sagemaker,
+        dynamodb,
+        sqs,
+        logger: new Logger({ logLevel: "SILENT" }),
+        metrics: new Metrics({ namespace: "DecisionsTest", serviceName: "decide" }),
+      },
+    );
+    const event = sqsEvent([
+      JSON.stringify({ id: "a", policy: "ticket-routing", state: "busy" }),
+      JSON.stringify({ id: "b", policy: "ticket-routing", state: "broken" }),
+    ]);
+
+    try {
+      const { result } = await captureStdout(() =>
+        createDecideHandler(deps)(
+          event,
+          createLambdaContext({ functionName: "decide", region: "us-east-1", timeoutMs: 30_000 }),
+        ),
+      );
+
+      assert.deepEqual(
+        result.batchItemFailures.map((failure) => failure.itemIdentifier),
+        [event.Records[1]?.messageId],
+      );
+      assert.equal(copies.length, 1);
+      assert.equal(copies[0]?.MessageBody, event.Records[0]?.body);
+      assert.ok(Number(copies[0]?.DelaySeconds) >= 1);
     } finally {
       dynamodb.destroy();
     }

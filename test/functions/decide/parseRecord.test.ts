@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseRecord } from "../../../functions/decide/parseRecord.js";
+import { REQUEUE_ATTRIBUTES } from "../../../functions/flow/requeueAttributes.js";
 import { sqsRecord } from "../support/sqsEvent.js";
 
 describe("parseRecord", () => {
@@ -22,5 +23,21 @@ describe("parseRecord", () => {
     record.attributes.SentTimestamp = "";
 
     assert.deepEqual(parseRecord(record).origin, { kind: "sqs", messageId: "m-2", receiveCount: 1 });
+  });
+
+  it("reads a copy re-queued for capacity as the message its item first arrived in", () => {
+    const record = sqsRecord('{"id": "T-2", "policy": "ticket-routing", "state": "s"}', 1, "copy-1");
+    record.messageAttributes = {
+      [REQUEUE_ATTRIBUTES.requeues]: { dataType: "Number", stringValue: "2" },
+      [REQUEUE_ATTRIBUTES.firstMessageId]: { dataType: "String", stringValue: "m-first" },
+      [REQUEUE_ATTRIBUTES.firstSentMs]: { dataType: "Number", stringValue: "1700000000000" },
+    };
+
+    assert.deepEqual(parseRecord(record).origin, {
+      kind: "sqs",
+      messageId: "m-first",
+      receiveCount: 1,
+      sentAt: 1_700_000_000_000,
+    });
   });
 });
