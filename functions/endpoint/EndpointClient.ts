@@ -112,6 +112,12 @@ export class EndpointClient {
             totalMs: finished - started,
           };
         } catch (error) {
+          // Aborted by the deadline while the endpoint still worked on it: it is slower than the
+          // demand. An overload signal for the limiter, and busy (re-queued), not a failure.
+          if (deadline.expired() && isAbort(error)) {
+            permit?.release("overload");
+            throw new EndpointBusyError(this.endpointName, "deadline", { cause: error });
+          }
           const classified = classifyEndpointError(error, this.endpointName);
           if (classified instanceof TransientEndpointError && classified.atCapacity) {
             permit?.release("overload", classified.retryAfterMs);
@@ -124,4 +130,10 @@ export class EndpointClient {
       { deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
     );
   }
+}
+
+/** An abort or a timeout of the SDK call (the deadline's signal fired). */
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "AbortError" || name === "TimeoutError";
 }

@@ -50,15 +50,28 @@ export class TransientEndpointError extends TransientError {
   }
 }
 
+/** Why an {@link EndpointBusyError} was raised. */
+export type EndpointBusyReason = "no-permit" | "deadline";
+
 /**
- * No call to the endpoint could start before the deadline: this instance's adaptive limit was
- * taken by calls already out, or the endpoint's Retry-After pause held. Busy, not failed.
+ * The endpoint could not serve the call within the invocation's deadline: no call could start
+ * (`no-permit`: this instance's adaptive limit was taken by calls already out, or the endpoint's
+ * Retry-After pause held), or a call it admitted was still waiting for its answer when the
+ * deadline passed and was aborted (`deadline`: the endpoint is slower than the demand). Busy,
+ * not failed.
  */
 export class EndpointBusyError extends TransientError {
   override name = "EndpointBusyError";
-  constructor(readonly endpointName: string) {
+  constructor(
+    readonly endpointName: string,
+    readonly reason: EndpointBusyReason = "no-permit",
+    options?: { cause?: unknown },
+  ) {
     super(
-      `no call to the decision endpoint ${endpointName} could start before the deadline: it is at capacity (this instance's adaptive limit or the endpoint's Retry-After held)`,
+      reason === "no-permit"
+        ? `no call to the decision endpoint ${endpointName} could start before the deadline: it is at capacity (this instance's adaptive limit or the endpoint's Retry-After held)`
+        : `the decision endpoint ${endpointName} had not answered when the invocation's deadline passed: it is slower than the demand (the call was aborted)`,
+      options,
     );
   }
 }

@@ -8,6 +8,7 @@ export {
 } from "./EndpointClient.js";
 export {
   EndpointBusyError,
+  type EndpointBusyReason,
   type EndpointFailure,
   InvalidEndpointResponseError,
   isCapacityFailure,

@@ -77,6 +77,14 @@ export class DecideFunction extends Construct {
     fn.role.addToPolicy(
       new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.statusIndexArn] }),
     );
+    // Records that failed only because the endpoint is at capacity are re-queued to this queue as
+    // delayed copies (functions/flow), so their receive count stays for real failures.
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        actions: ["sqs:SendMessage", "sqs:GetQueueUrl"],
+        resources: [props.queue.queueArn],
+      }),
+    );
 
     this.eventSource = new SqsEventSource(props.queue, {
       batchSize: props.batchSize,

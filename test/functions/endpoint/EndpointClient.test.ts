@@ -200,4 +200,30 @@ describe("EndpointClient", () => {
     assert.equal(error.reason, "budget");
     assert.equal(sent.length, 3, "the first call and two budgeted retries, not six calls");
   });
+
+  it("calls a call aborted by the deadline busy, and counts it as an overload", async () => {
+    const clock = new FakeClock();
+    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 4, clock });
+    const client = {
+      send: async () => {
+        clock.advance(2_000);
+        throw Object.assign(new Error("This operation was aborted"), { name: "AbortError" });
+      },
+    } as unknown as SageMakerRuntimeClient;
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy(),
+      limiter,
+    });
+
+    const error = await endpoint
+      .invoke("{}", { deadline: new Deadline(clock.now() + 1_000, clock) })
+      .catch((e: unknown) => e);
+
+    assert.ok(error instanceof RetriesExhaustedError);
+    assert.ok(error.cause instanceof EndpointBusyError);
+    assert.equal(error.cause.reason, "deadline");
+    assert.equal(limiter.stats().decreases, 1);
+  });
 });
