@@ -77,7 +77,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "compile llama.cpp from the bundled source with OpenMP (and native flags) for the engine",
     module: "./commands/buildLlamaCommand.js",
     exportName: "buildLlamaCommand",
-    parts: ["adapter"],
+    parts: ["adapter", "contract"],
   },
   {
     name: "schema",

@@ -10,6 +10,8 @@
  * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
  * - `metrics/`: the metric names the decide function emits and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
+ * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
+ *   and the functions, which the CDK app's knobs reuse where they set one.
  */
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
@@ -49,6 +51,31 @@ export {
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
+export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
+export { INGEST_SETTINGS } from "./settings/ingestSettings.js";
+export { parseSetting } from "./settings/parseSetting.js";
+export {
+  type EnvironmentProblem,
+  type EnvironmentValues,
+  readEnvironment,
+} from "./settings/readEnvironment.js";
+export { defaultTextOf, type Setting, type SettingDefault, variableOf } from "./settings/Setting.js";
+export { SettingValueError } from "./settings/SettingValueError.js";
+export {
+  LLAMA_BUILDS,
+  LOG_LEVELS,
+  PARALLEL_BATCHING_MODES,
+  SERVER_SETTING_ENTRIES,
+  type ServerSettingEntry,
+} from "./settings/serverSettings.js";
+export {
+  booleanSetting,
+  integerSetting,
+  nonEmptyTextSetting,
+  oneOfSetting,
+  patternSetting,
+  textSetting,
+} from "./settings/settingSchemas.js";
 export {
   type ChatRequest,
   type ChatRequestMessage,

@@ -1,3 +1,4 @@
+import { defaultTextOf, SERVER_SETTING_ENTRIES } from "../../contract/index.js";
 import type { CacheSpace } from "./types.js";
 
 const MIB = 1024 * 1024;
@@ -37,11 +38,11 @@ const MEMORY_SHARE = 1 / 4;
 const FLOOR_SHARE = 1 / 2;
 
 /**
- * How the default is documented (`decisions serve --help`, README's configuration table). Kept
- * beside {@link defaultCacheBytes} so that the text and the rule change together.
+ * How the default is documented (`decisions serve --help`, docs/configuration.md): the default
+ * text of `SEMIF_CACHE_MAX_BYTES` in the settings kit (`contract/settings/serverSettings.ts`),
+ * which says to change it together with {@link defaultCacheBytes}.
  */
-export const DEFAULT_CACHE_RULE =
-  "sized from the machine at load: min(8 GiB, 1/2 of the free disk where state files go, 1/4 of available memory), at least min(64 MiB, 1/2 of either); logged as cache_bound";
+export const DEFAULT_CACHE_RULE: string = defaultTextOf(SERVER_SETTING_ENTRIES.cacheMaxBytes);
 
 /**
  * The default bound of the cross-request cache, sized from the machine:

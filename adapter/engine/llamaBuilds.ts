@@ -1,3 +1,5 @@
+import { LLAMA_BUILDS } from "../../contract/index.js";
+
 /**
  * Which llama.cpp binary the engine runs on.
  *
@@ -16,9 +18,10 @@
  *
  * The source builds are told apart from each other and from the prebuilt by their CMake options:
  * node-llama-cpp names a local build's folder after them, so loading with the same options finds
- * exactly that build and never silently another one.
+ * exactly that build and never silently another one. The list itself is in
+ * `contract/settings/serverSettings.ts`, beside the `SEMIF_LLAMA_BUILD` setting that chooses one.
  */
-export const LLAMA_BUILDS = ["prebuilt", "native", "native-amx", "portable"] as const;
+export { LLAMA_BUILDS };
 
 /** One of {@link LLAMA_BUILDS}. */
 export type LlamaBuild = (typeof LLAMA_BUILDS)[number];

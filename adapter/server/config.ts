@@ -1,14 +1,21 @@
 import { availableParallelism } from "node:os";
-import { DEFAULT_CACHE_RULE } from "../engine/defaultCacheBytes.js";
-import { LLAMA_BUILDS, type LlamaBuild } from "../engine/llamaBuilds.js";
+import {
+  defaultTextOf,
+  type PARALLEL_BATCHING_MODES,
+  parseSetting,
+  SERVER_SETTING_ENTRIES,
+  type ServerSettingEntry,
+} from "../../contract/index.js";
+import type { DEFAULT_CACHE_RULE } from "../engine/defaultCacheBytes.js";
+import type { LlamaBuild } from "../engine/llamaBuilds.js";
 import { ConfigError } from "./errors.js";
-import { LOG_LEVELS, type LogLevel } from "./logger.js";
+import type { LogLevel } from "./logger.js";
 
 /**
  * Everything the server is configured with. Read once at the entry point by
  * {@link readServerConfig}; code below it receives this object and never reads `process.env`.
  * Each field's default and meaning are in {@link SERVER_SETTINGS} (the one table of settings,
- * which also writes `decisions serve --help` and README's configuration table).
+ * which also writes `decisions serve --help` and docs/configuration.md).
  */
 export interface ServerConfig {
   /** Interface to bind. */
@@ -34,7 +41,7 @@ export interface ServerConfig {
   /** Sequences of the one model context: requests evaluated at once (each with the full context size). */
   parallelSequences: number;
   /** How parallel sequences share decode steps: `exact` (answers bitwise those of a serial run) or `merged`. */
-  parallelBatching: "exact" | "merged";
+  parallelBatching: (typeof PARALLEL_BATCHING_MODES)[number];
   /** Largest request body in bytes. */
   maxBodyBytes: number;
   /** Most options per question; further capped by the model's label alphabet. */
@@ -79,7 +86,7 @@ export interface ServerSetting {
   defaultText: string;
   /** True when {@link ServerSetting.defaultText} is the default value itself (shown as code), false when it describes a computed default. */
   literalDefault: boolean;
-  /** What the setting does, one line (backticks mark code; README shows them as such). */
+  /** What the setting does, one line (backticks mark code; docs/configuration.md shows them as such). */
   description: string;
 }
 
@@ -93,65 +100,40 @@ export interface MachineFacts {
 type Lookup = <K extends keyof ServerConfig>(key: K) => ServerConfig[K];
 
 /** How one setting is read, defaulted and checked: a row of the table. */
-interface SettingSpec<K extends keyof ServerConfig> {
+interface SettingSpec<T> {
   env: readonly string[];
   flag: string;
   description: string;
   /** Turns the raw text (trimmed) into the value; throws an Error whose message says what is wrong. */
-  parse(raw: string): ServerConfig[K];
+  parse(raw: string): T;
   /** A fixed default (documented as the value), or one computed from the machine and other settings. */
-  default:
-    | { value: ServerConfig[K] }
-    | { text: string; compute(lookup: Lookup, machine: MachineFacts): ServerConfig[K] };
+  default: { value: T } | { text: string; compute(lookup: Lookup, machine: MachineFacts): T };
   /** A check of an explicitly set value against the other settings; returns what is wrong, if anything. */
-  check?(value: ServerConfig[K], lookup: Lookup): string | undefined;
+  check?(value: T, lookup: Lookup): string | undefined;
 }
 
-type SettingsTable = { readonly [K in keyof ServerConfig]: SettingSpec<K> };
+type SettingsTable = { readonly [K in keyof ServerConfig]: SettingSpec<ServerConfig[K]> };
 
-const MIB = 1024 * 1024;
+/** What the server adds to a kit entry: how a computed default is computed, and a check against other settings. */
+interface ServerRule<T> {
+  compute?(lookup: Lookup, machine: MachineFacts): T;
+  check?(value: T, lookup: Lookup): string | undefined;
+}
 
-function integer(min: number, max = Number.MAX_SAFE_INTEGER): (raw: string) => number {
-  return (raw) => {
-    if (!/^-?\d+$/.test(raw)) throw new Error(`must be an integer, got ${JSON.stringify(raw)}`);
-    const value = Number(raw);
-    if (!Number.isSafeInteger(value) || value < min || value > max) {
-      throw new Error(
-        `must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`}, got ${raw}`,
-      );
-    }
-    return value;
+/** A row of the table from its kit entry (`contract/settings/serverSettings.ts`) and the server's rule. */
+function fromEntry<T>(entry: ServerSettingEntry<T>, rule: ServerRule<T> = {}): SettingSpec<T> {
+  const fallback = entry.default;
+  return {
+    env: entry.env,
+    flag: entry.flag,
+    description: entry.doc,
+    parse: (raw) => parseSetting(entry, raw),
+    default:
+      "value" in fallback
+        ? { value: fallback.value }
+        : { text: defaultTextOf(entry), compute: rule.compute ?? (() => undefined as T) },
+    ...(rule.check === undefined ? {} : { check: rule.check }),
   };
-}
-
-const text = (raw: string): string => raw;
-
-function nonEmptyText(raw: string): string {
-  if (raw === "") throw new Error("must not be empty");
-  return raw;
-}
-
-function boolean(raw: string): boolean {
-  const value = raw.toLowerCase();
-  if (["true", "1", "yes"].includes(value)) return true;
-  if (["false", "0", "no"].includes(value)) return false;
-  throw new Error(`must be true or false, got ${JSON.stringify(raw)}`);
-}
-
-function oneOf<const T extends string>(values: readonly T[]): (raw: string) => T {
-  return (raw) => {
-    const value = values.find((candidate) => candidate === raw.toLowerCase());
-    if (value === undefined)
-      throw new Error(`must be one of ${values.join(", ")}, got ${JSON.stringify(raw)}`);
-    return value;
-  };
-}
-
-function logLevel(raw: string): LogLevel {
-  const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
-  if (level === undefined)
-    throw new Error(`must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(raw)}`);
-  return level;
 }
 
 function atMostContextSize(value: number, lookup: Lookup): string | undefined {
@@ -159,209 +141,60 @@ function atMostContextSize(value: number, lookup: Lookup): string | undefined {
   return value > contextSize ? `must be at most the context size (${contextSize}), got ${value}` : undefined;
 }
 
+const E = SERVER_SETTING_ENTRIES;
+
 /**
- * The one table of settings, in the order they are documented. Every default is applied from here
- * and nowhere else; `decisions serve --help` and README's "Configuration" table are written from it.
+ * The one table of settings, in the order they are documented: the kit's entries (variables,
+ * parser, default, doc) with the server's computed defaults and checks. Every default is applied
+ * from here and nowhere else; `decisions serve --help` and docs/configuration.md are written from it.
  */
 const SETTINGS: SettingsTable = {
-  host: {
-    env: ["SEMIF_HOST"],
-    flag: "host",
-    description: "interface to bind (the images set `0.0.0.0`)",
-    parse: text,
-    default: { value: "127.0.0.1" },
-  },
-  port: {
-    env: ["SAGEMAKER_BIND_TO_PORT", "PORT"],
-    flag: "port",
-    description: "TCP port (0: a free one)",
-    parse: integer(0, 65535),
-    default: { value: 8080 },
-  },
-  modelPath: {
-    env: ["SEMIF_MODEL_PATH"],
-    flag: "model",
-    description: "explicit GGUF file",
-    parse: nonEmptyText,
-    default: { text: "discovered under the model folder", compute: () => undefined },
-  },
-  modelDir: {
-    env: ["SEMIF_MODEL_DIR"],
-    flag: "model-dir",
-    description: "folder holding exactly one `.gguf` (or one folder below), as SageMaker unpacks the model",
-    parse: text,
-    default: { value: "/opt/ml/model" },
-  },
-  requireManifest: {
-    env: ["SEMIF_REQUIRE_MANIFEST"],
-    flag: "require-manifest",
-    description: "refuse a GGUF without `model-manifest.json` beside it (`true` or `false`)",
-    parse: boolean,
-    default: { value: true },
-  },
-  threads: {
-    env: ["SEMIF_THREADS"],
-    flag: "threads",
-    description: "CPU threads of llama.cpp",
-    parse: integer(1, 1024),
-    default: {
-      text: "the cores this process may use",
-      compute: (_lookup, machine) => Math.max(1, machine.availableParallelism),
-    },
-  },
-  gpuLayers: {
-    env: ["SEMIF_GPU_LAYERS"],
-    flag: "gpu-layers",
-    description:
-      "layers on the GPU: `-1` all, `0` none, N; any value but 0 refuses to start without a GPU backend",
-    parse: integer(-1, 100_000),
-    default: { value: 0 },
-  },
-  contextSize: {
-    env: ["SEMIF_CONTEXT_SIZE"],
-    flag: "context-size",
-    description: "context size in tokens: the longest prompt",
-    parse: integer(64, 1 << 20),
-    default: { value: 8192 },
-  },
-  batchSize: {
-    env: ["SEMIF_BATCH_SIZE"],
-    flag: "batch-size",
-    description: "tokens per decode step (at most the context size)",
-    parse: integer(1, 1 << 20),
-    default: {
-      text: "512, or the context size if smaller",
-      compute: (lookup) => Math.min(512, lookup("contextSize")),
-    },
+  host: fromEntry(E.host),
+  port: fromEntry(E.port),
+  modelPath: fromEntry<string | undefined>(E.modelPath, { compute: () => undefined }),
+  modelDir: fromEntry(E.modelDir),
+  requireManifest: fromEntry(E.requireManifest),
+  threads: fromEntry(E.threads, {
+    compute: (_lookup, machine) => Math.max(1, machine.availableParallelism),
+  }),
+  gpuLayers: fromEntry(E.gpuLayers),
+  contextSize: fromEntry(E.contextSize),
+  batchSize: fromEntry(E.batchSize, {
+    compute: (lookup) => Math.min(512, lookup("contextSize")),
     check: atMostContextSize,
-  },
-  parallelSequences: {
-    env: ["SEMIF_PARALLEL_SEQUENCES"],
-    flag: "parallel-sequences",
-    description:
-      "sequences in the model context, so that many admitted requests are evaluated at once (for accelerators; each holds the full context size)",
-    parse: integer(1, 64),
-    default: { value: 1 },
-  },
-  llamaBuild: {
-    env: ["SEMIF_LLAMA_BUILD"],
-    flag: "llama-build",
-    description:
-      "the llama.cpp binary: `prebuilt` (node-llama-cpp's, no OpenMP), or `native` / `portable` made from the bundled source by `decisions build-llama` (OpenMP; `native` also with -march=native); a source build that is missing stops the start",
-    parse: oneOf(LLAMA_BUILDS),
-    default: { value: "prebuilt" },
-  },
-  parallelBatching: {
-    env: ["SEMIF_PARALLEL_BATCHING"],
-    flag: "parallel-batching",
-    description:
-      "how parallel sequences share decode steps: `exact` merges only equal-length chunks (answers bitwise those of a serial run), `merged` merges all (more throughput, answers may differ in the last digits)",
-    parse: oneOf(["exact", "merged"] as const),
-    default: { value: "exact" },
-  },
-  maxBodyBytes: {
-    env: ["SEMIF_MAX_BODY_BYTES"],
-    flag: "max-body-bytes",
-    description: "largest request body in bytes (413 beyond)",
-    parse: integer(1, 1 << 30),
-    default: { value: 4 * MIB },
-  },
-  maxOptions: {
-    env: ["SEMIF_MAX_OPTIONS"],
-    flag: "max-options",
-    description: "most options per question (also capped by the model's label alphabet)",
-    parse: integer(2, 100_000),
-    default: { value: 255 },
-  },
-  maxQuestions: {
-    env: ["SEMIF_MAX_QUESTIONS"],
-    flag: "max-questions",
-    description: "most decisions or questions per request",
-    parse: integer(1, 100_000),
-    default: { value: 64 },
-  },
-  maxPromptTokens: {
-    env: ["SEMIF_MAX_PROMPT_TOKENS"],
-    flag: "max-prompt-tokens",
-    description:
-      "most tokens of one prompt, at most the context size (the longest JevBench state, 15k characters, is ~4,000)",
-    parse: integer(1),
-    default: { text: "the context size", compute: (lookup) => lookup("contextSize") },
+  }),
+  parallelSequences: fromEntry(E.parallelSequences),
+  llamaBuild: fromEntry(E.llamaBuild),
+  parallelBatching: fromEntry(E.parallelBatching),
+  maxBodyBytes: fromEntry(E.maxBodyBytes),
+  maxOptions: fromEntry(E.maxOptions),
+  maxQuestions: fromEntry(E.maxQuestions),
+  maxPromptTokens: fromEntry(E.maxPromptTokens, {
+    compute: (lookup) => lookup("contextSize"),
     check: atMostContextSize,
-  },
-  maxRequestTokens: {
-    env: ["SEMIF_MAX_REQUEST_TOKENS"],
-    flag: "max-request-tokens",
-    description: "most tokens one request evaluates (shared state once plus each question)",
-    parse: integer(1),
-    default: { value: 32768 },
-  },
-  maxCompletionTokens: {
-    env: ["SEMIF_MAX_COMPLETION_TOKENS"],
-    flag: "max-completion-tokens",
-    description: "most tokens a chat completion generates",
-    parse: integer(1),
-    default: { value: 512 },
-  },
-  maxInFlight: {
-    env: ["SEMIF_MAX_IN_FLIGHT"],
-    flag: "max-in-flight",
-    description: "requests running against the engine at once",
-    parse: integer(1, 10_000),
-    default: { text: "the parallel sequences", compute: (lookup) => lookup("parallelSequences") },
-  },
-  queueDepth: {
-    env: ["SEMIF_QUEUE_DEPTH"],
-    flag: "queue-depth",
-    description:
-      "admitted requests waiting; beyond it 503 with `Retry-After`, decided before the body is read",
-    parse: integer(0, 100_000),
-    default: { value: 8 },
-  },
-  retryAfterSeconds: {
-    env: ["SEMIF_RETRY_AFTER_SECONDS"],
-    flag: "retry-after-seconds",
-    description: "`Retry-After` of 503 answers, in seconds",
-    parse: integer(0, 3600),
-    default: { value: 1 },
-  },
-  cacheMaxBytes: {
-    env: ["SEMIF_CACHE_MAX_BYTES"],
-    flag: "cache-max-bytes",
-    description:
-      "bound of the states kept across requests: saved state files on disk (0 keeps none), and separately the in-memory snapshots of hybrid models",
-    parse: integer(0),
-    // Left to the engine, which measures the room where the state files go once the model is loaded.
-    default: { text: DEFAULT_CACHE_RULE, compute: () => undefined },
-  },
-  requestTimeoutMs: {
-    env: ["SEMIF_REQUEST_TIMEOUT_MS"],
-    flag: "request-timeout-ms",
-    description: "deadline of one request in milliseconds (504 beyond; SageMaker's invocation timeout)",
-    parse: integer(1),
-    default: { value: 60_000 },
-  },
-  shutdownTimeoutMs: {
-    env: ["SEMIF_SHUTDOWN_TIMEOUT_MS"],
-    flag: "shutdown-timeout-ms",
-    description: "grace period for in-flight requests on SIGTERM, in milliseconds",
-    parse: integer(0),
-    default: { value: 30_000 },
-  },
-  logLevel: {
-    env: ["SEMIF_LOG_LEVEL"],
-    flag: "log-level",
-    description: `lowest log level written (${LOG_LEVELS.map((level) => `\`${level}\``).join(", ")}); logs are JSON lines on stdout`,
-    parse: logLevel,
-    default: { value: "info" },
-  },
+  }),
+  maxRequestTokens: fromEntry(E.maxRequestTokens),
+  maxCompletionTokens: fromEntry(E.maxCompletionTokens),
+  maxInFlight: fromEntry(E.maxInFlight, { compute: (lookup) => lookup("parallelSequences") }),
+  queueDepth: fromEntry(E.queueDepth),
+  retryAfterSeconds: fromEntry(E.retryAfterSeconds),
+  // Left to the engine, which measures the room where the state files go once the model is loaded.
+  cacheMaxBytes: fromEntry<number | undefined>(E.cacheMaxBytes, { compute: () => undefined }),
+  requestTimeoutMs: fromEntry(E.requestTimeoutMs),
+  shutdownTimeoutMs: fromEntry(E.shutdownTimeoutMs),
+  logLevel: fromEntry(E.logLevel),
 };
 
 const KEYS = Object.keys(SETTINGS) as (keyof ServerConfig)[];
 
 /** Every setting with its environment variables, flag, default and meaning, in documented order. */
 export const SERVER_SETTINGS: readonly ServerSetting[] = KEYS.map((key) => {
-  const { env, flag, description, default: fallback } = SETTINGS[key] as SettingSpec<typeof key>;
+  const {
+    env,
+    flag,
+    description,
+    default: fallback,
+  } = SETTINGS[key] as SettingSpec<ServerConfig[typeof key]>;
   const literalDefault = "value" in fallback;
   const defaultText = literalDefault ? String(fallback.value) : fallback.text;
   return { key, env, flag, defaultText, literalDefault, description };
@@ -415,7 +248,7 @@ export function readServerConfig(
   };
   const config = Object.fromEntries(KEYS.map((key) => [key, lookup(key)])) as unknown as ServerConfig;
   for (const [key, { name }] of explicit) {
-    const spec = SETTINGS[key] as SettingSpec<typeof key>;
+    const spec = SETTINGS[key] as SettingSpec<ServerConfig[typeof key]>;
     const problem = spec.check?.(config[key], lookup);
     if (problem !== undefined) problems.push(`${name}: ${problem}`);
   }

@@ -1,8 +1,10 @@
-/** Severity of a log line; lines below the configured level are dropped. */
-export type LogLevel = "debug" | "info" | "warn" | "error";
+import { LOG_LEVELS } from "../../contract/index.js";
 
-/** Log levels in increasing severity. */
-export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
+/** Severity of a log line; lines below the configured level are dropped. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Log levels in increasing severity (the list of the `SEMIF_LOG_LEVEL` setting, in the contract). */
+export { LOG_LEVELS };
 
 /** Fields of one structured log line. */
 export type LogFields = Record<string, unknown>;

@@ -1,7 +1,10 @@
-import { z } from "zod";
-import { envInteger as integer, parseEnvironment, envRequired as required } from "../shared/envSchemas.js";
+import { DECIDE_SETTINGS } from "../../contract/index.js";
+import { parseEnvironment } from "../shared/envSchemas.js";
 
-/** The decide function's configuration, read once at cold start. */
+/**
+ * The decide function's configuration, read once at cold start. Each variable's parser, default and
+ * meaning are its entry in {@link DECIDE_SETTINGS} (`contract/settings/decideSettings.ts`).
+ */
 export interface DecideConfig {
   /** `OUTCOMES_TABLE` (required): the outcomes table's name. */
   outcomesTable: string;
@@ -21,18 +24,6 @@ export interface DecideConfig {
   retryMaxDelayMs: number;
 }
 
-/** The environment variables the decide function reads, and how. */
-const DecideEnvironment = z.object({
-  OUTCOMES_TABLE: required,
-  ENDPOINT_NAME: required,
-  POLICY_DIR: z.string().optional(),
-  DEADLINE_MARGIN_MS: integer(0, 900_000, 10_000),
-  MAX_CONCURRENT_GROUPS: integer(1, 64, 4),
-  MAX_ATTEMPTS: integer(1, 20, 6),
-  RETRY_BASE_DELAY_MS: integer(1, 60_000, 100),
-  RETRY_MAX_DELAY_MS: integer(1, 300_000, 5000),
-});
-
 /**
  * Reads and validates the decide function's environment (see {@link DecideConfig} for each
  * variable and its default). The SDK clients read their own standard variables (`AWS_REGION`,
@@ -42,16 +33,10 @@ const DecideEnvironment = z.object({
  * @param defaultPolicyDir - `POLICY_DIR` when unset.
  * @throws ConfigError naming every missing or invalid variable.
  */
-export function readDecideConfig(env: NodeJS.ProcessEnv, defaultPolicyDir: string): DecideConfig {
-  const e = parseEnvironment("decide", DecideEnvironment, env);
-  return {
-    outcomesTable: e.OUTCOMES_TABLE,
-    endpointName: e.ENDPOINT_NAME,
-    policyDir: e.POLICY_DIR?.trim() || defaultPolicyDir,
-    deadlineMarginMs: e.DEADLINE_MARGIN_MS,
-    maxConcurrentGroups: e.MAX_CONCURRENT_GROUPS,
-    maxAttempts: e.MAX_ATTEMPTS,
-    retryBaseDelayMs: e.RETRY_BASE_DELAY_MS,
-    retryMaxDelayMs: e.RETRY_MAX_DELAY_MS,
-  };
+export function readDecideConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  defaultPolicyDir: string,
+): DecideConfig {
+  const values = parseEnvironment("decide", DECIDE_SETTINGS, env);
+  return { ...values, policyDir: values.policyDir || defaultPolicyDir };
 }

@@ -1,7 +1,10 @@
-import { z } from "zod";
-import { envInteger, envRequired, parseEnvironment } from "../shared/envSchemas.js";
+import { INGEST_SETTINGS } from "../../contract/index.js";
+import { parseEnvironment } from "../shared/envSchemas.js";
 
-/** The ingest function's configuration, read once at cold start. */
+/**
+ * The ingest function's configuration, read once at cold start. Each variable's parser, default and
+ * meaning are its entry in {@link INGEST_SETTINGS} (`contract/settings/ingestSettings.ts`).
+ */
 export interface IngestConfig {
   /** `WORK_QUEUE_URL` (required): the queue the decide function reads. */
   workQueueUrl: string;
@@ -17,29 +20,16 @@ export interface IngestConfig {
   maxAttempts: number;
 }
 
-const IngestEnvironment = z.object({
-  WORK_QUEUE_URL: envRequired,
-  OUTCOMES_TABLE: envRequired,
-  POLICY_DIR: z.string().optional(),
-  MAX_LINES_PER_INVOCATION: envInteger(1, 10_000_000, 50_000),
-  DEADLINE_MARGIN_MS: envInteger(0, 900_000, 10_000),
-  MAX_ATTEMPTS: envInteger(1, 20, 6),
-});
-
 /**
  * Reads and validates the ingest function's environment (see {@link IngestConfig}); the SDK
  * clients read their standard variables (`AWS_REGION`, `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL_SQS`, …).
  *
  * @throws ConfigError naming every missing or invalid variable.
  */
-export function readIngestConfig(env: NodeJS.ProcessEnv, defaultPolicyDir: string): IngestConfig {
-  const e = parseEnvironment("ingest", IngestEnvironment, env);
-  return {
-    workQueueUrl: e.WORK_QUEUE_URL,
-    outcomesTable: e.OUTCOMES_TABLE,
-    policyDir: e.POLICY_DIR?.trim() || defaultPolicyDir,
-    maxLinesPerInvocation: e.MAX_LINES_PER_INVOCATION,
-    deadlineMarginMs: e.DEADLINE_MARGIN_MS,
-    maxAttempts: e.MAX_ATTEMPTS,
-  };
+export function readIngestConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  defaultPolicyDir: string,
+): IngestConfig {
+  const values = parseEnvironment("ingest", INGEST_SETTINGS, env);
+  return { ...values, policyDir: values.policyDir || defaultPolicyDir };
 }

@@ -1,43 +1,17 @@
-import { z } from "zod";
+import { type EnvironmentValues, readEnvironment, type Setting } from "../../contract/index.js";
 import { ConfigError } from "./ConfigError.js";
 
 /**
- * An optional integer environment variable in [min, max], `fallback` when unset or empty; the
- * issue names the accepted range and the text given.
+ * Reads a function's settings (entries of the settings kit in `contract/settings`) from its
+ * environment, or throws a {@link ConfigError} naming every missing or bad variable. A setting whose
+ * default is a rule (`POLICY_DIR`) is undefined when unset; the caller applies it.
  */
-export function envInteger(min: number, max: number, fallback: number) {
-  return z
-    .string()
-    .optional()
-    .transform((text, context) => {
-      if (text === undefined || text.trim() === "") return fallback;
-      const value = Number(text);
-      if (!Number.isInteger(value) || value < min || value > max) {
-        context.addIssue({
-          code: "custom",
-          message: `must be an integer from ${min} to ${max}, got "${text}"`,
-        });
-        return z.NEVER;
-      }
-      return value;
-    });
-}
-
-/** A required, non-empty environment variable. */
-export const envRequired = z.string({ error: "is required" }).trim().min(1, { error: "is required" });
-
-/**
- * Parses `env` with `schema` or throws a {@link ConfigError} naming every bad variable.
- */
-export function parseEnvironment<T extends z.ZodType>(
+export function parseEnvironment<S extends Record<string, Setting<unknown>>>(
   functionName: string,
-  schema: T,
-  env: NodeJS.ProcessEnv,
-): z.infer<T> {
-  const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(
-    functionName,
-    parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), message: issue.message })),
-  );
+  settings: S,
+  env: Readonly<Record<string, string | undefined>>,
+): EnvironmentValues<S> {
+  const { values, problems } = readEnvironment(settings, env);
+  if (problems.length > 0) throw new ConfigError(functionName, problems);
+  return values;
 }

@@ -9,7 +9,7 @@ export {
 export { type Clock, systemClock } from "./Clock.js";
 export { ConfigError, type ConfigProblem } from "./ConfigError.js";
 export { Deadline } from "./Deadline.js";
-export { envInteger, envRequired, parseEnvironment } from "./envSchemas.js";
+export { parseEnvironment } from "./envSchemas.js";
 export {
   DeadlineExceededError,
   PermanentError,

@@ -1,4 +1,16 @@
 import type { Node } from "constructs";
+import {
+  booleanSetting,
+  DECIDE_SETTINGS,
+  INGEST_SETTINGS,
+  integerSetting,
+  oneOfSetting,
+  parseSetting,
+  patternSetting,
+  SERVER_SETTING_ENTRIES,
+  type Setting,
+  variableOf,
+} from "../../contract/index.js";
 import { DecideCapacityError, deriveDecideCapacity } from "../capacity/deriveDecideCapacity.js";
 import { InfraConfigError, type InfraConfigProblem } from "./errors.js";
 import { type PinnedImage, parsePinnedImage } from "./parsePinnedImage.js";
@@ -82,6 +94,10 @@ export interface InfraKnob {
   /** The default, as written in `cdk.json`. */
   defaultValue: ContextValue;
   description: string;
+  /** The environment variable of a function or of the adapter this knob sets, if it sets one. */
+  variable?: string;
+  /** The settings kit's entry of that variable, whose parser the knob uses. */
+  setting?: Setting<unknown>;
 }
 
 interface KnobRule extends InfraKnob {
@@ -96,35 +112,37 @@ const LOG_RETENTION_DAYS = [
 
 const INSTANCE_TYPE = /^ml\.[a-z0-9-]+\.[a-z0-9]+$/;
 
-function integer(min: number, max: number): (value: unknown) => number {
-  return (value) => {
-    const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-    if (!/^-?\d+$/.test(text)) throw new Error(`must be an integer, got ${JSON.stringify(value)}`);
-    const number = Number(text);
-    if (number < min || number > max)
-      throw new Error(`must be an integer from ${min} to ${max}, got ${text}`);
-    return number;
-  };
+/** Parses a knob's value with one of the settings kit's schemas. */
+function kit<T>(schema: Setting<T>["schema"]): (value: unknown) => T {
+  return (value) => parseSetting({ schema }, value);
 }
 
-function boolean(value: unknown): boolean {
-  if (typeof value === "boolean") return value;
-  if (value === "true") return true;
-  if (value === "false") return false;
-  throw new Error(`must be true or false, got ${JSON.stringify(value)}`);
-}
+const integer = (min: number, max: number) => kit(integerSetting(min, max));
+const boolean = kit(booleanSetting);
+const oneOf = <const T extends string>(...choices: T[]) => kit(oneOfSetting(choices));
+const text = (pattern: RegExp, what: string) => kit(patternSetting(pattern, what));
 
-function oneOf<const T extends string>(...choices: T[]): (value: unknown) => T {
-  return (value) => {
-    if (typeof value === "string" && (choices as string[]).includes(value)) return value as T;
-    throw new Error(`must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);
-  };
-}
-
-function text(pattern: RegExp, what: string): (value: unknown) => string {
-  return (value) => {
-    if (typeof value === "string" && pattern.test(value)) return value;
-    throw new Error(`must be ${what}, got ${JSON.stringify(value)}`);
+/**
+ * A knob that sets a variable of a function or of the adapter: parsed by that setting's own kit
+ * entry, so the CDK app accepts exactly what the reader accepts; its default is the entry's unless
+ * the app deploys another one (`defaultValue`).
+ */
+function setsVariable<T extends ContextValue>(
+  name: keyof InfraSettings,
+  setting: Setting<T>,
+  description: string,
+  defaultValue?: T,
+): KnobRule {
+  const fallback = setting.default;
+  const value = defaultValue ?? ("value" in fallback ? fallback.value : undefined);
+  if (value === undefined) throw new Error(`knob ${name}: ${variableOf(setting)} has no default to deploy`);
+  return {
+    name,
+    defaultValue: value,
+    description,
+    variable: variableOf(setting),
+    setting,
+    parse: kit(setting.schema),
   };
 }
 
@@ -244,21 +262,21 @@ const RULES: readonly KnobRule[] = [
     defaultValue: "auto",
     description:
       "`SEMIF_THREADS` of the adapter (llama.cpp threads); `auto`: the instance's available parallelism",
-    parse: (value) => (value === "auto" ? "auto" : integer(1, 1024)(value)),
+    variable: variableOf(SERVER_SETTING_ENTRIES.threads),
+    setting: SERVER_SETTING_ENTRIES.threads,
+    parse: (value) => (value === "auto" ? "auto" : kit(SERVER_SETTING_ENTRIES.threads.schema)(value)),
   },
-  {
-    name: "gpuLayers",
-    defaultValue: -1,
-    description:
-      "`SEMIF_GPU_LAYERS` of the GPU model: -1 all layers on the GPU, N that many (the CPU model always runs 0)",
-    parse: integer(-1, 100_000),
-  },
-  {
-    name: "contextSize",
-    defaultValue: 8192,
-    description: "`SEMIF_CONTEXT_SIZE` of the adapter: no prompt may be longer, in tokens",
-    parse: integer(64, 1 << 20),
-  },
+  setsVariable(
+    "gpuLayers",
+    SERVER_SETTING_ENTRIES.gpuLayers,
+    "`SEMIF_GPU_LAYERS` of the GPU model: -1 all layers on the GPU, N that many (the CPU model always runs 0)",
+    -1,
+  ),
+  setsVariable(
+    "contextSize",
+    SERVER_SETTING_ENTRIES.contextSize,
+    "`SEMIF_CONTEXT_SIZE` of the adapter: no prompt may be longer, in tokens",
+  ),
   {
     name: "gpuRequestsPerInstance",
     defaultValue: 9,
@@ -319,13 +337,11 @@ const RULES: readonly KnobRule[] = [
       "blue/green endpoint updates: how long the new fleet takes traffic, watched by the endpoint's alarms, before the next step (any alarm rolls the update back)",
     parse: integer(0, 3600),
   },
-  {
-    name: "maxConcurrentGroups",
-    defaultValue: 4,
-    description:
-      "`MAX_CONCURRENT_GROUPS` of the decide function: InvokeEndpoint calls one invocation has in flight",
-    parse: integer(1, 64),
-  },
+  setsVariable(
+    "maxConcurrentGroups",
+    DECIDE_SETTINGS.maxConcurrentGroups,
+    "`MAX_CONCURRENT_GROUPS` of the decide function: InvokeEndpoint calls one invocation has in flight",
+  ),
   {
     name: "batchSize",
     defaultValue: 10,
@@ -383,13 +399,12 @@ const RULES: readonly KnobRule[] = [
     description: "key suffix of ingested objects",
     parse: text(/^[^*?\s]*$/, "an S3 key suffix without wildcards"),
   },
-  {
-    name: "ingestMaxLinesPerInvocation",
-    defaultValue: 10_000,
-    description:
-      "`MAX_LINES_PER_INVOCATION` of the ingest function: lines read before it checkpoints and continues",
-    parse: integer(1, 10_000_000),
-  },
+  setsVariable(
+    "ingestMaxLinesPerInvocation",
+    INGEST_SETTINGS.maxLinesPerInvocation,
+    "`MAX_LINES_PER_INVOCATION` of the ingest function: lines read before it checkpoints and continues",
+    10_000,
+  ),
   {
     name: "incidentEventBus",
     defaultValue: "default",

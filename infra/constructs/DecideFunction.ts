@@ -6,6 +6,7 @@ import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { DECIDE_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
@@ -56,9 +57,9 @@ export class DecideFunction extends Construct {
       description:
         "Decides work items: groups by policy and state, invokes the decision endpoint, records outcomes",
       environment: {
-        OUTCOMES_TABLE: props.table.tableName,
-        ENDPOINT_NAME: props.endpointName,
-        MAX_CONCURRENT_GROUPS: String(props.maxConcurrentGroups),
+        [variableOf(DECIDE_SETTINGS.outcomesTable)]: props.table.tableName,
+        [variableOf(DECIDE_SETTINGS.endpointName)]: props.endpointName,
+        [variableOf(DECIDE_SETTINGS.maxConcurrentGroups)]: String(props.maxConcurrentGroups),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },

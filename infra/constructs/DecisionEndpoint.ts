@@ -11,6 +11,7 @@ import {
 import { DockerImageAsset, Platform } from "aws-cdk-lib/aws-ecr-assets";
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
+import { SERVER_SETTING_ENTRIES, variableOf } from "../../contract/index.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
@@ -349,15 +350,16 @@ function endpointNameFor(
   return `${stem}-decisions-${fingerprint}`;
 }
 
-/** The adapter's environment (see `adapter/server/config.ts`) for one image. */
+/** The adapter's environment (its settings: `contract/settings/serverSettings.ts`) for one image. */
 function adapterEnvironment(props: DecisionEndpointProps, kind: "cpu" | "gpu"): Record<string, string> {
   const limits = kind === "gpu" ? props.gpu : props.cpu;
+  const adapter = SERVER_SETTING_ENTRIES;
   return {
-    SEMIF_GPU_LAYERS: kind === "gpu" ? String(props.gpuLayers) : "0",
-    SEMIF_CONTEXT_SIZE: String(props.contextSize),
-    SEMIF_MAX_IN_FLIGHT: "1",
-    SEMIF_QUEUE_DEPTH: String(limits.requestsPerInstance - 1),
-    SEMIF_REQUEST_TIMEOUT_MS: String(limits.requestTimeout.toMilliseconds()),
-    ...(props.cpuThreads === "auto" ? {} : { SEMIF_THREADS: String(props.cpuThreads) }),
+    [variableOf(adapter.gpuLayers)]: kind === "gpu" ? String(props.gpuLayers) : "0",
+    [variableOf(adapter.contextSize)]: String(props.contextSize),
+    [variableOf(adapter.maxInFlight)]: "1",
+    [variableOf(adapter.queueDepth)]: String(limits.requestsPerInstance - 1),
+    [variableOf(adapter.requestTimeoutMs)]: String(limits.requestTimeout.toMilliseconds()),
+    ...(props.cpuThreads === "auto" ? {} : { [variableOf(adapter.threads)]: String(props.cpuThreads) }),
   };
 }

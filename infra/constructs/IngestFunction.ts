@@ -6,6 +6,7 @@ import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { INGEST_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
@@ -51,9 +52,9 @@ export class IngestFunction extends Construct {
       logRetention: props.logRetention,
       description: "Ingests JSONL batch files: one work item per line onto the work queue",
       environment: {
-        WORK_QUEUE_URL: props.queue.queueUrl,
-        OUTCOMES_TABLE: props.table.tableName,
-        MAX_LINES_PER_INVOCATION: String(props.maxLinesPerInvocation),
+        [variableOf(INGEST_SETTINGS.workQueueUrl)]: props.queue.queueUrl,
+        [variableOf(INGEST_SETTINGS.outcomesTable)]: props.table.tableName,
+        [variableOf(INGEST_SETTINGS.maxLinesPerInvocation)]: String(props.maxLinesPerInvocation),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.ingestService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },

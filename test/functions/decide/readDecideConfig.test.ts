@@ -36,6 +36,6 @@ describe("readDecideConfig", () => {
       "MAX_CONCURRENT_GROUPS",
       "OUTCOMES_TABLE",
     ]);
-    assert.match(error.message, /MAX_CONCURRENT_GROUPS must be an integer from 1 to 64, got "0"/);
+    assert.match(error.message, /MAX_CONCURRENT_GROUPS must be an integer from 1 to 64, got 0/);
   });
 });

@@ -1,0 +1,57 @@
+import type { Setting } from "./Setting.js";
+import { integerSetting, nonEmptyTextSetting, textSetting } from "./settingSchemas.js";
+
+/**
+ * The decide function's environment (`functions/decide/readDecideConfig.ts` reads it at cold start;
+ * the CDK app's `DecideFunction` writes it, `maxConcurrentGroups` from the knob of that name).
+ */
+export const DECIDE_SETTINGS = {
+  outcomesTable: {
+    env: ["OUTCOMES_TABLE"],
+    schema: nonEmptyTextSetting,
+    default: { required: true },
+    doc: "the outcomes table's name",
+  },
+  endpointName: {
+    env: ["ENDPOINT_NAME"],
+    schema: nonEmptyTextSetting,
+    default: { required: true },
+    doc: "the SageMaker endpoint's name",
+  },
+  policyDir: {
+    env: ["POLICY_DIR"],
+    schema: textSetting,
+    default: { text: "the policies bundled beside the handler" },
+    doc: "the folder of `*.yaml` policies",
+  },
+  deadlineMarginMs: {
+    env: ["DEADLINE_MARGIN_MS"],
+    schema: integerSetting(0, 900_000),
+    default: { value: 10_000 },
+    doc: "no group starts later than the invocation's remaining time less this, in milliseconds",
+  },
+  maxConcurrentGroups: {
+    env: ["MAX_CONCURRENT_GROUPS"],
+    schema: integerSetting(1, 64),
+    default: { value: 4 },
+    doc: "endpoint requests (groups) one invocation has in flight at once",
+  },
+  maxAttempts: {
+    env: ["MAX_ATTEMPTS"],
+    schema: integerSetting(1, 20),
+    default: { value: 6 },
+    doc: "attempts per endpoint request or outcome write, the first included",
+  },
+  retryBaseDelayMs: {
+    env: ["RETRY_BASE_DELAY_MS"],
+    schema: integerSetting(1, 60_000),
+    default: { value: 100 },
+    doc: "the first backoff's cap, in milliseconds",
+  },
+  retryMaxDelayMs: {
+    env: ["RETRY_MAX_DELAY_MS"],
+    schema: integerSetting(1, 300_000),
+    default: { value: 5000 },
+    doc: "the largest backoff cap, in milliseconds",
+  },
+} as const satisfies Record<string, Setting<unknown>>;
