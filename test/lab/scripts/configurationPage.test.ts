@@ -30,11 +30,8 @@ describe("docs/configuration.md", () => {
     ]) {
       assert.ok(page.includes(`\n${heading}\n`), heading);
     }
-    assert.match(
-      page,
-      new RegExp(
-        `\\| \`MAX_CONCURRENT_GROUPS\` \\| \`4\` \\| ${DECIDE_SETTINGS.maxConcurrentGroups.doc} \\|`,
-      ),
+    assert.ok(
+      page.includes(`| \`MAX_CONCURRENT_GROUPS\` | \`4\` | ${DECIDE_SETTINGS.maxConcurrentGroups.doc} |`),
     );
     assert.match(page, /\| `maxConcurrentGroups` \| `4` \| `MAX_CONCURRENT_GROUPS` \| /);
     assert.match(page, /\| `OUTCOMES_TABLE` \| required \| /);
