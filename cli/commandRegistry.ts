@@ -122,7 +122,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "before cdk deploy: bootstrap stack, model data and manifest, endpoint quotas, image region",
     module: "./commands/preflightCommand.js",
     exportName: "preflightCommand",
-    parts: ["adapter", "infra", "operations"],
+    parts: ["adapter", "contract", "infra", "operations"],
     devPackages: ["aws-cdk-lib"],
   },
   {
