@@ -45,6 +45,11 @@ export interface ClassifySummary {
   total: number;
   /** Items skipped because the results file had them already. */
   skipped: number;
+  /**
+   * Ids that repeat within the input (`policy/id`, once per repetition): the first line's outcome
+   * stands, the later lines are not decided. Reported, not counted as already in the results.
+   */
+  repeated: string[];
   /** Outcomes written by this run, by status. */
   written: Partial<Record<OutcomeStatus, number>>;
   /** Groups of items sharing a state (one engine call each), and the calls this run made. */
@@ -70,7 +75,7 @@ export interface ClassifySummary {
 export async function classifyItems(options: ClassifyItemsOptions): Promise<ClassifySummary> {
   const before = options.resume.done;
   const total = options.items.length;
-  const summary: ClassifySummary = { total, skipped: 0, written: {}, groups: 0, requests: 0 };
+  const summary: ClassifySummary = { total, skipped: 0, repeated: [], written: {}, groups: 0, requests: 0 };
   let done = 0;
   const settled = (): void => {
     done += 1;
@@ -87,6 +92,7 @@ export async function classifyItems(options: ClassifyItemsOptions): Promise<Clas
     duplicate: (policy, id) => {
       // Held when the run started: skipped. Otherwise a repeated id whose first outcome this run wrote.
       if (before.has(resultKey(policy, id))) summary.skipped += 1;
+      else summary.repeated.push(`${policy}/${id}`);
       settled();
     },
   };

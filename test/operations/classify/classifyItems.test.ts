@@ -97,6 +97,8 @@ describe("classifyItems", () => {
     );
     assert.equal(summary.total, 6);
     assert.equal(summary.requests, 2);
+    assert.deepEqual(summary.repeated, ["ticket-routing/a"], "the repeated id is reported");
+    assert.equal(summary.skipped, 0, "not counted as already in the results");
   });
 
   it("gives the engine the state as written, as the adapter does", async () => {
