@@ -125,7 +125,18 @@ export async function startSageMakerGateway(
       });
       return;
     }
-    const name = decodeURIComponent(match[1]);
+    let name: string;
+    try {
+      name = decodeURIComponent(match[1]);
+    } catch {
+      // A malformed percent-escape (`%E0%A4%A`) is the caller's mistake: 400, as SageMaker answers.
+      request.resume();
+      send(
+        response,
+        validationError(`the endpoint name ${JSON.stringify(match[1])} is not valid percent-encoding`),
+      );
+      return;
+    }
     const adapterUrl = endpoints.get(name);
     if (adapterUrl === undefined) {
       request.resume();

@@ -40,6 +40,11 @@ export class AdmissionGate {
     return this.#admitted;
   }
 
+  /** Most requests admitted at once: those running plus those waiting. */
+  get capacity(): number {
+    return this.#capacity;
+  }
+
   /** Requests holding a running slot. */
   get running(): number {
     return this.#running;

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DecisionEngine } from "../engine/types.js";
-import { AdmissionGate } from "./AdmissionGate.js";
+import { AdmissionGate, type AdmissionTicket } from "./AdmissionGate.js";
 import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
 import type { ServerConfig } from "./config.js";
 import { DISCARD_TIMEOUT_MS, MAX_DISCARD_BYTES, MAX_JSON_DEPTH, ROUTES } from "./constants.js";
 import {
+  BodyTimeoutError,
   ClientDisconnectedError,
   DeadlineExceededError,
   type HttpError,
@@ -19,7 +20,7 @@ import { mapEngineError } from "./mapEngineError.js";
 import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
 import { probeEngine } from "./probeEngine.js";
 import { RefusalLog } from "./RefusalLog.js";
-import { declaredLength, discardBody, readJsonBody } from "./readJsonBody.js";
+import { declaredLength, discardBody, type JsonBody, readJsonBody } from "./readJsonBody.js";
 import type { InvocationKind, RequestLimits } from "./types.js";
 
 /** The settings {@link DecisionServer} uses (a {@link ServerConfig} has them all). */
@@ -37,6 +38,10 @@ export type DecisionServerSettings = Pick<
   | "queueDepth"
   | "retryAfterSeconds"
   | "requestTimeoutMs"
+  | "bodyTimeoutSeconds"
+  | "maxBodyReads"
+  | "maxStateBytesPerToken"
+  | "hideCacheDetails"
   | "shutdownTimeoutMs"
 >;
 
@@ -116,6 +121,8 @@ export class DecisionServer implements AsyncDisposable {
   readonly #readyFields: Record<string, unknown>;
   readonly #refusals: RefusalLog;
   readonly #gate: AdmissionGate;
+  /** Request bodies being read now (at most `maxBodyReads`). */
+  #bodyReads = 0;
   readonly #http: Server;
   readonly #loadController = new AbortController();
   readonly #inFlight = new Set<AbortController>();
@@ -380,8 +387,8 @@ export class DecisionServer implements AsyncDisposable {
       );
       return;
     }
-    const ticket = this.#gate.tryAdmit();
-    if (ticket === undefined) {
+    // At capacity the answer is 503 at once, before the body is read (the sender need not upload).
+    if (this.#gate.admitted >= this.#gate.capacity || this.#bodyReads >= this.#settings.maxBodyReads) {
       const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
       record.refused = true;
       this.#fail(request, response, busy, record);
@@ -396,14 +403,20 @@ export class DecisionServer implements AsyncDisposable {
     };
     response.once("close", onClose);
     let prepared: PreparedInvocation | undefined;
+    let ticket: AdmissionTicket | undefined;
     try {
-      const body = await readJsonBody(request, {
-        maxBytes: this.#settings.maxBodyBytes,
-        maxDepth: MAX_JSON_DEPTH,
-        signal: controller.signal,
+      // The body is read before the request takes a place in the gate, within its own deadline and
+      // among a bounded number of reads: a slow or idle sender holds a read, never an admission.
+      const body = await this.#readBody(request, controller.signal);
+      prepared = prepareInvocation(body, accepts, limits, engine, {
+        maxStateBytes: limits.maxPromptTokens * this.#settings.maxStateBytesPerToken,
       });
-      prepared = prepareInvocation(body, accepts, limits, engine);
       record.kind = prepared.invocation.kind;
+      ticket = this.#gate.tryAdmit();
+      if (ticket === undefined) {
+        record.refused = true;
+        throw new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
+      }
       await ticket.start(controller.signal);
       const answer = await answerInvocation(engine, prepared, controller.signal);
       record.status = 200;
@@ -432,7 +445,25 @@ export class DecisionServer implements AsyncDisposable {
       clearTimeout(deadline);
       response.off("close", onClose);
       this.#inFlight.delete(controller);
-      ticket.release();
+      ticket?.release();
+    }
+  }
+
+  /** Reads a request's body within the body deadline, counted among the reads at once. */
+  async #readBody(request: IncomingMessage, signal: AbortSignal): Promise<JsonBody> {
+    const seconds = this.#settings.bodyTimeoutSeconds;
+    const reading = new AbortController();
+    const timer = setTimeout(() => reading.abort(new BodyTimeoutError(seconds)), seconds * 1000);
+    this.#bodyReads += 1;
+    try {
+      return await readJsonBody(request, {
+        maxBytes: this.#settings.maxBodyBytes,
+        maxDepth: MAX_JSON_DEPTH,
+        signal: AbortSignal.any([signal, reading.signal]),
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#bodyReads -= 1;
     }
   }
 
@@ -451,7 +482,9 @@ export class DecisionServer implements AsyncDisposable {
     headers: Readonly<Record<string, string>>,
   ): void {
     if (response.headersSent || response.destroyed) return;
-    const payload = JSON.stringify(body);
+    const payload = this.#settings.hideCacheDetails
+      ? JSON.stringify(body, withoutCacheDetails)
+      : JSON.stringify(body);
     const length = declaredLength(request);
     const close =
       this.#isStopping() || (!request.complete && length !== undefined && !(length <= MAX_DISCARD_BYTES));
@@ -465,6 +498,16 @@ export class DecisionServer implements AsyncDisposable {
     // An unread body is read and dropped so the connection stays usable for the next request.
     if (!request.complete) discardBody(request, MAX_DISCARD_BYTES, DISCARD_TIMEOUT_MS);
   }
+}
+
+/**
+ * Fields that tell a caller how much of its prompt was already cached, which says whether another
+ * caller sent the same state recently (`evaluated_tokens` is the input less the cached tokens).
+ */
+const CACHE_DETAILS = new Set(["cached_tokens", "evaluated_tokens"]);
+
+function withoutCacheDetails(key: string, value: unknown): unknown {
+  return CACHE_DETAILS.has(key) ? undefined : value;
 }
 
 function messageOf(error: unknown): string {

@@ -68,6 +68,14 @@ export interface ServerConfig {
   cacheMaxBytes: number | undefined;
   /** Deadline of one request from arrival to answer, in milliseconds. */
   requestTimeoutMs: number;
+  /** Deadline for reading one request's body, in seconds: a slow or idle sender gets 408 past it. */
+  bodyTimeoutSeconds: number;
+  /** Requests whose bodies may be read at once; more get 503 before anything is read. */
+  maxBodyReads: number;
+  /** A state longer than `maxPromptTokens` × this many UTF-8 bytes is refused before it is tokenized. */
+  maxStateBytesPerToken: number;
+  /** Whether answers leave out `cached_tokens`, which tells a caller whether a state was cached. */
+  hideCacheDetails: boolean;
   /** How long a shutdown waits for in-flight requests before aborting them, in milliseconds. */
   shutdownTimeoutMs: number;
   /** Lowest log level written. */
@@ -181,6 +189,10 @@ const SETTINGS: SettingsTable = {
   // Left to the engine, which measures the room where the state files go once the model is loaded.
   cacheMaxBytes: fromEntry<number | undefined>(E.cacheMaxBytes, { compute: () => undefined }),
   requestTimeoutMs: fromEntry(E.requestTimeoutMs),
+  bodyTimeoutSeconds: fromEntry(E.bodyTimeoutSeconds),
+  maxBodyReads: fromEntry(E.maxBodyReads),
+  maxStateBytesPerToken: fromEntry(E.maxStateBytesPerToken),
+  hideCacheDetails: fromEntry(E.hideCacheDetails),
   shutdownTimeoutMs: fromEntry(E.shutdownTimeoutMs),
   logLevel: fromEntry(E.logLevel),
 };

@@ -108,6 +108,24 @@ export class DeadlineExceededError extends HttpError {
   }
 }
 
+/**
+ * 408, retryable: the body did not arrive within the body deadline (`bodyTimeoutSeconds`); the
+ * connection is closed, since the rest of the body may still come.
+ */
+export class BodyTimeoutError extends HttpError {
+  override name = "BodyTimeoutError";
+  constructor(seconds: number, options?: ErrorOptions) {
+    super(
+      408,
+      `the request's body did not arrive within ${seconds} s; send it at once, or retry`,
+      true,
+      [],
+      { Connection: "close" },
+      options,
+    );
+  }
+}
+
 /** 500: an unexpected failure; the body says nothing more, the log has the details. */
 export class InternalServerError extends HttpError {
   override name = "InternalServerError";

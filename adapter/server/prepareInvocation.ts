@@ -2,6 +2,7 @@ import { InvalidDecisionError } from "../engine/errors.js";
 import { systemOneToBatch } from "../engine/SystemOne.js";
 import type { DecisionBatch, DecisionEngine, PromptMeasure } from "../engine/types.js";
 import { adoptTextStates } from "./adoptTextStates.js";
+import { boundPromptWork, type PromptWorkBounds } from "./boundPromptWork.js";
 import { checkTokenBudget } from "./checkTokenBudget.js";
 import { classifyInvocation } from "./classifyInvocation.js";
 import { type EngineFieldMap, engineFieldMapFor } from "./engineFieldMap.js";
@@ -23,8 +24,9 @@ export interface PreparedInvocation {
 /**
  * Turns a parsed body into a {@link PreparedInvocation}: picks the wire format (`auto`: by the
  * body's shape, as `POST /invocations` does), validates it with the wire schemas, gives it the
- * states as the request's text wrote them, then measures its prompts with the engine and checks
- * the token budgets.
+ * states as the request's text wrote them, checks cheap lower bounds of its token counts
+ * ({@link boundPromptWork}: no rendering, no tokenizing), then measures its prompts with the engine
+ * and checks the token budgets.
  *
  * @throws BadRequestError listing every problem (repeated keys, shape, limits, reserved texts), or
  *   the token budget problems once the shape is valid.
@@ -34,6 +36,7 @@ export function prepareInvocation(
   accepts: InvocationKind | "auto",
   limits: RequestLimits,
   engine: Pick<DecisionEngine, "measure">,
+  bounds: PromptWorkBounds = { maxStateBytes: Number.POSITIVE_INFINITY },
 ): PreparedInvocation {
   let kind: InvocationKind;
   if (accepts === "auto") {
@@ -60,6 +63,8 @@ export function prepareInvocation(
     }
     if (batch === undefined || batch.questions.length === 0)
       return { invocation, fields, measure: undefined };
+    const cheap = boundPromptWork(batch, fields, limits, bounds);
+    if (cheap.length > 0) throw BadRequestError.fromProblems(cheap);
     const measure = engine.measure(batch);
     const budgetProblems = checkTokenBudget(measure, fields, limits);
     if (budgetProblems.length > 0) throw BadRequestError.fromProblems(budgetProblems);

@@ -36,11 +36,11 @@ export class PolicyLoadError extends Error {
   readonly problems: readonly PolicyProblem[];
 
   constructor(problems: readonly PolicyProblem[], options?: { cause?: unknown }) {
-    const shown = problems.slice(0, 5).map(formatPolicyProblem).join("\n  ");
-    const more = problems.length > 5 ? `\n  … and ${problems.length - 5} more` : "";
+    // Every problem is listed: the author fixes them in one pass, and CI logs show them all.
+    const shown = problems.map(formatPolicyProblem).join("\n  ");
     const files = new Set(problems.map((problem) => problem.file)).size;
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
-    super(`Invalid polic${files === 1 ? "y" : "ies"}: ${count}\n  ${shown}${more}`, options);
+    super(`Invalid polic${files === 1 ? "y" : "ies"}: ${count}\n  ${shown}`, options);
     this.problems = problems;
   }
 }

@@ -173,6 +173,16 @@ describe("startSageMakerGateway with a fake container", () => {
     assert.equal(gateway.invocations("nope"), 0);
   });
 
+  it("answers 400 to an endpoint name that is not valid percent-encoding", async () => {
+    const response = await fetch(`${gateway.url}/endpoints/%E0%A4%A/invocations`, {
+      method: "POST",
+      body: "{}",
+    });
+
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /not valid percent-encoding/);
+  });
+
   it("answers ServiceUnavailable 503 when the container is unreachable", async () => {
     await assert.rejects(invoke("gone"), (error: unknown) => {
       assert.ok(error instanceof ServiceUnavailable);

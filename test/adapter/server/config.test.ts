@@ -34,6 +34,10 @@ describe("readServerConfig", () => {
       retryAfterSeconds: 1,
       cacheMaxBytes: undefined,
       requestTimeoutMs: 60_000,
+      bodyTimeoutSeconds: 10,
+      maxBodyReads: 32,
+      maxStateBytesPerToken: 16,
+      hideCacheDetails: false,
       shutdownTimeoutMs: 30_000,
       logLevel: "info",
     });
