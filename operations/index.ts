@@ -6,6 +6,6 @@
  * settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
  */
 export { classifyItems, InProcessEndpoint, ResultsFile, readItemLines } from "./classify/index.js";
-export { exportOutcomes, OutcomesTable, reviewOutcome, toLabelledDecision } from "./outcomes/index.js";
+export { exportOutcomes, OutcomesReader, reviewOutcome, toLabelledDecision } from "./outcomes/index.js";
 export { listDeadLetters, redriveDeadLetters, submitMessages } from "./queue/index.js";
 export { awsClientConfig, defaultPolicyDir, loadNamedPolicy, OperationError } from "./shared/index.js";

@@ -18,7 +18,7 @@ import {
   type ExportFormat,
   exportOutcomes,
   OutcomeNotFoundError,
-  OutcomesTable,
+  OutcomesReader,
   reviewOutcome,
 } from "../../operations/outcomes/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../operations/shared/index.js";
@@ -129,7 +129,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
         throw new UsageError("--policy is required", { usage: USAGE });
       const tableName = values.table ?? DEFAULT_TABLE;
       const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
-      const table = new OutcomesTable({ client, tableName });
+      const table = new OutcomesReader({ client, tableName });
       try {
         switch (sub) {
           case "list":
@@ -152,7 +152,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
 export const outcomesCommand: CliCommand = createOutcomesCommand();
 
 async function list(
-  table: OutcomesTable,
+  table: OutcomesReader,
   policy: string,
   values: Values,
   stdout: CliOutput["stdout"],
@@ -189,7 +189,7 @@ async function list(
 }
 
 async function show(
-  table: OutcomesTable,
+  table: OutcomesReader,
   policy: string,
   id: string,
   stdout: CliOutput["stdout"],
@@ -201,7 +201,7 @@ async function show(
 }
 
 async function exportTo(
-  table: OutcomesTable,
+  table: OutcomesReader,
   policy: string,
   values: Values,
   stdout: CliOutput["stdout"],

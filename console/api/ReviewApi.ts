@@ -5,7 +5,7 @@ import {
   StoredOutcomeSchema,
 } from "../../functions/outcomes/index.js";
 import type { Policy, PolicySet } from "../../functions/policy/index.js";
-import { OutcomeNotFoundError, OutcomesTable, reviewOutcome } from "../../operations/outcomes/index.js";
+import { OutcomeNotFoundError, OutcomesReader, reviewOutcome } from "../../operations/outcomes/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
@@ -88,11 +88,11 @@ export interface ItemView {
  */
 export class ReviewApi {
   readonly #options: ReviewApiOptions;
-  readonly #table: OutcomesTable;
+  readonly #table: OutcomesReader;
 
   constructor(options: ReviewApiOptions) {
     this.#options = options;
-    this.#table = new OutcomesTable({ client: options.client, tableName: options.tableName });
+    this.#table = new OutcomesReader({ client: options.client, tableName: options.tableName });
   }
 
   /** The loaded policies' names. */

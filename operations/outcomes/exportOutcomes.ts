@@ -4,7 +4,7 @@ import {
   type StoredOutcomeStatus,
 } from "../../functions/outcomes/index.js";
 import type { Policy } from "../../functions/policy/index.js";
-import type { OutcomesTable } from "./OutcomesTable.js";
+import type { OutcomesReader } from "./OutcomesReader.js";
 import { outcomesToCsv } from "./outcomesToCsv.js";
 import { toLabelledDecision } from "./toLabelledDecision.js";
 
@@ -19,7 +19,7 @@ export type ExportFormat =
 
 /** Options of {@link exportOutcomes}. */
 export interface ExportOutcomesOptions {
-  table: OutcomesTable;
+  table: OutcomesReader;
   policy: string;
   /** Only this status (`labelled` always reads `reviewed`). Default: every status. */
   status?: StoredOutcomeStatus;

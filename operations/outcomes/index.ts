@@ -18,7 +18,7 @@ export {
   type ExportOutcomesOptions,
   exportOutcomes,
 } from "./exportOutcomes.js";
-export { OutcomesTable, type OutcomesTableOptions } from "./OutcomesTable.js";
+export { OutcomesReader, type OutcomesReaderOptions } from "./OutcomesReader.js";
 export { outcomesToCsv } from "./outcomesToCsv.js";
 export { parseReviewAnswer } from "./parseReviewAnswer.js";
 export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome } from "./reviewOutcome.js";

@@ -10,7 +10,7 @@ import {
   ReviewAnswerError,
   ReviewConflictError,
 } from "./errors.js";
-import { OutcomesTable } from "./OutcomesTable.js";
+import { OutcomesReader } from "./OutcomesReader.js";
 import { parseReviewAnswer } from "./parseReviewAnswer.js";
 
 /** Options of {@link reviewOutcome}. */
@@ -61,7 +61,7 @@ export interface ReviewResult {
  */
 export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<ReviewResult> {
   const { policy, id, tableName } = options;
-  const table = new OutcomesTable({ client: options.client, tableName });
+  const table = new OutcomesReader({ client: options.client, tableName });
   const current = await table.get(policy.name, id);
   if (current === undefined) throw new OutcomeNotFoundError(tableName, policy.name, id);
   const expected = options.expectUpdatedAt ?? current.updated_at;

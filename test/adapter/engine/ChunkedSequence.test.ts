@@ -1,7 +1,7 @@
 /**
  * The chunk-boundary logic on a recording stand-in of node-llama-cpp's sequence: which chunks are
  * evaluated, what is reused, when a saved state is loaded, and that cache failures never fail a
- * call. (The same logic on real models: Scorer.test.ts and Scorer.snapshots.test.ts assert cached
+ * call. (The same logic on real models: Scorer.model.test.ts and Scorer.snapshots.model.test.ts assert cached
  * and saved-state answers equal cold ones.)
  */
 import assert from "node:assert/strict";

@@ -14,8 +14,8 @@ import {
 import { OutcomesTableError } from "./errors.js";
 import { readStoredOutcome } from "./readStoredOutcome.js";
 
-/** Options of {@link OutcomesTable}. */
-export interface OutcomesTableOptions {
+/** Options of {@link OutcomesReader}. */
+export interface OutcomesReaderOptions {
   /** A document client (see `createOutcomesClient`). */
   client: DynamoDBDocumentClient;
   /** The outcomes table's name. */
@@ -29,14 +29,14 @@ export interface OutcomesTableOptions {
  * schema as they are read.
  *
  * @example
- * const table = new OutcomesTable({ client, tableName: "outcomes" });
+ * const table = new OutcomesReader({ client, tableName: "outcomes" });
  * const waiting = await table.newest("ticket-routing", { status: "fallback", limit: 20 });
  */
-export class OutcomesTable {
+export class OutcomesReader {
   readonly tableName: string;
   readonly #client: DynamoDBDocumentClient;
 
-  constructor(options: OutcomesTableOptions) {
+  constructor(options: OutcomesReaderOptions) {
     this.#client = options.client;
     this.tableName = options.tableName;
   }
