@@ -1,5 +1,10 @@
 import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
-import { type EndpointFailure, PermanentEndpointError, TransientEndpointError } from "./errors.js";
+import {
+  EndpointConfigurationError,
+  type EndpointFailure,
+  PermanentEndpointError,
+  TransientEndpointError,
+} from "./errors.js";
 import { retryAfterMsOf } from "./retryAfterMsOf.js";
 
 /** SageMaker runtime error names that mean "try again later". */
@@ -11,27 +16,42 @@ const TRANSIENT_SERVICE_ERRORS = new Set([
   "ModelNotReadyException",
 ]);
 
+/** SageMaker error names that mean the call itself is misconfigured (name, permissions, credentials). */
+const CONFIGURATION_ERRORS = new Set([
+  "ValidationError",
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "InvalidSignatureException",
+  "ExpiredTokenException",
+  "ResourceNotFoundException",
+]);
+
+/** Container statuses that mean "not now" rather than "this input is bad": too many requests, request timeout. */
+const CONTAINER_NOT_NOW = new Set([408, 429]);
+
 /**
  * Translates an error thrown by `SageMakerRuntimeClient.send(InvokeEndpointCommand)` into the
  * pipeline's classes:
  *
- * - `ModelError` (HTTP 424): by the container's `OriginalStatusCode` — 4xx other than 429 →
- *   permanent (the model refused this request: invalid state, too many tokens); 429 (too many
- *   requests), 5xx (503 busy, 504 deadline, 500) or missing → transient.
+ * - `ModelError` (HTTP 424): by the container's `OriginalStatusCode` — 4xx other than 408 and
+ *   429 → permanent (the model refused this input: invalid state, too many tokens); 408, 429, 5xx
+ *   (503 busy, 504 deadline, 500) or missing → transient.
  * - throttling (429), SageMaker 5xx, `ModelNotReadyException`, resets, refused connections,
  *   timeouts and aborts → transient.
- * - `ValidationError` and other 4xx → permanent.
+ * - SageMaker's own 4xx (`ValidationError` for an endpoint not found, `AccessDeniedException`, bad
+ *   credentials) → {@link EndpointConfigurationError}: the function's configuration is wrong, not
+ *   the item, so the record goes back instead of being rejected forever.
  * - anything else (no status, unknown) → transient: a record goes back to SQS rather than being
  *   rejected for a failure that is not known to be its own.
  */
 export function classifyEndpointError(
   error: unknown,
   endpointName: string,
-): TransientEndpointError | PermanentEndpointError {
+): TransientEndpointError | PermanentEndpointError | EndpointConfigurationError {
   const failure = failureOf(error, endpointName);
   if (failure.errorName === "ModelError") {
     const status = failure.originalStatusCode;
-    return status !== undefined && status >= 400 && status < 500 && status !== 429
+    return status !== undefined && status >= 400 && status < 500 && !CONTAINER_NOT_NOW.has(status)
       ? new PermanentEndpointError(failure, { cause: error })
       : new TransientEndpointError(failure, { cause: error });
   }
@@ -39,8 +59,11 @@ export function classifyEndpointError(
     return new TransientEndpointError(failure, { cause: error });
   }
   const status = failure.httpStatus;
-  if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
-    return new PermanentEndpointError(failure, { cause: error });
+  if (
+    CONFIGURATION_ERRORS.has(failure.errorName) ||
+    (status !== undefined && status >= 400 && status < 500 && status !== 429)
+  ) {
+    return new EndpointConfigurationError(failure, { cause: error });
   }
   return new TransientEndpointError(failure, { cause: error });
 }

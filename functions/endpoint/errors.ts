@@ -76,7 +76,31 @@ export class EndpointBusyError extends TransientError {
   }
 }
 
-/** The endpoint refused the request for good: a 4xx from the model, or SageMaker's validation error. */
+/**
+ * The endpoint cannot be called as this function is configured: SageMaker itself (not the model)
+ * refused the call — the endpoint does not exist under that name (`ValidationError … not found`),
+ * the role may not invoke it (`AccessDeniedException`), the credentials are wrong. Nothing about
+ * the item is known to be wrong, so it is never a rejection: neither transient nor permanent, it is
+ * not retried within the invocation, nothing is written and the record goes back to SQS, where it
+ * is decided once the configuration is fixed (or reaches the DLQ with this reason).
+ */
+export class EndpointConfigurationError extends PipelineError {
+  override name = "EndpointConfigurationError";
+  constructor(
+    readonly failure: EndpointFailure,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      describe(
+        "the decision endpoint cannot be called as configured (check ENDPOINT_NAME, that the endpoint is InService, and the function role's sagemaker:InvokeEndpoint permission; the record goes back to the queue)",
+        failure,
+      ),
+      options,
+    );
+  }
+}
+
+/** The endpoint refused the request for good: a 4xx from the model (the container said the input is bad). */
 export class PermanentEndpointError extends PermanentError {
   override name = "PermanentEndpointError";
   constructor(

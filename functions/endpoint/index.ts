@@ -9,6 +9,7 @@ export {
 export {
   EndpointBusyError,
   type EndpointBusyReason,
+  EndpointConfigurationError,
   type EndpointFailure,
   InvalidEndpointResponseError,
   isCapacityFailure,

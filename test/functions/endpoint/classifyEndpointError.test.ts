@@ -7,7 +7,11 @@ import {
   ValidationError,
 } from "@aws-sdk/client-sagemaker-runtime";
 import { classifyEndpointError } from "../../../functions/endpoint/classifyEndpointError.js";
-import { PermanentEndpointError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
+import {
+  EndpointConfigurationError,
+  PermanentEndpointError,
+  TransientEndpointError,
+} from "../../../functions/endpoint/errors.js";
 import { PermanentError, TransientError } from "../../../functions/shared/errors.js";
 
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
@@ -44,6 +48,8 @@ describe("classifyEndpointError", () => {
     ["a timeout", Object.assign(new Error("timed out"), { name: "TimeoutError" })],
     ["an aborted request", Object.assign(new Error("aborted"), { name: "AbortError" })],
     ["a reset under a wrapper", new Error("socket hang up", { cause: networkError("ECONNRESET") })],
+    ["the model's 408 (request timeout)", modelError(408)],
+    ["the model's 429 (too many requests)", modelError(429)],
   ];
   for (const [what, error] of transient) {
     it(`treats ${what} as transient`, () => {
@@ -58,13 +64,48 @@ describe("classifyEndpointError", () => {
   const permanent: [string, unknown][] = [
     ["the model's 400 (invalid request)", modelError(400)],
     ["the model's 413 (body too large)", modelError(413)],
-    ["SageMaker's ValidationError", new ValidationError({ message: "Endpoint x not found", ...meta(400) })],
   ];
   for (const [what, error] of permanent) {
     it(`treats ${what} as permanent`, () => {
       const classified = classifyEndpointError(error, "decisions");
       assert.ok(classified instanceof PermanentEndpointError);
       assert.ok(classified instanceof PermanentError);
+    });
+  }
+
+  const configuration: [string, unknown][] = [
+    [
+      "SageMaker's ValidationError for an endpoint that does not exist",
+      new ValidationError({
+        message: "Endpoint decisions-typo of account 123456789012 not found.",
+        ...meta(400),
+      }),
+    ],
+    [
+      "AccessDeniedException (the role may not invoke the endpoint)",
+      Object.assign(new Error("not authorized to perform: sagemaker:InvokeEndpoint"), {
+        name: "AccessDeniedException",
+        ...meta(403),
+      }),
+    ],
+    [
+      "bad credentials without a status",
+      Object.assign(new Error("The security token included in the request is invalid."), {
+        name: "UnrecognizedClientException",
+      }),
+    ],
+    ["an unnamed SageMaker 404", Object.assign(new Error("not found"), { name: "Unknown", ...meta(404) })],
+  ];
+  for (const [what, error] of configuration) {
+    it(`treats ${what} as the configuration's fault, never the item's`, () => {
+      const classified = classifyEndpointError(error, "decisions-typo");
+
+      assert.ok(classified instanceof EndpointConfigurationError);
+      assert.ok(!(classified instanceof PermanentError), "a configuration error must not reject the item");
+      assert.ok(!(classified instanceof TransientError), "retrying within the invocation cannot fix it");
+      assert.match(classified.message, /ENDPOINT_NAME/);
+      assert.match(classified.message, /decisions-typo/);
+      assert.equal(classified.cause, error);
     });
   }
 
