@@ -145,7 +145,7 @@ describe("the review console in Chromium", { skip }, () => {
     await page.keyboard.press("Enter");
     const alert = page.locator(".conflict");
     await alert.waitFor();
-    assert.match(await alert.innerText(), /changed this item while you looked at it \(bob\)/);
+    assert.match((await alert.textContent()) ?? "", /changed this item while you looked at it \(bob\)/);
     const stored = (await table.send(new GetCommand({ TableName: up.info.table, Key: { policy, id } }))).Item;
     assert.equal(stored?.review?.by, "bob", "the first review stands");
     await page.close();
