@@ -8,7 +8,7 @@ import type { LabelledForecast } from "./collectForecasts.js";
 import { findThreshold, type ThresholdChoice, wilsonUpperBound } from "./findThreshold.js";
 import { fitContextualCalibration } from "./fitContextualCalibration.js";
 import { fitTemperature } from "./fitTemperature.js";
-import { type HeldOutJudgement, judgeHeldOut } from "./judgeHeldOut.js";
+import { type HeldOutJudgement, judgeHeldOut, type ThresholdOutcome } from "./judgeHeldOut.js";
 import type { LabelledScoring } from "./scoreLabelledDecisions.js";
 import { type HeldOutOptions, splitHeldOut } from "./splitHeldOut.js";
 
@@ -25,18 +25,6 @@ export interface CalibrateOptions {
   /** Fewest labelled decisions a question needs in each split. Default 20 to fit, 10 held out. */
   minFit?: number;
   minHeldOut?: number;
-}
-
-/** Coverage and error of a threshold on a set of decisions. */
-export interface ThresholdOutcome {
-  threshold: number;
-  automated: number;
-  /** Wrong decisions among the automated ones. */
-  errors: number;
-  coverage: number;
-  error_rate: number;
-  /** One-sided Wilson upper bound of the error rate (95 % at the default z = 1.645). */
-  error_upper_bound: number;
 }
 
 /** The calibration of one question. */

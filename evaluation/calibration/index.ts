@@ -11,7 +11,6 @@ export {
   calibratePolicy,
   outcomeAt,
   type QuestionCalibrationReport,
-  type ThresholdOutcome,
 } from "./calibratePolicy.js";
 export { type CollectedForecasts, collectForecasts, type LabelledForecast } from "./collectForecasts.js";
 export { LabelledDataError, type LabelledDataProblem, PolicyWriteError } from "./errors.js";
@@ -28,7 +27,12 @@ export {
 } from "./fitContextualCalibration.js";
 export { type FitTemperatureOptions, fitTemperature, type TemperatureFit } from "./fitTemperature.js";
 export { calibrationChartFiles, formatCalibrationReport } from "./formatCalibrationReport.js";
-export { type HeldOutJudgement, type HeldOutVerdict, judgeHeldOut } from "./judgeHeldOut.js";
+export {
+  type HeldOutJudgement,
+  type HeldOutVerdict,
+  judgeHeldOut,
+  type ThresholdOutcome,
+} from "./judgeHeldOut.js";
 export {
   type LabelledAnswer,
   LabelledAnswerSchema,

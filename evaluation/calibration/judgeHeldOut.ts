@@ -1,4 +1,14 @@
-import type { ThresholdOutcome } from "./calibratePolicy.js";
+/** Coverage and error of a threshold on a set of decisions. */
+export interface ThresholdOutcome {
+  threshold: number;
+  automated: number;
+  /** Wrong decisions among the automated ones. */
+  errors: number;
+  coverage: number;
+  error_rate: number;
+  /** One-sided Wilson upper bound of the error rate (95 % at the default z = 1.645). */
+  error_upper_bound: number;
+}
 
 /**
  * How a threshold chosen on the fit split fares against the error budget on the held-out split:
