@@ -1,7 +1,7 @@
 /**
  * Defect 4 of issue 7: in the file set the CPU image ships, `decisions`, `decisions help` and every
  * command that help lists must run (they failed with ERR_MODULE_NOT_FOUND when the CLI imported
- * bench/, which the image does not ship). The file set is rebuilt from adapter/Dockerfile's own
+ * lab/, which the image does not ship). The file set is rebuilt from adapter/Dockerfile's own
  * COPY lines, with only the production dependencies the image installs.
  */
 import assert from "node:assert/strict";
@@ -60,7 +60,7 @@ describe("the decisions command in the CPU image's file set", () => {
 
     assert.ok(names.includes("serve"), help.stdout);
     assert.ok(!names.includes("bench"), help.stdout);
-    assert.match(help.stdout, /not installed here: .*\bbench \(needs bench\/[,)]/);
+    assert.match(help.stdout, /not installed here: .*\bbench \(needs [^)]*\blab\/[,)]/);
     for (const name of names) {
       assert.ok(
         COMMAND_REGISTRY.some((entry) => entry.name === name),
@@ -87,7 +87,7 @@ describe("the decisions command in the CPU image's file set", () => {
     const run = decisions("bench", "--quick");
 
     assert.equal(run.status, 2);
-    assert.match(run.stderr, /"bench" is not available in this installation: it needs bench\//);
+    assert.match(run.stderr, /"bench" is not available in this installation: it needs [^\n]*\blab\//);
     assert.doesNotMatch(run.stderr, /ERR_MODULE_NOT_FOUND/);
   });
 
