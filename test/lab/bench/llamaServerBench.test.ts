@@ -87,6 +87,6 @@ describe("the llama-server bench", () => {
 
   it("refuses --pipeline and --llama-server together", async () => {
     // act / assert
-    await assert.rejects(benchCommand.run(["--pipeline", "--llama-server"]), /two separate runs/);
+    await assert.rejects(benchCommand.run(["--pipeline", "--llama-server"]), /are separate runs: give one/);
   });
 });
