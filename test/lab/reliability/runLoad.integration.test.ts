@@ -64,16 +64,22 @@ describe("a bounded load run on loopback (integration)", { timeout: 240_000 }, (
   });
 
   it("on the gateway: only 200s and ModelErrors carrying the adapter's 503, each 200 its own request's answers", async () => {
-    const report = await runLoad({
-      url: target.gateway?.url ?? "",
-      path: target.gatewayPath,
-      connections: CONNECTIONS,
-      durationSeconds: SECONDS,
-      warmupSeconds: 1,
-      pid: target.adapter.pid,
-      alsoSample: { gateway: target.gateway?.pid ?? 0 },
-      stateDir: target.stateDir,
-    });
+    const run = (durationSeconds: number) =>
+      runLoad({
+        url: target.gateway?.url ?? "",
+        path: target.gatewayPath,
+        connections: CONNECTIONS,
+        durationSeconds,
+        warmupSeconds: 1,
+        pid: target.adapter.pid,
+        alsoSample: { gateway: target.gateway?.pid ?? 0 },
+        stateDir: target.stateDir,
+      });
+    // On a machine whose cores are taken by other work one answer of the tiny model can outlast the
+    // window (seen: 1,260 refusals and no 200 in 5 s beside another test file), so a window without
+    // any 200 is followed by one longer window: the assertions below need answers to check.
+    let report = await run(SECONDS);
+    if (report.ok === 0) report = await run(SECONDS * 6);
 
     assert.ok(report.ok > 0, summary(report));
     assert.equal(report.crossTalk, 0);
