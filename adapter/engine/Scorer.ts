@@ -88,8 +88,9 @@ export interface ScorerOptions {
   gpuLayers?: number;
   /**
    * Which llama.cpp binary to run on ({@link LlamaBuild}): node-llama-cpp's `prebuilt` one (the
-   * default), or a `native` / `portable` build made from the bundled source by `decisions build-llama`
-   * (OpenMP; `native` also with `-march=native`). A source build that is not there is a
+   * default), or a `native` / `native-amx` / `portable` build made from the bundled source by
+   * `decisions build-llama` (OpenMP; `native`: `-march=native` without ggml's AMX kernels,
+   * `native-amx`: with them). A source build that is not there is a
    * {@link ModelLoadError}; it is never built here. Ignored when `llama` is given.
    */
   llamaBuild?: LlamaBuild;

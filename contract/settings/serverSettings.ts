@@ -107,7 +107,7 @@ export const SERVER_SETTING_ENTRIES = {
   llamaBuild: {
     env: ["SEMIF_LLAMA_BUILD"],
     flag: "llama-build",
-    doc: "the llama.cpp binary: `prebuilt` (node-llama-cpp's, no OpenMP), or `native` / `portable` made from the bundled source by `decisions build-llama` (OpenMP; `native` also with -march=native); a source build that is missing stops the start",
+    doc: "the llama.cpp binary: `prebuilt` (node-llama-cpp's, no OpenMP), or `native` / `native-amx` / `portable` made from the bundled source by `decisions build-llama` (OpenMP; `native`: -march=native without AMX, `native-amx`: with ggml's AMX kernels); a source build that is missing stops the start",
     schema: oneOfSetting(LLAMA_BUILDS),
     default: { value: "prebuilt" },
   },
