@@ -76,72 +76,7 @@ export {
   patternSetting,
   textSetting,
 } from "./settings/settingSchemas.js";
-export {
-  type ChatRequest,
-  type ChatRequestMessage,
-  ChatRequestSchema,
-  type ChatResponse,
-  ChatResponseSchema,
-  chatRequestSchema,
-} from "./wire/chatSchemas.js";
-export { DEFAULT_REQUEST_LIMITS, MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "./wire/constants.js";
-export { describeType } from "./wire/describeType.js";
-export { JsonTextError, type JsonTextErrorKind } from "./wire/errors.js";
-export { JsonText } from "./wire/JsonText.js";
-export { jsonNodeAt } from "./wire/jsonNodeAt.js";
-export { jsonSchemaOf, WIRE_SCHEMA_NAMES, type WireSchemaName } from "./wire/jsonSchemaOf.js";
-export { jsonValueOf } from "./wire/jsonValueOf.js";
-export { DEFAULT_MAX_JSON_DEPTH, type ParseJsonTextOptions, parseJsonText } from "./wire/parseJsonText.js";
-export { problemsOf, type WireProblem } from "./wire/problemsOf.js";
-export { pythonFloatRepr } from "./wire/pythonFloatRepr.js";
-export { pythonJsonDumpsNode } from "./wire/pythonJsonDumpsNode.js";
-export { pythonJsonString } from "./wire/pythonJsonString.js";
-export {
-  DebiasInfoSchema,
-  QUESTION_LAYOUTS,
-  type QuestionExtensions,
-} from "./wire/questionExtensions.js";
-export { findReservedToken, RESERVED_TOKENS } from "./wire/reservedText.js";
-export {
-  DecisionResultSchema,
-  type SemIfDecision,
-  type SemIfDecisionResult,
-  type SemIfRequest,
-  SemIfRequestSchema,
-  type SemIfRequestSchemas,
-  type SemIfResponse,
-  SemIfResponseSchema,
-  SHARED_STATE_MESSAGE,
-  semIfRequestSchemas,
-} from "./wire/semIfSchemas.js";
-export {
-  type ChoiceAnswer,
-  ChoiceAnswerSchema,
-  type ChoiceQuestion,
-  type NoulAnswer,
-  NoulAnswerSchema,
-  type NoulQuestion,
-  type ScoreAnswer,
-  ScoreAnswerSchema,
-  type ScoreQuestion,
-  type SystemOneAnswer,
-  SystemOneAnswerSchema,
-  type SystemOneQuestion,
-  type SystemOneRequest,
-  SystemOneRequestSchema,
-  type SystemOneResponse,
-  SystemOneResponseSchema,
-  systemOneRequestSchema,
-} from "./wire/systemOneSchemas.js";
-export type {
-  JsonMember,
-  JsonNode,
-  JsonObject,
-  JsonPathSegment,
-  JsonSpan,
-  JsonValue,
-  RequestSchemaOptions,
-} from "./wire/types.js";
+export * from "./wire/index.js";
 export {
   describeIssues,
   isStorableKey,
