@@ -8,11 +8,60 @@
  * - `wire/`: the adapter's wire formats (SemIf, System One, chat, the JSON text kept as written).
  * - `workItem/`: a work item as a producer writes it.
  * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
+ * - `jobs/`: batch jobs (one per ingested object version): the job record, its table's keys, the
+ *   results line, the manifest and the "Decision Job Completed" event.
  * - `metrics/`: the metric names the decide function emits and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
  * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
  *   and the functions, which the CDK app's knobs reuse where they set one.
  */
+export {
+  JOB_COMPLETED_DETAIL_TYPE,
+  JOB_EVENT_SOURCE,
+  type JobCompletedDetail,
+  JobCompletedDetailSchema,
+} from "./jobs/JobCompletedEventSchema.js";
+export {
+  type JobManifest,
+  JobManifestSchema,
+  JobModelSchema,
+  JobPolicyVersionSchema,
+  JobTimingsSchema,
+} from "./jobs/JobManifestSchema.js";
+export {
+  JOB_LINE_STATUSES,
+  type JobLineItem,
+  JobLineItemSchema,
+  type JobLineStatus,
+  JobResultAnswerSchema,
+  type JobResultLine,
+  JobResultLineSchema,
+} from "./jobs/JobResultLineSchema.js";
+export {
+  emptyJobCounts,
+  FINAL_JOB_STATUSES,
+  type FinalJobStatus,
+  isFinalJobStatus,
+  JOB_ID_PATTERN,
+  JOB_STATUSES,
+  type Job,
+  type JobCounts,
+  JobCountsSchema,
+  type JobOutcomeCounts,
+  JobOutcomeCountsSchema,
+  JobSchema,
+  type JobStatus,
+} from "./jobs/JobSchema.js";
+export {
+  JOB_MANIFEST_FILE,
+  JOB_MESSAGE_ATTRIBUTES,
+  JOB_RECORD_KIND,
+  JOB_RECORD_LINE,
+  JOB_RESULTS_FILE,
+  JOB_RESULTS_PREFIX,
+  JOBS_LIST_INDEX,
+  JOBS_TABLE_KEYS,
+} from "./jobs/jobsTableKeys.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export {

@@ -44,6 +44,8 @@ export const OutcomeSourceSchema = z.object({
   key: z.string().optional(),
   version_id: z.string().optional(),
   line: z.number().int().optional(),
+  /** The job the line belongs to (ingest's jobs: `contract/jobs`), with `line` its input line. */
+  job_id: z.string().optional(),
 });
 
 /** The endpoint request an item was decided in. */

@@ -1,0 +1,2 @@
+export { type JobObject, jobIdOf } from "./jobIdOf.js";
+export { jobsTableDefinition } from "./jobsTable.js";
