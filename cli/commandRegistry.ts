@@ -126,6 +126,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     devPackages: ["aws-cdk-lib"],
   },
   {
+    name: "policies",
+    summary:
+      "check policy files as the functions load them (every problem, exit 1 if any), or list a folder's",
+    module: "./commands/policiesCommand.js",
+    exportName: "policiesCommand",
+    parts: ["contract", "functions", "operations"],
+  },
+  {
     name: "outcomes",
     summary: "list, show and export outcomes (JSONL, CSV, labelled data), record a person's review",
     module: "./commands/outcomesCommand.js",

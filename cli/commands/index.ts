@@ -12,6 +12,12 @@ export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
 export { createModelsCommand, modelsCommand } from "./modelsCommand.js";
 export { createOutcomesCommand, outcomesCommand } from "./outcomesCommand.js";
+export {
+  createPoliciesCommand,
+  type PoliciesReport,
+  type PolicySummary,
+  policiesCommand,
+} from "./policiesCommand.js";
 export { createSchemaCommand, schemaCommand } from "./schemaCommand.js";
 export {
   parseServeArgs,

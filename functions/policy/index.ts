@@ -10,14 +10,16 @@ export { checkFacts } from "./checkFacts.js";
 export {
   CelBudgetError,
   EventMappingError,
+  formatPath,
   formatPolicyProblem,
   PolicyLoadError,
   type PolicyProblem,
 } from "./errors.js";
 export { findReservedTextIn, type ReservedTextFound } from "./findReservedText.js";
 export { type CelBudget, DEFAULT_CEL_BUDGET, guardCelProgram } from "./guardCelProgram.js";
-export { loadPolicies } from "./loadPolicies.js";
+export { listPolicyFiles, loadPolicies } from "./loadPolicies.js";
 export { loadPolicyFile } from "./loadPolicyFile.js";
+export { loadPolicyFiles } from "./loadPolicyFiles.js";
 export { Policy } from "./Policy.js";
 export { PolicySet } from "./PolicySet.js";
 export { parsePolicy } from "./parsePolicy.js";
