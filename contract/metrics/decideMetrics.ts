@@ -14,6 +14,12 @@ export const DECIDE_METRICS = {
   requests: "EndpointRequests",
   /** Records reported in `batchItemFailures`. */
   failedRecords: "FailedRecords",
+  /**
+   * Records given back because the function cannot work as configured: the endpoint not found or
+   * not allowed, the outcomes table missing or not writable, the item's policy not deployed (yet).
+   * Counted among `FailedRecords` too; an alarm fires on the first.
+   */
+  configurationErrors: "ConfigurationErrors",
   /** Records re-queued as delayed copies because the pipeline was busy (deleted, not failed). */
   requeuedRecords: "RequeuedRecords",
 } as const;

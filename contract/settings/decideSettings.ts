@@ -54,4 +54,10 @@ export const DECIDE_SETTINGS = {
     default: { value: 5000 },
     doc: "the largest backoff cap, in milliseconds",
   },
+  unknownPolicyWaitSeconds: {
+    env: ["UNKNOWN_POLICY_WAIT_SECONDS"],
+    schema: integerSetting(0, 86_400),
+    default: { value: 0 },
+    doc: "how long an item naming a policy this function has not loaded goes back to the queue (a rollout still under way), from its message's send time, before it is rejected; 0 rejects it at once. The CDK app sets 900",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -5,6 +5,7 @@ import type { EndpointInvocation } from "../endpoint/index.js";
 import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
 import type { PipelineTelemetry } from "../pipeline/index.js";
+import { ConfigurationError } from "../shared/errors.js";
 import type { RetryEvent } from "../shared/RetryPolicy.js";
 
 /**
@@ -61,14 +62,29 @@ export class DecideTelemetry implements PipelineTelemetry {
     this.logger.info("outcome already recorded", { policy, id });
   }
 
-  /** A record goes back to SQS. */
-  recordFailed(messageId: string, reason: unknown): void {
+  /**
+   * A record goes back to SQS: logged with its message id and, when it could be read, its item's
+   * policy and id. A {@link ConfigurationError} (the endpoint not found or not allowed, the table
+   * missing, the policy not deployed) is logged at error level with the resource and what to fix,
+   * and counted in `ConfigurationErrors` (an alarm watches it); any other failure at warn level.
+   */
+  recordFailed(messageId: string, reason: unknown, item?: { policy: string; id: string }): void {
     this.metrics.addMetric(DECIDE_METRICS.failedRecords, MetricUnit.Count, 1);
-    this.logger.warn("record failed, SQS will redeliver it", {
+    const fields = {
       messageId,
+      ...(item ? { policy: item.policy, itemId: item.id } : {}),
       error: reason instanceof Error ? reason.name : typeof reason,
       reason: reason instanceof Error ? reason.message : String(reason),
-    });
+    };
+    if (reason instanceof ConfigurationError) {
+      this.metrics.addMetric(DECIDE_METRICS.configurationErrors, MetricUnit.Count, 1);
+      this.logger.error(
+        `configuration error: the ${reason.part} ${JSON.stringify(reason.resource)} is not usable as configured; the record goes back to the queue, nothing was written. To fix: ${reason.remedy}`,
+        { ...fields, part: reason.part, resource: reason.resource, fix: reason.remedy },
+      );
+      return;
+    }
+    this.logger.warn("record failed, SQS will redeliver it", fields);
   }
 
   /** A record re-queued for capacity as a delayed copy: its item waits in the copy, its receive count is kept for real failures. */

@@ -72,7 +72,11 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
     }),
     outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
     telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),
-    settings: { deadlineMarginMs: config.deadlineMarginMs, maxConcurrentGroups: config.maxConcurrentGroups },
+    settings: {
+      deadlineMarginMs: config.deadlineMarginMs,
+      maxConcurrentGroups: config.maxConcurrentGroups,
+      unknownPolicyWaitMs: config.unknownPolicyWaitSeconds * 1000,
+    },
     ...(parts.sqs ? { requeuer: new BusyRecordRequeuer({ sqs: parts.sqs }) } : {}),
     ...(clock ? { clock } : {}),
   };

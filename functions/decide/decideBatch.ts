@@ -12,6 +12,11 @@ export interface DecideSettings {
   deadlineMarginMs: number;
   /** Endpoint requests (groups) in flight at once. */
   maxConcurrentGroups: number;
+  /**
+   * How long an item naming a policy that is not loaded goes back to the queue before it is
+   * rejected, from its message's send time (a rollout under way). Default 0: rejected at once.
+   */
+  unknownPolicyWaitMs?: number;
 }
 
 /** Everything the decide function works with: the core's ports, the policies and the settings. */
@@ -55,6 +60,7 @@ export async function decideBatch(
       remainingMs: context.getRemainingTimeInMillis(),
       deadlineMarginMs: deps.settings.deadlineMarginMs,
       maxConcurrentGroups: deps.settings.maxConcurrentGroups,
+      unknownPolicyWaitMs: deps.settings.unknownPolicyWaitMs ?? 0,
     }));
   } catch (error) {
     results = records.map(() => ({ status: "failed", reason: error }));
@@ -77,8 +83,14 @@ export async function decideBatch(
   for (const [index, record] of records.entries()) {
     const result = results[index];
     if (result?.status !== "failed" || requeued.has(index)) continue;
-    deps.telemetry.recordFailed(record.messageId, result.reason);
+    deps.telemetry.recordFailed(record.messageId, result.reason, itemOf(result));
     batchItemFailures.push({ itemIdentifier: record.messageId });
   }
   return { batchItemFailures };
+}
+
+function itemOf(result: ItemResult): { policy: string; id: string } | undefined {
+  return result.status === "failed" && result.policy !== undefined && result.id !== undefined
+    ? { policy: result.policy, id: result.id }
+    : undefined;
 }

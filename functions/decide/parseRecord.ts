@@ -1,10 +1,12 @@
 import type { SQSRecord } from "aws-lambda";
 import { readRequeueLineage } from "../flow/requeueAttributes.js";
 import type { WorkItemInput } from "../pipeline/index.js";
+import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
 
 /**
- * Reads one SQS record into the pipeline core's input: its body as it arrived, and where it came
- * from (the message id, `ApproximateReceiveCount` — 1 when absent or unreadable — and
+ * Reads one SQS record into the pipeline core's input: its body as it arrived (less a leading
+ * UTF-8 byte order mark, which a producer on Windows may write and JSON forbids: every input path
+ * strips it the same way, see `stripByteOrderMark`), and where it came from (the message id, `ApproximateReceiveCount` — 1 when absent or unreadable — and
  * `SentTimestamp` when present; for a copy re-queued for capacity, the first message's id and send
  * time from its lineage attributes). Never throws: the body is read by the core (`parseWorkItem`).
  */
@@ -14,7 +16,7 @@ export function parseRecord(record: SQSRecord): WorkItemInput {
   const lineage = readRequeueLineage(record.messageAttributes);
   const sentAt = lineage.firstSentMs ?? Number.parseInt(record.attributes?.SentTimestamp ?? "", 10);
   return {
-    body: record.body,
+    body: stripByteOrderMark(record.body),
     origin: {
       kind: "sqs",
       messageId: lineage.firstMessageId ?? record.messageId,

@@ -22,6 +22,11 @@ export interface DecideConfig {
   retryBaseDelayMs: number;
   /** `RETRY_MAX_DELAY_MS`: the largest backoff cap. Default 5000. */
   retryMaxDelayMs: number;
+  /**
+   * `UNKNOWN_POLICY_WAIT_SECONDS`: how long an item naming a policy that is not loaded is given
+   * back (a rollout under way) before it is rejected. Default 0 (rejected at once); the CDK app sets 900.
+   */
+  unknownPolicyWaitSeconds: number;
 }
 
 /**

@@ -63,6 +63,9 @@ export function classifyEndpointError(
     CONFIGURATION_ERRORS.has(failure.errorName) ||
     (status !== undefined && status >= 400 && status < 500 && status !== 429)
   ) {
+    // SageMaker's own words name what is wrong (the endpoint not found, the action not allowed).
+    const message = (error as { message?: unknown } | null)?.message;
+    if (typeof message === "string" && message !== "") failure.serviceMessage = message;
     return new EndpointConfigurationError(failure, { cause: error });
   }
   return new TransientEndpointError(failure, { cause: error });

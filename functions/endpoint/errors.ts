@@ -2,7 +2,8 @@
  * Errors of the decision-endpoint client, translated from the SageMaker runtime client's errors
  * where they enter ({@link classifyEndpointError}). Fields carry the data; nothing needs parsing.
  */
-import { PermanentError, PipelineError, TransientError } from "../shared/errors.js";
+import { ConfigurationError, PermanentError, PipelineError, TransientError } from "../shared/errors.js";
+import { truncateText } from "../shared/truncateText.js";
 
 /** What is known about a failed InvokeEndpoint call. */
 export interface EndpointFailure {
@@ -18,6 +19,12 @@ export interface EndpointFailure {
   originalMessage?: string;
   /** The answer's Retry-After, in milliseconds, when it carried one. */
   retryAfterMs?: number;
+  /**
+   * SageMaker's own message, for an error of SageMaker rather than of the model (`Endpoint
+   * decisions-typo of account … not found.`, `User: … is not authorized to perform:
+   * sagemaker:InvokeEndpoint …`): what tells the person which part of the configuration is wrong.
+   */
+  serviceMessage?: string;
 }
 
 /**
@@ -84,7 +91,7 @@ export class EndpointBusyError extends TransientError {
  * not retried within the invocation, nothing is written and the record goes back to SQS, where it
  * is decided once the configuration is fixed (or reaches the DLQ with this reason).
  */
-export class EndpointConfigurationError extends PipelineError {
+export class EndpointConfigurationError extends ConfigurationError {
   override name = "EndpointConfigurationError";
   constructor(
     readonly failure: EndpointFailure,
@@ -95,6 +102,9 @@ export class EndpointConfigurationError extends PipelineError {
         "the decision endpoint cannot be called as configured (check ENDPOINT_NAME, that the endpoint is InService, and the function role's sagemaker:InvokeEndpoint permission; the record goes back to the queue)",
         failure,
       ),
+      "endpoint",
+      failure.endpointName,
+      `check that ENDPOINT_NAME ("${failure.endpointName}") names an InService endpoint in this account and region, and that the function's role may call sagemaker:InvokeEndpoint on it`,
       options,
     );
   }
@@ -136,6 +146,7 @@ function describe(prefix: string, failure: EndpointFailure): string {
       : failure.httpStatus !== undefined
         ? ` (HTTP ${failure.httpStatus})`
         : "";
-  const detail = failure.originalMessage ? `: ${failure.originalMessage.slice(0, 500)}` : "";
+  const message = failure.originalMessage ?? failure.serviceMessage;
+  const detail = message ? `: ${truncateText(message, 500)}` : "";
   return `${prefix}: ${failure.endpointName} ${failure.errorName}${status}${detail}`;
 }

@@ -60,7 +60,9 @@ export class OutcomeStore {
    * @returns the outcome as written (bounded, or the minimal one).
    * @throws OutcomeAlreadyRecordedError when one exists (carrying it).
    * @throws RetriesExhaustedError / DeadlineExceededError (transient) when DynamoDB stays unavailable.
-   * @throws OutcomeStoreError when DynamoDB refuses the write for good (a missing table, access denied).
+   * @throws OutcomesTableConfigurationError when the table is missing or may not be written (the
+   *   record goes back: a person must fix the configuration).
+   * @throws OutcomeStoreError when DynamoDB refuses the write for another reason retrying will not fix.
    */
   async put(
     outcome: Outcome,

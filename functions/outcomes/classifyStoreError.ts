@@ -1,5 +1,5 @@
 import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
-import { OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
+import { OutcomeStoreError, OutcomesTableConfigurationError, TransientOutcomeStoreError } from "./errors.js";
 
 /** DynamoDB error names that mean "try again later". */
 const TRANSIENT_DYNAMODB_ERRORS = new Set([
@@ -12,15 +12,26 @@ const TRANSIENT_DYNAMODB_ERRORS = new Set([
   "LimitExceededException",
 ]);
 
+/** DynamoDB error names that mean the table, the role or the credentials are not as configured. */
+const CONFIGURATION_ERRORS = new Set([
+  "ResourceNotFoundException",
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "InvalidSignatureException",
+  "ExpiredTokenException",
+  "MissingAuthenticationTokenException",
+]);
+
 /**
  * Translates a DynamoDB client error (other than the conditional check, handled by the store) into
  * the pipeline's classes: throttling, 5xx and connection failures (`ECONNREFUSED` carries no
- * `$retryable`) are transient; the rest is an {@link OutcomeStoreError}.
+ * `$retryable`) are transient; a missing table, access denied or refused credentials are an
+ * {@link OutcomesTableConfigurationError}; the rest is an {@link OutcomeStoreError}.
  */
 export function classifyStoreError(
   error: unknown,
   tableName: string,
-): TransientOutcomeStoreError | OutcomeStoreError {
+): TransientOutcomeStoreError | OutcomesTableConfigurationError | OutcomeStoreError {
   const fields = (error ?? {}) as { name?: unknown; code?: unknown; $retryable?: unknown };
   const errorName =
     typeof fields.code === "string" && (fields.name === "Error" || fields.name === undefined)
@@ -28,6 +39,9 @@ export function classifyStoreError(
       : typeof fields.name === "string"
         ? fields.name
         : "Error";
+  if (CONFIGURATION_ERRORS.has(errorName)) {
+    return new OutcomesTableConfigurationError(tableName, errorName, { cause: error });
+  }
   const status = httpStatusOf(error);
   const transient =
     TRANSIENT_DYNAMODB_ERRORS.has(errorName) ||

@@ -1,5 +1,5 @@
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
-import { PipelineError, TransientError } from "../shared/errors.js";
+import { ConfigurationError, PipelineError, TransientError } from "../shared/errors.js";
 
 /**
  * An outcome for this (policy, id) exists already: the first one stands (a redelivered or
@@ -45,4 +45,33 @@ export class OutcomeStoreError extends PipelineError {
   ) {
     super(`the outcomes table ${tableName} refused the write (${errorName})`, options);
   }
+}
+
+/**
+ * The outcomes table cannot be written as the function is configured: it does not exist under
+ * that name in this account and region (`ResourceNotFoundException`), or the role may not write
+ * it (`AccessDeniedException`), or the credentials are refused. A {@link ConfigurationError}: the
+ * record goes back, nothing is written, a person must fix the configuration.
+ */
+export class OutcomesTableConfigurationError extends ConfigurationError {
+  override name = "OutcomesTableConfigurationError";
+  constructor(
+    readonly tableName: string,
+    /** The SDK error's name. */
+    readonly errorName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the outcomes table ${tableName} cannot be written as configured (${errorName})${detailOf(options?.cause)}`,
+      "outcomes-table",
+      tableName,
+      `check that OUTCOMES_TABLE ("${tableName}") names an existing table in this account and region, and that the function's role may call dynamodb:PutItem on it`,
+      options,
+    );
+  }
+}
+
+function detailOf(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : "";
+  return message === "" ? "" : `: ${message.length > 300 ? `${message.slice(0, 299)}…` : message}`;
 }

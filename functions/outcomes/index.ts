@@ -36,7 +36,12 @@ export {
   TABLE_ITEM_GUARD_BYTES,
 } from "./boundOutcomeSize.js";
 export { classifyStoreError } from "./classifyStoreError.js";
-export { OutcomeAlreadyRecordedError, OutcomeStoreError, TransientOutcomeStoreError } from "./errors.js";
+export {
+  OutcomeAlreadyRecordedError,
+  OutcomeStoreError,
+  OutcomesTableConfigurationError,
+  TransientOutcomeStoreError,
+} from "./errors.js";
 export {
   type OutcomePage,
   OutcomeStore,

@@ -1,6 +1,7 @@
 import type { PolicySet } from "../policy/index.js";
 import { systemClock } from "../shared/Clock.js";
 import { Deadline } from "../shared/Deadline.js";
+import { UnknownPolicyError } from "../shared/errors.js";
 import { mapBounded } from "../shared/mapBounded.js";
 import { rejectedItemOutcome } from "./buildOutcome.js";
 import { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
@@ -42,6 +43,13 @@ export interface DecideItemsOptions {
    * a refusal makes the item a `rejected` outcome with that reason. Default: every item is admitted.
    */
   admit?: (item: ParsedItem) => AdmitRefusal | undefined;
+  /**
+   * How long an SQS item naming a policy that is not loaded is given back (an `UnknownPolicyError`
+   * failure) rather than rejected, counted from its message's `SentTimestamp`: during a rollout
+   * producers may send items of a new policy before every instance has it. Default 0: rejected at
+   * once (an offline run, where there is no rollout to wait for).
+   */
+  unknownPolicyWaitMs?: number;
 }
 
 /** What a call did. */
@@ -86,11 +94,20 @@ export async function decideItems(
   const results: ItemResult[] = new Array(inputs.length);
   const items: ParsedItem[] = [];
   const rejected: RejectedItem[] = [];
+  const waitMs = options.unknownPolicyWaitMs ?? 0;
   for (const [index, input] of inputs.entries()) {
     try {
       const read = parseWorkItem(input, index, options.policies);
       const refusal = read.kind === "item" ? options.admit?.(read) : undefined;
-      if (read.kind === "rejected") rejected.push(read);
+      const waitLeftMs = read.kind === "rejected" && read.unknownPolicy ? waitLeft(read, waitMs, clock) : 0;
+      if (read.kind === "rejected" && waitLeftMs > 0) {
+        const reason = new UnknownPolicyError(
+          read.policyName,
+          options.policies.names(),
+          Math.ceil(waitLeftMs / 1000),
+        );
+        results[index] = { status: "failed", reason, policy: read.policyName, id: read.id };
+      } else if (read.kind === "rejected") rejected.push(read);
       else if (refusal !== undefined) rejected.push(refused(read, refusal));
       else items.push(read);
     } catch (error) {
@@ -119,16 +136,21 @@ export async function decideItems(
       }),
     ),
   ]);
-  for (const [i, item] of rejected.entries()) results[item.index] = settled(rejectedResults[i]);
+  for (const [i, item] of rejected.entries()) {
+    results[item.index] = named(settled(rejectedResults[i]), item.policyName, item.id);
+  }
   let requests = 0;
   for (const [g, group] of groups.entries()) {
     const outcome = groupResults[g];
     if (outcome?.status === "fulfilled" && outcome.value.requested) requests += 1;
     for (const [i, item] of group.items.entries()) {
-      results[item.index] =
+      results[item.index] = named(
         outcome?.status === "fulfilled"
           ? (outcome.value.results[i] ?? settled(undefined))
-          : { status: "failed", reason: outcome?.reason };
+          : { status: "failed", reason: outcome?.reason },
+        item.policy.name,
+        item.id,
+      );
     }
   }
   ports.telemetry.flush(groups.length);
@@ -149,4 +171,15 @@ function refused(item: ParsedItem, refusal: AdmitRefusal): RejectedItem {
     ...(item.submittedAt !== undefined ? { submittedAt: item.submittedAt } : {}),
     ...(item.event !== undefined ? { event: item.event } : {}),
   };
+}
+
+/** A failed result with the item it is about, so the caller can log and record its failure by id. */
+function named(result: ItemResult, policy: string, id: string): ItemResult {
+  return result.status === "failed" ? { ...result, policy, id } : result;
+}
+
+/** Milliseconds an item naming an unknown policy may still wait, from its message's send time. */
+function waitLeft(item: RejectedItem, waitMs: number, clock: { now(): number }): number {
+  if (waitMs <= 0 || item.origin.kind !== "sqs" || item.origin.sentAt === undefined) return 0;
+  return item.origin.sentAt + waitMs - clock.now();
 }

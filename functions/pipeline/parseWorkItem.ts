@@ -83,13 +83,17 @@ export function parseWorkItem(input: WorkItemInput, index: number, policies: Pol
     return rejected(info, item.policy, item.id, unknownPolicy(item.policy, policies), {
       ...extras,
       reasonPath: ["policy"],
+      unknownPolicy: true,
     });
   }
+  // The facts as parsed, not as the schema returns them: its record drops a "__proto__" key, which
+  // checkFacts refuses as undeclared (as ingest does), rather than deciding without it.
+  const facts = (value as Record<string, unknown>).facts;
   return withFacts(
     info,
     policy,
     item.id,
-    item.facts,
+    facts,
     stateText,
     stateNode ? pythonJsonDumpsNode(stateNode) : stateText,
     extras,

@@ -70,6 +70,11 @@ export interface RejectedItem {
   stateText?: string;
   submittedAt?: string;
   event?: { source: string; detailType: string };
+  /**
+   * Set when the only thing wrong is that its policy is not loaded: during a rollout the core may
+   * give such an item back instead (`DecideItemsOptions.unknownPolicyWaitMs`).
+   */
+  unknownPolicy?: true;
 }
 
 /** A read input. */
@@ -100,5 +105,8 @@ export type ItemResult =
       /** The outcome that stands, when the sink returned it. */
       existing?: Outcome | Record<string, unknown>;
     }
-  /** A transient failure (or a deadline): give the input back. */
-  | { status: "failed"; reason: unknown };
+  /**
+   * A transient failure, a deadline, or a configuration that does not work (`ConfigurationError`):
+   * give the input back. `policy` and `id` name the item when it could be read.
+   */
+  | { status: "failed"; reason: unknown; policy?: string; id?: string };

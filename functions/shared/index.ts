@@ -11,12 +11,15 @@ export { ConfigError, type ConfigProblem } from "./ConfigError.js";
 export { Deadline } from "./Deadline.js";
 export { parseEnvironment } from "./envSchemas.js";
 export {
+  ConfigurationError,
+  type ConfigurationPart,
   DeadlineExceededError,
   PermanentError,
   PipelineError,
   RetriesExhaustedError,
   type RetryStopReason,
   TransientError,
+  UnknownPolicyError,
 } from "./errors.js";
 export { httpStatusOf, isTransientNetworkError } from "./isTransientNetworkError.js";
 export { mapBounded } from "./mapBounded.js";

@@ -36,6 +36,9 @@ export interface DecideFunctionProps {
   logRetention: RetentionDays;
 }
 
+/** How long the deployed function gives back an item whose policy it has not loaded (a rollout under way). */
+export const UNKNOWN_POLICY_WAIT_SECONDS = 900;
+
 /**
  * The decide function (`functions/decide/handler.ts`) on the work queue: an SQS event source with
  * ReportBatchItemFailures (only the records that failed for a transient reason come back), the
@@ -60,6 +63,9 @@ export class DecideFunction extends Construct {
         [variableOf(DECIDE_SETTINGS.outcomesTable)]: props.table.tableName,
         [variableOf(DECIDE_SETTINGS.endpointName)]: props.endpointName,
         [variableOf(DECIDE_SETTINGS.maxConcurrentGroups)]: String(props.maxConcurrentGroups),
+        // A rollout (new policy files with new code) takes minutes; items of a policy that an
+        // instance has not loaded yet wait this long in the queue before they are rejected.
+        [variableOf(DECIDE_SETTINGS.unknownPolicyWaitSeconds)]: String(UNKNOWN_POLICY_WAIT_SECONDS),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -71,7 +77,8 @@ export class DecideFunction extends Construct {
     );
     fn.role.addToPolicy(
       new PolicyStatement({
-        actions: ["dynamodb:PutItem", "dynamodb:GetItem"],
+        // UpdateItem: the failure record of a record given back (functions/failures).
+        actions: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem"],
         resources: [props.table.tableArn],
       }),
     );

@@ -14,6 +14,7 @@ import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import type { IStateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
+import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
 import { DECISION_METRICS } from "../constants.js";
 import { type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
@@ -49,7 +50,8 @@ export interface PipelineAlarmsProps {
  * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
  * the DLQ holds a message; the oldest work item waits too long; the outcomes Pipe could not deliver
  * a record (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
- * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; a
+ * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; the
+ * decide function meets a configuration error (endpoint, table or policy not as configured); a
  * policy's fallback rate is above the threshold with enough decisions to mean something.
  */
 export class PipelineAlarms extends Construct {
@@ -109,6 +111,19 @@ export class PipelineAlarms extends Construct {
         periods: 1,
         description:
           "The decide function was throttled: raise the account's concurrency or lower maxInstances.",
+      },
+      DecideConfigurationErrors: {
+        metric: new Metric({
+          namespace: props.metricsNamespace,
+          metricName: DECIDE_METRICS.configurationErrors,
+          dimensionsMap: { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.decideService },
+          statistic: Stats.SUM,
+          period: minutes(5),
+        }),
+        threshold: 1,
+        periods: 1,
+        description:
+          "The decide function cannot work as configured (the endpoint not found or not allowed, the outcomes table missing or not writable, a policy not deployed): records go back to the queue undecided. Its error log names the message, the resource and what to fix; `decisions dlq list` shows the reasons.",
       },
       IngestErrors: {
         metric: props.ingestFunction.metricErrors({ period: minutes(5) }),

@@ -151,7 +151,7 @@ describe("DecisionsStack with the default context", () => {
     assert.deepEqual(
       dynamodb.map((statement) => [actionsOf(statement).sort(), statement.Resource]),
       [
-        [["dynamodb:GetItem", "dynamodb:PutItem"], { "Fn::GetAtt": [table, "Arn"] }],
+        [["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], { "Fn::GetAtt": [table, "Arn"] }],
         [["dynamodb:Query"], { "Fn::Join": ["", [{ "Fn::GetAtt": [table, "Arn"] }, "/index/by-status"]] }],
       ],
     );
@@ -339,7 +339,14 @@ describe("DecisionsStack with the default context", () => {
     }
   });
 
-  it("alarms on dead letters, message age, endpoint errors, function errors and throttles, and each policy's fallback rate", () => {
+  it("has the decide function give back an item of a policy it has not loaded for 15 minutes (a rollout) before rejecting it", () => {
+    const [, fn] = decideFunction(template);
+    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+    assert.equal(variables.UNKNOWN_POLICY_WAIT_SECONDS, "900");
+  });
+
+  it("alarms on dead letters, message age, endpoint errors, function errors and throttles, configuration errors, and each policy's fallback rate", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
     const names = alarms.map((alarm) => (alarm.Properties.MetricName as string | undefined) ?? "math");
 
@@ -347,6 +354,7 @@ describe("DecisionsStack with the default context", () => {
       "ApproximateAgeOfOldestMessage",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
+      "ConfigurationErrors",
       "Errors",
       "Errors",
       "ExecutionsFailed",
@@ -362,6 +370,19 @@ describe("DecisionsStack with the default context", () => {
     assert.deepEqual(
       [unsent?.Properties.Namespace, unsent?.Properties.Dimensions, unsent?.Properties.Threshold],
       ["Decisions", [{ Name: "service", Value: "ingest" }], 1],
+    );
+    // A configuration error (endpoint, table, policy) leaves items undecided: the first one alarms.
+    const configuration = alarms.find((alarm) => alarm.Properties.MetricName === "ConfigurationErrors");
+    assert.deepEqual(
+      [
+        configuration?.Properties.Namespace,
+        configuration?.Properties.Dimensions,
+        configuration?.Properties.Threshold,
+        configuration?.Properties.ComparisonOperator,
+        configuration?.Properties.Statistic,
+        (configuration?.Properties.AlarmActions as unknown[] | undefined)?.length,
+      ],
+      ["Decisions", [{ Name: "service", Value: "decide" }], 1, "GreaterThanOrEqualToThreshold", "Sum", 1],
     );
     const fallback = alarms.filter((alarm) =>
       JSON.stringify(alarm.Properties.Metrics ?? []).includes('"policy"'),

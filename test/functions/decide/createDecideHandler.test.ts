@@ -42,6 +42,7 @@ describe("createDecideHandler", () => {
         maxAttempts: 2,
         retryBaseDelayMs: 1,
         retryMaxDelayMs: 2,
+        unknownPolicyWaitSeconds: 0,
       },
       {
         sagemakerRuntime: sagemaker,
@@ -113,6 +114,7 @@ describe("createDecideHandler", () => {
         maxAttempts: 2,
         retryBaseDelayMs: 1,
         retryMaxDelayMs: 2,
+        unknownPolicyWaitSeconds: 0,
       },
       {
         sagemakerRuntime: sagemaker,

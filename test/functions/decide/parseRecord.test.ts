@@ -2,7 +2,33 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseRecord } from "../../../functions/decide/parseRecord.js";
 import { REQUEUE_ATTRIBUTES } from "../../../functions/flow/requeueAttributes.js";
+import { decideItems } from "../../../functions/pipeline/index.js";
+import { PolicySet, parsePolicy } from "../../../functions/policy/index.js";
+import { FakeClock } from "../../support/FakeClock.js";
+import { confidentAnswer, MemoryEndpoint, MemorySink, RecordingTelemetry } from "../pipeline/memoryPorts.js";
+import { policyText } from "../policy/fabricate.js";
 import { sqsRecord } from "../support/sqsEvent.js";
+
+const policy = parsePolicy(
+  policyText(`facts:
+  tier:
+    type: string
+    enum: [free, enterprise]
+`),
+  "test-policy.yaml",
+);
+
+/** Decides the records' inputs with in-memory ports; the sink holds what was written. */
+async function decideRecords(...bodies: string[]) {
+  const outcomes = new MemorySink();
+  const endpoint = new MemoryEndpoint(() => confidentAnswer(policy));
+  const { results } = await decideItems(
+    bodies.map((body, index) => parseRecord(sqsRecord(body, 1, `m-${index}`))),
+    { endpoint, outcomes, telemetry: new RecordingTelemetry(), clock: new FakeClock() },
+    { policies: new PolicySet([policy]), deadlineMarginMs: 0, maxConcurrentGroups: 1 },
+  );
+  return { results, outcomes, endpoint };
+}
 
 describe("parseRecord", () => {
   it("reads an SQS record into the core's input: the body as it arrived, the message id, receive count and sent time", () => {
@@ -39,5 +65,50 @@ describe("parseRecord", () => {
       receiveCount: 1,
       sentAt: 1_700_000_000_000,
     });
+  });
+
+  it("strips a UTF-8 byte order mark at the start of the body, as the other input paths do, and the item is decided", async () => {
+    const body = '\uFEFF{"id": "T-3", "policy": "test-policy", "state": {"x": 2.0}}';
+
+    const input = parseRecord(sqsRecord(body, 1, "m-bom"));
+    const { results, endpoint } = await decideRecords(body);
+
+    assert.equal(input.body, body.slice(1));
+    assert.equal(results[0]?.status, "recorded");
+    assert.equal(results[0]?.status === "recorded" ? results[0].outcome.status : "", "decided");
+    assert.ok(endpoint.bodies[0]?.startsWith('{"state": {"x": 2.0}'), endpoint.bodies[0]);
+  });
+
+  it("leaves a byte order mark that is not at the start where it is (the body is then refused as JSON)", async () => {
+    const body = ' \uFEFF{"id": "T-4", "policy": "test-policy", "state": "s"}';
+
+    const { results } = await decideRecords(body);
+
+    assert.equal(parseRecord(sqsRecord(body)).body, body);
+    assert.ok(results[0]?.status === "recorded");
+    assert.equal(results[0].outcome.status, "rejected");
+    assert.match(results[0].outcome.reason ?? "", /not valid JSON/);
+  });
+
+  it("refuses a __proto__ fact key as undeclared (as ingest does) rather than dropping it", async () => {
+    const body =
+      '{"id": "T-5", "policy": "test-policy", "state": "s", "facts": {"__proto__": {"tier": "free"}}}';
+
+    const { results, endpoint } = await decideRecords(body);
+
+    assert.ok(results[0]?.status === "recorded");
+    assert.equal(results[0].outcome.status, "rejected");
+    assert.match(results[0].outcome.reason ?? "", /"__proto__" is not a fact this policy declares/);
+    assert.deepEqual(results[0].outcome.reason_path, ["facts", "__proto__"]);
+    assert.equal(endpoint.bodies.length, 0, "no model call is spent on it");
+  });
+
+  it("still decides an item whose declared facts are given", async () => {
+    const { results } = await decideRecords(
+      '{"id": "T-6", "policy": "test-policy", "state": "s", "facts": {"tier": "free"}}',
+    );
+
+    assert.ok(results[0]?.status === "recorded");
+    assert.equal(results[0].outcome.status, "decided");
   });
 });

@@ -18,6 +18,7 @@ describe("readDecideConfig", () => {
       maxAttempts: 6,
       retryBaseDelayMs: 100,
       retryMaxDelayMs: 5000,
+      unknownPolicyWaitSeconds: 0,
     });
   });
 

@@ -12,7 +12,7 @@ import {
   PermanentEndpointError,
   TransientEndpointError,
 } from "../../../functions/endpoint/errors.js";
-import { PermanentError, TransientError } from "../../../functions/shared/errors.js";
+import { ConfigurationError, PermanentError, TransientError } from "../../../functions/shared/errors.js";
 
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
@@ -108,6 +108,26 @@ describe("classifyEndpointError", () => {
       assert.equal(classified.cause, error);
     });
   }
+
+  it("keeps SageMaker's own message, which names what is wrong, in a configuration error's reason", () => {
+    const classified = classifyEndpointError(
+      new ValidationError({
+        message: "Endpoint decisions-typo of account 123456789012 not found.",
+        ...meta(400),
+      }),
+      "decisions-typo",
+    );
+
+    assert.ok(classified instanceof EndpointConfigurationError);
+    assert.ok(classified instanceof ConfigurationError);
+    assert.match(
+      classified.message,
+      /ValidationError \(HTTP 400\): Endpoint decisions-typo of account 123456789012 not found\./,
+    );
+    assert.equal(classified.part, "endpoint");
+    assert.equal(classified.resource, "decisions-typo");
+    assert.match(classified.remedy, /ENDPOINT_NAME \("decisions-typo"\).*sagemaker:InvokeEndpoint/);
+  });
 
   it("keeps the model's status and message as data", () => {
     const classified = classifyEndpointError(modelError(400), "decisions");

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { PermanentEndpointError } from "../../../functions/endpoint/index.js";
+import { EndpointConfigurationError, PermanentEndpointError } from "../../../functions/endpoint/index.js";
 import { TransientOutcomeStoreError } from "../../../functions/outcomes/index.js";
 import {
   type DecideItemsOptions,
@@ -13,7 +13,12 @@ import {
   type WorkItemInput,
 } from "../../../functions/pipeline/index.js";
 import { type Policy, PolicySet, parsePolicy } from "../../../functions/policy/index.js";
-import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/shared/errors.js";
+import {
+  ConfigurationError,
+  DeadlineExceededError,
+  RetriesExhaustedError,
+  UnknownPolicyError,
+} from "../../../functions/shared/errors.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { policyText } from "../policy/fabricate.js";
 import { confidentAnswer, MemoryEndpoint, MemorySink, RecordingTelemetry } from "./memoryPorts.js";
@@ -278,6 +283,68 @@ describe("decideItems (the pipeline core)", () => {
 
       assert.deepEqual(statuses(results), ["failed", "failed", "failed", "failed"]);
       assert.deepEqual(telemetry.calls, ["flush 2"]);
+    });
+  });
+
+  describe("configuration errors and unknown policies", () => {
+    it("gives back the items of a request the endpoint could not be called for as configured, naming each item", async () => {
+      const { outcomes, decide } = setUp(() => {
+        throw new EndpointConfigurationError({
+          endpointName: "decisions-typo",
+          errorName: "ValidationError",
+          httpStatus: 400,
+          serviceMessage: "Endpoint decisions-typo of account 000000000000 not found.",
+        });
+      });
+
+      const { results } = await decide(sqs(item("a", "one"), item("b", "one")));
+
+      assert.deepEqual(statuses(results), ["failed", "failed"]);
+      assert.equal(outcomes.outcomes.size, 0, "never a rejected outcome");
+      assert.ok(results[0]?.status === "failed" && results[0].reason instanceof ConfigurationError);
+      assert.deepEqual(
+        results.map((result) => (result.status === "failed" ? [result.policy, result.id] : [])),
+        [
+          ["test-policy", "a"],
+          ["test-policy", "b"],
+        ],
+      );
+    });
+
+    it("gives back an SQS item naming a policy that is not loaded while its message is younger than the wait, then rejects it", async () => {
+      const { outcomes, clock, decide } = setUp();
+      const sentAt = clock.now() - 60_000;
+      const input: WorkItemInput = {
+        body: item("n-1", "one", {}, "new-policy"),
+        origin: { kind: "sqs", messageId: "m-new", receiveCount: 1, sentAt },
+      };
+
+      const waiting = await decide([input], { unknownPolicyWaitMs: 900_000 });
+      clock.advance(900_000);
+      const late = await decide([input], { unknownPolicyWaitMs: 900_000 });
+
+      const [first] = waiting.results;
+      assert.ok(first?.status === "failed" && first.reason instanceof UnknownPolicyError);
+      assert.equal(first.reason.policy, "new-policy");
+      assert.equal(first.reason.waitLeftSeconds, 840);
+      assert.match(first.reason.message, /"new-policy" is not deployed .*loaded: other-policy, test-policy/);
+      assert.deepEqual([first.policy, first.id], ["new-policy", "n-1"]);
+      assert.deepEqual(statuses(late.results), ["recorded:rejected"]);
+      assert.match(outcomes.get("new-policy", "n-1")?.reason ?? "", /unknown policy "new-policy"/);
+    });
+
+    it("rejects an unknown policy at once without a wait, or for an input that is not an SQS message", async () => {
+      const { decide } = setUp();
+      const fromFile: WorkItemInput = {
+        body: item("f-1", "one", {}, "nope"),
+        origin: { kind: "file", line: 1 },
+      };
+
+      const noWait = await decide(sqs(item("n-2", "one", {}, "nope")));
+      const file = await decide([fromFile], { unknownPolicyWaitMs: 900_000 });
+
+      assert.deepEqual(statuses(noWait.results), ["recorded:rejected"]);
+      assert.deepEqual(statuses(file.results), ["recorded:rejected"]);
     });
   });
 

@@ -95,6 +95,7 @@ export async function startDecideStack(): Promise<DecideStack> {
             maxAttempts: 6,
             retryBaseDelayMs: 10,
             retryMaxDelayMs: 50,
+            unknownPolicyWaitSeconds: 0,
             ...config,
           },
           {

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DecideTelemetry } from "../../../functions/decide/DecideTelemetry.js";
+import { EndpointConfigurationError } from "../../../functions/endpoint/errors.js";
+import { RetriesExhaustedError } from "../../../functions/shared/errors.js";
+
+/** Runs `action` with stdout (EMF metrics) and stderr (warn and error logs) captured, as JSON lines. */
+async function captured(action: () => void): Promise<{ stdout: unknown[]; stderr: unknown[] }> {
+  const lines = { stdout: [] as unknown[], stderr: [] as unknown[] };
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  for (const stream of ["stdout", "stderr"] as const) {
+    process[stream].write = ((chunk: string | Uint8Array) => {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines[stream].push(JSON.parse(line));
+      return true;
+    }) as typeof process.stdout.write;
+  }
+  try {
+    action();
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+  }
+  return lines;
+}
+
+function telemetry() {
+  const metrics = new Metrics({ namespace: "DecisionsTest", serviceName: "decide" });
+  return {
+    metrics,
+    telemetry: new DecideTelemetry(new Logger({ serviceName: "decide", logLevel: "WARN" }), metrics),
+  };
+}
+
+describe("DecideTelemetry.recordFailed", () => {
+  it("logs a configuration error at error level with the message id, item, endpoint and what to fix, and counts it", async () => {
+    const { metrics, telemetry: target } = telemetry();
+    const error = new EndpointConfigurationError({
+      endpointName: "decisions-typo",
+      errorName: "ValidationError",
+      httpStatus: 400,
+      serviceMessage: "Endpoint decisions-typo of account 000000000000 not found.",
+    });
+
+    const { stdout, stderr } = await captured(() => {
+      target.recordFailed("m-1", error, { policy: "ticket-routing", id: "T-1" });
+      metrics.publishStoredMetrics();
+    });
+
+    assert.equal(stderr.length, 1);
+    const log = stderr[0] as Record<string, unknown>;
+    assert.equal(log.level, "ERROR");
+    assert.match(
+      String(log.message),
+      /configuration error: the endpoint "decisions-typo" .*To fix: check that ENDPOINT_NAME/,
+    );
+    assert.deepEqual(
+      [log.messageId, log.policy, log.itemId, log.part, log.resource, log.error],
+      ["m-1", "ticket-routing", "T-1", "endpoint", "decisions-typo", "EndpointConfigurationError"],
+    );
+    assert.match(String(log.reason), /not found/);
+    assert.match(String(log.fix), /sagemaker:InvokeEndpoint/);
+    const emf = stdout[0] as Record<string, unknown>;
+    assert.equal(emf.ConfigurationErrors, 1);
+    assert.equal(emf.FailedRecords, 1);
+  });
+
+  it("logs any other failure at warn level with the message id and item, without counting a configuration error", async () => {
+    const { metrics, telemetry: target } = telemetry();
+
+    const { stdout, stderr } = await captured(() => {
+      target.recordFailed("m-2", new RetriesExhaustedError(6, "attempts"), { policy: "p", id: "T-2" });
+      metrics.publishStoredMetrics();
+    });
+
+    const log = stderr[0] as Record<string, unknown>;
+    assert.equal(log.level, "WARN");
+    assert.deepEqual([log.messageId, log.itemId, log.error], ["m-2", "T-2", "RetriesExhaustedError"]);
+    const emf = stdout[0] as Record<string, unknown>;
+    assert.equal(emf.FailedRecords, 1);
+    assert.equal(emf.ConfigurationErrors, undefined);
+  });
+});
