@@ -91,6 +91,19 @@ export {
   TRUNCATED_DISTRIBUTION_LABELS,
 } from "./outcome/outcomeLimits.js";
 export {
+  CONFLICT_PREVIEW_CHARS,
+  OUTCOME_CONFLICT_ENTRIES,
+  OUTCOME_HISTORY_ENTRIES,
+  type OutcomeConflict,
+  OutcomeConflictSchema,
+  type OutcomeHistoryEntry,
+  OutcomeHistoryEntrySchema,
+  OutcomeSupersedesSchema,
+  SUPERSEDE_ANY,
+  SUPERSEDE_ATTRIBUTE,
+  WORK_ITEM_KEPT_BYTES,
+} from "./outcome/outcomeRecordSchemas.js";
+export {
   OUTCOMES_STATUS_INDEX,
   OUTCOMES_TABLE_KEYS,
   UNPARSED_POLICY,

@@ -81,6 +81,8 @@ export async function answerSystemOne(
     scored.results.reduce((sum, result) => sum + result.input_tokens, 0) - Math.max(0, prompts - 1) * shared;
   return {
     model: modelNameOf(engine.identity),
+    // Beyond System One: which file answered, so that two quantizations of one model differ.
+    model_sha256: engine.identity.sha256,
     answers,
     usage: { input_tokens: inputTokens, output_tokens: 0 },
   };

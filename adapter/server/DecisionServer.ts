@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { DecisionEngine } from "../engine/types.js";
 import { AdmissionGate, type AdmissionTicket } from "./AdmissionGate.js";
+import { adapterBuildOf } from "./adapterBuildOf.js";
 import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
 import type { ServerConfig } from "./config.js";
 import { DISCARD_TIMEOUT_MS, MAX_DISCARD_BYTES, MAX_JSON_DEPTH, ROUTES } from "./constants.js";
@@ -128,6 +129,8 @@ export class DecisionServer implements AsyncDisposable {
   readonly #inFlight = new Set<AbortController>();
   #state: DecisionServerState = "idle";
   #engine: DecisionEngine | undefined;
+  /** The adapter build answers name, known once the engine is loaded. */
+  #adapterBuild: string | undefined;
   #limits: RequestLimits | undefined;
   #closing: Promise<void> | undefined;
 
@@ -221,6 +224,7 @@ export class DecisionServer implements AsyncDisposable {
       throw new StartupError("the server stopped while the model was loading");
     }
     this.#engine = engine;
+    this.#adapterBuild = adapterBuildOf(engine);
     this.#limits = {
       maxOptions: Math.min(this.#settings.maxOptions, engine.maxOptions),
       maxQuestions: this.#settings.maxQuestions,
@@ -233,6 +237,7 @@ export class DecisionServer implements AsyncDisposable {
     this.#logger.log("info", "ready", {
       ...this.#readyFields,
       model: engine.identity,
+      adapter_build: this.#adapterBuild,
       prompt_version: engine.promptVersion,
       context_size: engine.contextSize,
       model_max_options: engine.maxOptions,
@@ -418,7 +423,7 @@ export class DecisionServer implements AsyncDisposable {
         throw new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
       }
       await ticket.start(controller.signal);
-      const answer = await answerInvocation(engine, prepared, controller.signal);
+      const answer = await answerInvocation(engine, prepared, controller.signal, this.#adapterBuild);
       record.status = 200;
       record.summary = answer.summary;
       this.#send(request, response, 200, answer.body, {});

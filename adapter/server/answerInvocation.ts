@@ -28,13 +28,16 @@ export interface InvocationAnswer {
 
 /**
  * Runs a prepared invocation on the engine and shapes its response body: SemIf `{result}` or
- * `{results, timing}`, System One's response, or an OpenAI chat completion.
+ * `{results, timing}`, System One's response (with the model's sha256 and the adapter build), or
+ * an OpenAI chat completion.
  * @throws whatever the engine throws (map it with `mapEngineError`).
  */
 export async function answerInvocation(
   engine: DecisionEngine,
   prepared: PreparedInvocation,
   signal: AbortSignal,
+  /** The adapter build System One answers name (`adapter_build`); default none. */
+  adapterBuild?: string,
 ): Promise<InvocationAnswer> {
   const started = performance.now();
   const { invocation } = prepared;
@@ -50,7 +53,10 @@ export async function answerInvocation(
       const summary = summarise([], 0, performance.now() - started);
       summary.questions = Object.keys(invocation.request.questions).length;
       summary.input_tokens = response.usage.input_tokens;
-      return { body: response, summary };
+      return {
+        body: adapterBuild === undefined ? response : { ...response, adapter_build: adapterBuild },
+        summary,
+      };
     }
     case "chat": {
       const result = await engine.complete(invocation.request, { signal });

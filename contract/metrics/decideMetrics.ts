@@ -22,4 +22,8 @@ export const DECIDE_METRICS = {
   configurationErrors: "ConfigurationErrors",
   /** Records re-queued as delayed copies because the pipeline was busy (deleted, not failed). */
   requeuedRecords: "RequeuedRecords",
+  /** Items that came with another payload than the outcome standing for their id (a conflict recorded on it), dimension `policy`. */
+  payloadConflicts: "PayloadConflicts",
+  /** Outcomes replaced by a redecide or a resubmission with the supersede marker, dimension `policy`. */
+  superseded: "SupersededOutcomes",
 } as const;

@@ -1,4 +1,9 @@
 import { z } from "zod";
+import {
+  OutcomeConflictSchema,
+  OutcomeHistoryEntrySchema,
+  OutcomeSupersedesSchema,
+} from "./outcomeRecordSchemas.js";
 
 /** The statuses an outcome can have (`reviewed`, by a human, comes later). */
 export const OUTCOME_STATUSES = ["decided", "fallback", "overridden", "rejected"] as const;
@@ -102,6 +107,10 @@ export const OutcomeSchema = z.object({
   policy_sha256: z.string().optional(),
   /** Model identity as the endpoint reported it. */
   model: z.string().optional(),
+  /** SHA-256 of the model's GGUF as the endpoint reported it (the file its manifest records). */
+  model_sha256: z.string().optional(),
+  /** The adapter build that answered (package version, llama.cpp release and binary). */
+  adapter_build: z.string().optional(),
   /**
    * The prompt hash(es) the endpoint reported: one string, or question id → hash. Absent when the
    * endpoint's response carries none.
@@ -119,6 +128,27 @@ export const OutcomeSchema = z.object({
   state_bytes: z.number().int().optional(),
   /** The first characters of the state text. */
   state_preview: z.string().optional(),
+  /**
+   * SHA-256 of the work item's payload: its JSON with keys sorted and `submitted_at` left out (the
+   * text itself when it is not JSON). The same item sent again has the same hash; a different
+   * payload under the same id is a conflict (`conflicts`).
+   */
+  payload_sha256: z.string().optional(),
+  /** The work item's text as it arrived, when at most `WORK_ITEM_KEPT_BYTES` (for a redecide). */
+  work_item: z.string().optional(),
+  /** UTF-8 size of the work item's text. */
+  work_item_bytes: z.number().int().optional(),
+  /** Set on an outcome that replaced another (a redecide, a resubmission with the supersede marker). */
+  supersedes: OutcomeSupersedesSchema.optional(),
+  /** The outcomes it replaced, oldest first (at most `OUTCOME_HISTORY_ENTRIES`). */
+  history: z.array(OutcomeHistoryEntrySchema).optional(),
+  /** Work items that came under this id with another payload, first ones kept. */
+  conflicts: z.array(OutcomeConflictSchema).optional(),
+  /**
+   * Conflicting arrivals recorded: each distinct payload once while `conflicts` has room, then
+   * every arrival.
+   */
+  conflict_count: z.number().int().optional(),
 });
 
 /** An outcome item. */

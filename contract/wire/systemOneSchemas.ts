@@ -182,6 +182,13 @@ export const SystemOneAnswerSchema = z.discriminatedUnion("type", [
 /** The System One response: one answer per question, in request order. */
 export const SystemOneResponseSchema = z.object({
   model: z.string(),
+  /** Beyond System One: SHA-256 of the served GGUF (the file its manifest records), lower-case hex. */
+  model_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  /** Beyond System One: the adapter build that answered (package version, llama.cpp release and binary). */
+  adapter_build: z.string().max(256).optional(),
   answers: z.record(z.string(), SystemOneAnswerSchema),
   usage: z.object({ input_tokens: z.number().int().min(0), output_tokens: z.literal(0) }),
 });

@@ -62,6 +62,35 @@ export class DecideTelemetry implements PipelineTelemetry {
     this.logger.info("outcome already recorded", { policy, id });
   }
 
+  /** An item came with another payload than the outcome that stands for its id: a conflict, recorded on it. */
+  conflict(policy: string, id: string, payloadSha256: string | undefined): void {
+    const metric = this.metrics.singleMetric();
+    metric.addDimension("policy", policy);
+    metric.addMetric(DECIDE_METRICS.payloadConflicts, MetricUnit.Count, 1);
+    this.logger.warn("a different payload under an existing id: recorded as a conflict, the outcome stays", {
+      policy,
+      id,
+      payloadSha256,
+    });
+  }
+
+  /** An outcome replaced the one that stood (a redecide or a resubmission with the supersede marker). */
+  superseded(policy: string, id: string, replacedUpdatedAt: string): void {
+    const metric = this.metrics.singleMetric();
+    metric.addDimension("policy", policy);
+    metric.addMetric(DECIDE_METRICS.superseded, MetricUnit.Count, 1);
+    this.logger.info("outcome superseded, the old one kept in its history", {
+      policy,
+      id,
+      replacedUpdatedAt,
+    });
+  }
+
+  /** A supersede was asked for and refused. */
+  supersedeRefused(policy: string, id: string, reason: string): void {
+    this.logger.warn("supersede refused, the outcome that stands stays", { policy, id, reason });
+  }
+
   /**
    * A record goes back to SQS: logged with its message id and, when it could be read, its item's
    * policy and id. A {@link ConfigurationError} (the endpoint not found or not allowed, the table

@@ -1,4 +1,5 @@
 import type { SQSRecord } from "aws-lambda";
+import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
 import { readRequeueLineage } from "../flow/requeueAttributes.js";
 import type { WorkItemInput } from "../pipeline/index.js";
 import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
@@ -8,12 +9,14 @@ import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
  * UTF-8 byte order mark, which a producer on Windows may write and JSON forbids: every input path
  * strips it the same way, see `stripByteOrderMark`), and where it came from (the message id, `ApproximateReceiveCount` — 1 when absent or unreadable — and
  * `SentTimestamp` when present; for a copy re-queued for capacity, the first message's id and send
- * time from its lineage attributes). Never throws: the body is read by the core (`parseWorkItem`).
+ * time from its lineage attributes; the supersede marker when it carries one). Never throws: the body is read by the core (`parseWorkItem`).
  */
 export function parseRecord(record: SQSRecord): WorkItemInput {
   const receiveCount = Number.parseInt(record.attributes?.ApproximateReceiveCount ?? "1", 10);
   // A copy re-queued for capacity stands for the message its item first arrived in (functions/flow).
   const lineage = readRequeueLineage(record.messageAttributes);
+  // Set by `decisions outcomes redecide` and `decisions submit --supersede` (kept by re-queued copies).
+  const supersede = record.messageAttributes?.[SUPERSEDE_ATTRIBUTE]?.stringValue;
   const sentAt = lineage.firstSentMs ?? Number.parseInt(record.attributes?.SentTimestamp ?? "", 10);
   return {
     body: stripByteOrderMark(record.body),
@@ -22,6 +25,7 @@ export function parseRecord(record: SQSRecord): WorkItemInput {
       messageId: lineage.firstMessageId ?? record.messageId,
       receiveCount: Number.isFinite(receiveCount) ? receiveCount : 1,
       ...(Number.isFinite(sentAt) ? { sentAt } : {}),
+      ...(supersede !== undefined && supersede !== "" ? { supersede } : {}),
     },
   };
 }

@@ -1,5 +1,11 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { type Outcome, OutcomeSchema, type OutcomeStatus } from "../../contract/outcome/OutcomeSchema.js";
 import { OUTCOMES_STATUS_INDEX } from "../../contract/outcome/outcomesTableKeys.js";
@@ -8,6 +14,22 @@ import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { boundOutcomeSize, jsonBytes, minimalRejectedOutcome } from "./boundOutcomeSize.js";
 import { classifyStoreError } from "./classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, OutcomeStoreError } from "./errors.js";
+import { payloadPreview } from "./summarizePayload.js";
+import { conflictsHaveRoom, resolveStanding } from "./supersedeOutcome.js";
+
+/** Rounds of read-and-write-conditionally a supersede or a conflict record takes at most against concurrent writers. */
+const STANDING_ROUNDS = 3;
+
+/** Options of {@link OutcomeStore.record}. */
+export interface RecordOptions {
+  deadline: Deadline;
+  onRetry?: (event: RetryEvent) => void;
+  /**
+   * The work item's supersede marker (`SUPERSEDE_ATTRIBUTE`): the `updated_at` of the outcome it
+   * may replace, or `*`. Default none: an outcome that stands is never replaced.
+   */
+  supersede?: string;
+}
 
 /** Options of an {@link OutcomeStore}. */
 export interface OutcomeStoreOptions {
@@ -21,8 +43,20 @@ export interface OutcomeStoreOptions {
 
 /** What {@link OutcomeStore.record} did. */
 export type RecordResult =
-  | { recorded: true; outcome: Outcome }
-  | { recorded: false; existing: Outcome | Record<string, unknown> | undefined };
+  | {
+      recorded: true;
+      outcome: Outcome;
+      /** Set when it replaced an outcome (a supersede): the `updated_at` of the one replaced. */
+      superseded?: string;
+    }
+  | {
+      recorded: false;
+      existing: Outcome | Record<string, unknown> | undefined;
+      /** Set when the item came with another payload than the one that stands: recorded on it as a conflict. */
+      conflict?: boolean;
+      /** Set when a supersede was asked for and refused: why. */
+      refused?: string;
+    };
 
 /** One page of {@link OutcomeStore.listByStatus}. */
 export interface OutcomePage {
@@ -84,9 +118,14 @@ export class OutcomeStore {
     }
   }
 
+  /**
+   * Puts an item: when none stands for its key, or (`replacing`) over the one whose `updated_at`
+   * was read — a supersede never replaces a version it did not read.
+   */
   async #write(
     item: Outcome,
     options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+    replacing?: { updatedAt: string },
   ): Promise<void> {
     await this.#retry.run(
       async () => {
@@ -95,19 +134,21 @@ export class OutcomeStore {
             new PutCommand({
               TableName: this.tableName,
               Item: item,
-              ConditionExpression: "attribute_not_exists(#id)",
-              ExpressionAttributeNames: { "#id": "id" },
+              ...(replacing === undefined
+                ? {
+                    ConditionExpression: "attribute_not_exists(#id)",
+                    ExpressionAttributeNames: { "#id": "id" },
+                  }
+                : {
+                    ConditionExpression: "#u = :read",
+                    ExpressionAttributeNames: { "#u": "updated_at" },
+                    ExpressionAttributeValues: { ":read": replacing.updatedAt },
+                  }),
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             }),
           );
         } catch (error) {
-          if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
-            const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
-            throw new OutcomeAlreadyRecordedError(item.policy, item.id, raw && parseStored(unmarshall(raw)), {
-              cause: error,
-            });
-          }
-          throw classifyStoreError(error, this.tableName);
+          throw this.#translate(error, item.policy, item.id);
         }
       },
       { deadline: options.deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
@@ -118,16 +159,127 @@ export class OutcomeStore {
    * Like {@link put}, but an existing outcome is a result rather than an error (a duplicate reports
    * success: the first outcome stands).
    */
-  async record(
-    outcome: Outcome,
-    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
-  ): Promise<RecordResult> {
+  async record(outcome: Outcome, options: RecordOptions): Promise<RecordResult> {
+    let existing: Outcome | Record<string, unknown> | undefined;
     try {
       return { recorded: true, outcome: await this.put(outcome, options) };
     } catch (error) {
-      if (error instanceof OutcomeAlreadyRecordedError) return { recorded: false, existing: error.existing };
-      throw error;
+      if (!(error instanceof OutcomeAlreadyRecordedError)) throw error;
+      existing = error.existing;
     }
+    return await this.#resolve(outcome, existing, options);
+  }
+
+  /**
+   * An outcome stands for the item: supersede it (when the marker asks and the version matches),
+   * record a payload conflict on it, or leave it (a duplicate) — see `resolveStanding`. Each write
+   * is conditional on the `updated_at` (and the conflicts) it read; when another writer got there
+   * first, the item is read again and decided again, a few rounds at most.
+   */
+  async #resolve(
+    outcome: Outcome,
+    first: Outcome | Record<string, unknown> | undefined,
+    options: RecordOptions,
+  ): Promise<RecordResult> {
+    let existing = first;
+    const text = outcome.work_item;
+    for (let round = 0; round < STANDING_ROUNDS && existing !== undefined; round += 1) {
+      const standing = existing as Outcome;
+      const action = resolveStanding(outcome, existing, {
+        ...(options.supersede !== undefined ? { supersede: options.supersede } : {}),
+        ...(text !== undefined ? { conflictPreview: payloadPreview(text) } : {}),
+        ...(outcome.work_item_bytes !== undefined ? { conflictBytes: outcome.work_item_bytes } : {}),
+      });
+      if (action.action === "duplicate") {
+        return {
+          recorded: false,
+          existing,
+          ...(action.refused !== undefined ? { refused: action.refused } : {}),
+        };
+      }
+      try {
+        if (action.action === "supersede") {
+          const item = boundOutcomeSize(OutcomeSchema.parse(action.item));
+          await this.#write(item, options, { updatedAt: standing.updated_at });
+          return { recorded: true, outcome: item, superseded: standing.updated_at };
+        }
+        await this.#recordConflict(standing, action.conflict, options);
+        return { recorded: false, existing, conflict: true };
+      } catch (error) {
+        if (!(error instanceof OutcomeAlreadyRecordedError)) throw error;
+        existing = error.existing ?? (await this.#getRaw(outcome.policy, outcome.id));
+      }
+    }
+    return {
+      recorded: false,
+      existing,
+      refused: `the outcome kept changing while it was being ${options.supersede !== undefined ? "superseded" : "compared"} (${STANDING_ROUNDS} rounds)`,
+    };
+  }
+
+  /**
+   * Records a conflicting payload on the standing outcome without changing it otherwise (its
+   * `updated_at`, the review index's sort key, stays): appended to `conflicts` while there is room,
+   * counted in `conflict_count` always. Conditional on the `updated_at` and the number of conflicts
+   * read, so a concurrent supersede or conflict makes it read again.
+   */
+  async #recordConflict(
+    standing: Outcome,
+    conflict: NonNullable<Outcome["conflicts"]>[number],
+    options: RecordOptions,
+  ): Promise<void> {
+    const kept = standing.conflicts?.length ?? 0;
+    const append = conflictsHaveRoom(standing);
+    await this.#retry.run(
+      async () => {
+        try {
+          await this.#client.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { policy: standing.policy, id: standing.id },
+              UpdateExpression: append
+                ? "SET #c = list_append(if_not_exists(#c, :empty), :one) ADD #n :inc"
+                : "ADD #n :inc",
+              ConditionExpression:
+                kept === 0 ? "#u = :read AND attribute_not_exists(#c)" : "#u = :read AND size(#c) = :kept",
+              ExpressionAttributeNames: { "#u": "updated_at", "#c": "conflicts", "#n": "conflict_count" },
+              ExpressionAttributeValues: {
+                ":read": standing.updated_at,
+                ":inc": 1,
+                ...(append ? { ":empty": [], ":one": [conflict] } : {}),
+                ...(kept === 0 ? {} : { ":kept": kept }),
+              },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            }),
+          );
+        } catch (error) {
+          throw this.#translate(error, standing.policy, standing.id);
+        }
+      },
+      { deadline: options.deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+    );
+  }
+
+  /** The stored item of (policy, id) as it is (strongly consistent), for a round after a lost race. */
+  async #getRaw(policy: string, id: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const output = await this.#client.send(
+        new GetCommand({ TableName: this.tableName, Key: { policy, id }, ConsistentRead: true }),
+      );
+      return output.Item;
+    } catch (error) {
+      throw classifyStoreError(error, this.tableName);
+    }
+  }
+
+  #translate(error: unknown, policy: string, id: string): Error {
+    if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
+      const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
+      return new OutcomeAlreadyRecordedError(policy, id, raw && parseStored(unmarshall(raw)), {
+        cause: error,
+      });
+    }
+    return classifyStoreError(error, this.tableName);
   }
 
   /** The outcome of (policy, id), strongly consistent; undefined when none. */

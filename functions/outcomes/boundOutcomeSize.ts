@@ -36,7 +36,9 @@ const DISTRIBUTION_STEPS = [TRUNCATED_DISTRIBUTION_LABELS, 4, 1, 0];
  * 2. when its JSON is still over `maxBytes` (default {@link MAX_OUTCOME_BYTES}), its distributions
  *    keep only their most probable labels (and the answer's), fewer at each step (16, 4, 1, none),
  *    marked `distribution_truncated` — the answers and their probabilities always stay;
- * 3. when even that is over {@link TABLE_ITEM_GUARD_BYTES} (it cannot be with the policy schema's
+ * 3. when it is over {@link TABLE_ITEM_GUARD_BYTES}, its `history` and then its kept `work_item`
+ *    are left out;
+ * 4. when even that is over {@link TABLE_ITEM_GUARD_BYTES} (it cannot be with the policy schema's
  *    limits, but nothing here relies on them), a minimal `rejected` outcome is returned instead
  *    ({@link minimalRejectedOutcome}).
  *
@@ -51,6 +53,15 @@ export function boundOutcomeSize(outcome: Outcome, maxBytes: number = MAX_OUTCOM
       if (jsonBytes(bounded) <= maxBytes) break;
       bounded = { ...capped, answers: mapValues(answers, (answer) => cutDistribution(answer, labels)) };
     }
+  }
+  // Past the guard, what a redecide needs goes before the answers do: the history, then the kept text.
+  if (jsonBytes(bounded) > TABLE_ITEM_GUARD_BYTES && bounded.history !== undefined) {
+    const { history: _history, ...rest } = bounded;
+    bounded = rest;
+  }
+  if (jsonBytes(bounded) > TABLE_ITEM_GUARD_BYTES && bounded.work_item !== undefined) {
+    const { work_item: _text, ...rest } = bounded;
+    bounded = rest;
   }
   const bytes = jsonBytes(bounded);
   if (bytes <= TABLE_ITEM_GUARD_BYTES) return bounded;
@@ -84,6 +95,8 @@ export function minimalRejectedOutcome(outcome: Outcome, reason: string): Outcom
     ...(outcome.state_sha256 !== undefined ? { state_sha256: capShort(outcome.state_sha256) } : {}),
     ...(outcome.state_bytes !== undefined ? { state_bytes: outcome.state_bytes } : {}),
     ...(outcome.submitted_at !== undefined ? { submitted_at: capShort(outcome.submitted_at) } : {}),
+    ...(outcome.payload_sha256 !== undefined ? { payload_sha256: capShort(outcome.payload_sha256) } : {}),
+    ...(outcome.work_item_bytes !== undefined ? { work_item_bytes: outcome.work_item_bytes } : {}),
     created_at: outcome.created_at,
     updated_at: outcome.updated_at,
   };

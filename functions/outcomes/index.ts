@@ -21,6 +21,16 @@ export {
   STATE_PREVIEW_CHARS,
 } from "../../contract/outcome/outcomeLimits.js";
 export {
+  CONFLICT_PREVIEW_CHARS,
+  OUTCOME_CONFLICT_ENTRIES,
+  OUTCOME_HISTORY_ENTRIES,
+  type OutcomeConflict,
+  type OutcomeHistoryEntry,
+  SUPERSEDE_ANY,
+  SUPERSEDE_ATTRIBUTE,
+  WORK_ITEM_KEPT_BYTES,
+} from "../../contract/outcome/outcomeRecordSchemas.js";
+export {
   OUTCOMES_STATUS_INDEX,
   OUTCOMES_TABLE_KEYS,
   UNPARSED_POLICY,
@@ -49,4 +59,5 @@ export {
   type RecordResult,
 } from "./OutcomeStore.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
+export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";

@@ -1,5 +1,5 @@
 import type { EndpointInvocation } from "../endpoint/index.js";
-import type { Outcome, OutcomeSource, OutcomeStatus } from "../outcomes/index.js";
+import type { Outcome, OutcomeSource, OutcomeStatus, PayloadSummary } from "../outcomes/index.js";
 import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { Policy, PolicyDecision } from "../policy/index.js";
 import { truncateText } from "../shared/truncateText.js";
@@ -43,6 +43,8 @@ export function decidedOutcome(
     rules_fired: decision.rules_fired.map((rule) => ({ ...rule })),
     ...policyFields(item.policy),
     model: read.response.model,
+    ...(read.response.model_sha256 !== undefined ? { model_sha256: read.response.model_sha256 } : {}),
+    ...(read.response.adapter_build !== undefined ? { adapter_build: read.response.adapter_build } : {}),
     ...(read.promptSha256 !== undefined ? { prompt_sha256: read.promptSha256 } : {}),
     request: {
       endpoint: request.endpointName,
@@ -57,6 +59,7 @@ export function decidedOutcome(
     },
     ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
     ...summarizeState(item.stateText),
+    ...payloadFields(item.payload),
   };
 }
 
@@ -71,6 +74,7 @@ export function rejectedItemOutcome(rejected: RejectedItem, times: OutcomeTimes)
     timings: commonTimings(rejected.origin, rejected.submittedAt, times),
     ...(rejected.submittedAt !== undefined ? { submitted_at: rejected.submittedAt } : {}),
     ...(rejected.stateText !== undefined ? summarizeState(rejected.stateText) : {}),
+    ...payloadFields(rejected.payload),
   };
 }
 
@@ -91,7 +95,13 @@ export function refusedItemOutcome(
     timings: commonTimings(item.origin, item.submittedAt, times),
     ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
     ...summarizeState(item.stateText),
+    ...payloadFields(item.payload),
   };
+}
+
+/** The work item's hash and, when kept, its text (what a redecide sends again). */
+function payloadFields(payload: PayloadSummary | undefined): Partial<Outcome> {
+  return payload === undefined ? {} : { ...payload };
 }
 
 function base(

@@ -9,7 +9,7 @@ import { decidedOutcome, type OutcomeTimes, refusedItemOutcome } from "./buildOu
 import { buildSystemOneBody } from "./buildSystemOneBody.js";
 import type { PipelinePorts } from "./ports.js";
 import { readSystemOneResponse } from "./readSystemOneResponse.js";
-import type { DecisionGroup, ItemResult, ParsedItem } from "./types.js";
+import type { DecisionGroup, ItemOrigin, ItemResult, ParsedItem } from "./types.js";
 
 /** The ports {@link decideGroup} and {@link writeOutcome} use, the clock chosen. */
 export type GroupPorts = Required<PipelinePorts>;
@@ -76,7 +76,7 @@ export async function decideGroup(
 
   const writeAll = async (build: (item: ParsedItem) => Outcome): Promise<GroupResult> => {
     const written = await mapBounded(pending, run.writeConcurrency, ({ item }) =>
-      writeOutcome(build(item), ports, deadlines.finishBy),
+      writeOutcome(build(item), ports, deadlines.finishBy, item.origin),
     );
     for (const [i, { at }] of pending.entries()) results[at] = settled(written[i]);
     return { results, requested: true };
@@ -114,8 +114,10 @@ export async function decideGroup(
 }
 
 /**
- * Writes one outcome under the finish deadline. An outcome that already stands is a success
- * (`duplicate`): the first one stands.
+ * Writes one outcome under the finish deadline, with the supersede marker its origin carried. An
+ * outcome that already stands is a success (`duplicate`): it stays, unless the marker asked for it
+ * to be superseded (`recorded`, `superseded` set); a different payload under its id is a
+ * `duplicate` with `conflict` set (the sink recorded the conflict).
  *
  * @throws whatever the sink throws (transient errors after its retries, a refused write): the
  *   item is given back.
@@ -124,21 +126,36 @@ export async function writeOutcome(
   outcome: Outcome,
   ports: Pick<GroupPorts, "outcomes" | "telemetry">,
   finishBy: Deadline,
+  origin?: ItemOrigin,
 ): Promise<ItemResult> {
+  const supersede = origin?.kind === "sqs" ? origin.supersede : undefined;
   const written = await ports.outcomes.record(outcome, {
     deadline: finishBy,
     onRetry: (event) => ports.telemetry.retrying(`outcome ${outcome.policy}/${outcome.id}`, event),
+    ...(supersede !== undefined ? { supersede } : {}),
   });
+  const { telemetry } = ports;
   if (written.recorded) {
-    ports.telemetry.outcomeWritten(written.outcome.policy, written.outcome.status);
-    return { status: "recorded", outcome: written.outcome };
+    telemetry.outcomeWritten(written.outcome.policy, written.outcome.status);
+    if (written.superseded !== undefined)
+      telemetry.superseded?.(outcome.policy, outcome.id, written.superseded);
+    return {
+      status: "recorded",
+      outcome: written.outcome,
+      ...(written.superseded !== undefined ? { superseded: written.superseded } : {}),
+    };
   }
-  ports.telemetry.duplicate(outcome.policy, outcome.id);
+  if (written.conflict === true) telemetry.conflict?.(outcome.policy, outcome.id, outcome.payload_sha256);
+  else if (written.refused !== undefined)
+    telemetry.supersedeRefused?.(outcome.policy, outcome.id, written.refused);
+  telemetry.duplicate(outcome.policy, outcome.id);
   return {
     status: "duplicate",
     policy: outcome.policy,
     id: outcome.id,
     ...(written.existing !== undefined ? { existing: written.existing } : {}),
+    ...(written.conflict === true ? { conflict: true } : {}),
+    ...(written.refused !== undefined ? { refused: written.refused } : {}),
   };
 }
 

@@ -126,6 +126,7 @@ export async function decideItems(
         rejectedItemOutcome(item, { now: clock.now(), batchStartedAt: startedAt }),
         groupPorts,
         deadlines.finishBy,
+        item.origin,
       );
     }),
     mapBounded(groups, options.maxConcurrentGroups, (group) =>
@@ -170,6 +171,7 @@ function refused(item: ParsedItem, refusal: AdmitRefusal): RejectedItem {
     stateText: item.stateText,
     ...(item.submittedAt !== undefined ? { submittedAt: item.submittedAt } : {}),
     ...(item.event !== undefined ? { event: item.event } : {}),
+    ...(item.payload !== undefined ? { payload: item.payload } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import {
   MAX_POLICY_NAME_BYTES,
   WorkItemSchema,
 } from "../../contract/workItem/WorkItemSchema.js";
+import { type PayloadSummary, summarizePayload } from "../outcomes/summarizePayload.js";
 import {
   checkFacts,
   EventMappingError,
@@ -44,16 +45,17 @@ import type { ItemOrigin, ReadWorkItem, RejectedItem, WorkItemInput } from "./ty
  * @param index - the input's position in the call, kept in the result.
  */
 export function parseWorkItem(input: WorkItemInput, index: number, policies: PolicySet): ReadWorkItem {
-  const info: Where = { index, origin: input.origin };
   const fallbackId = originId(input.origin);
   let root: JsonNode;
   try {
     root = parseJsonText(input.body);
   } catch (error) {
     const reason = error instanceof JsonTextError ? error.message : String(error);
+    const info: Where = { index, origin: input.origin, payload: summarizePayload(input.body, undefined) };
     return rejected(info, UNPARSED_POLICY, fallbackId, `the message body is not valid JSON: ${reason}`);
   }
   const value = jsonValueOf(root);
+  const info: Where = { index, origin: input.origin, payload: summarizePayload(input.body, value) };
   if (isEventBridgeEvent(value)) return parseEvent(info, value, policies);
 
   const parsed = WorkItemSchema.safeParse(value);
@@ -233,8 +235,9 @@ function isEventBridgeEvent(value: unknown): value is EventBridgeShape {
   return typeof fields.source === "string" && typeof fields["detail-type"] === "string" && "detail" in fields;
 }
 
-/** Where an input stands in the call and where it came from. */
+/** Where an input stands in the call, where it came from, and its text summarised. */
 interface Where {
   index: number;
   origin: ItemOrigin;
+  payload: PayloadSummary;
 }

@@ -40,12 +40,30 @@ export interface OutcomeWriteOptions {
   deadline: Deadline;
   /** To be called before each backoff of a sink that retries. */
   onRetry?: (event: RetryEvent) => void;
+  /**
+   * The item's supersede marker (`SUPERSEDE_ATTRIBUTE`): a sink that can replaces the outcome that
+   * stands when its `updated_at` is this one (or for `*`), keeping it in the new one's history.
+   * Default none: an outcome that stands is never replaced.
+   */
+  supersede?: string;
 }
 
 /** What {@link OutcomeSink.record} did: wrote the outcome, or found one standing for its (policy, id). */
 export type SinkRecordResult =
-  | { recorded: true; outcome: Outcome }
-  | { recorded: false; existing: Outcome | Record<string, unknown> | undefined };
+  | {
+      recorded: true;
+      outcome: Outcome;
+      /** Set when it replaced an outcome (a supersede): the `updated_at` of the one replaced. */
+      superseded?: string;
+    }
+  | {
+      recorded: false;
+      existing: Outcome | Record<string, unknown> | undefined;
+      /** Set when the item came with another payload than the one that stands (recorded as a conflict). */
+      conflict?: boolean;
+      /** Set when a supersede was asked for and refused: why. */
+      refused?: string;
+    };
 
 /**
  * Where outcomes go, written once per (policy, id): a second write for the same key never replaces
@@ -77,6 +95,15 @@ export interface PipelineTelemetry {
   outcomeWritten(policy: string, status: OutcomeStatus): void;
   /** An outcome already stood for this item. */
   duplicate(policy: string, id: string): void;
+  /**
+   * An item came with another payload than the outcome that stands for its id (recorded on it as a
+   * conflict; the outcome stays). Default: not reported.
+   */
+  conflict?(policy: string, id: string, payloadSha256: string | undefined): void;
+  /** An outcome replaced the one that stood (a supersede). Default: not reported. */
+  superseded?(policy: string, id: string, replacedUpdatedAt: string): void;
+  /** A supersede was asked for and refused (the outcome changed since it was read). Default: not reported. */
+  supersedeRefused?(policy: string, id: string, reason: string): void;
   /** The call is over: `groups` groups were formed (one endpoint request each, at most). */
   flush(groups: number): void;
 }

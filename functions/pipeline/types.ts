@@ -1,6 +1,6 @@
 /** Types of the pipeline core: its input, what it reads an input into, and how each input ends. */
 
-import type { Outcome } from "../outcomes/index.js";
+import type { Outcome, PayloadSummary } from "../outcomes/index.js";
 import type { Policy } from "../policy/index.js";
 
 /**
@@ -16,6 +16,11 @@ export type ItemOrigin =
       receiveCount: number;
       /** `SentTimestamp`, epoch milliseconds, when known. */
       sentAt?: number;
+      /**
+       * The supersede marker the message carried (`SUPERSEDE_ATTRIBUTE`): the `updated_at` of the
+       * outcome it may replace, or `*` for whichever stands. Absent: an outcome that stands stays.
+       */
+      supersede?: string;
     }
   /** A line of a work-item file (`decisions classify`). */
   | {
@@ -51,6 +56,8 @@ export interface ParsedItem {
   submittedAt?: string;
   /** Set for an item an EventBridge mapping made. */
   event?: { source: string; detailType: string };
+  /** The input's text summarised: its payload hash, and the text when small enough to keep. */
+  payload?: PayloadSummary;
 }
 
 /** An input that is permanently invalid: it becomes a `rejected` outcome at once. */
@@ -75,6 +82,8 @@ export interface RejectedItem {
    * give such an item back instead (`DecideItemsOptions.unknownPolicyWaitMs`).
    */
   unknownPolicy?: true;
+  /** The input's text summarised (see {@link ParsedItem.payload}). */
+  payload?: PayloadSummary;
 }
 
 /** A read input. */
@@ -96,7 +105,12 @@ export interface DecisionGroup {
  */
 export type ItemResult =
   /** An outcome was written (any status: decided, overridden, fallback or rejected). */
-  | { status: "recorded"; outcome: Outcome }
+  | {
+      status: "recorded";
+      outcome: Outcome;
+      /** Set when it replaced an outcome (a supersede): the `updated_at` of the one replaced. */
+      superseded?: string;
+    }
   /** An outcome for (policy, id) stood already (a redelivery or a repeated id): the first one stands. */
   | {
       status: "duplicate";
@@ -104,6 +118,10 @@ export type ItemResult =
       id: string;
       /** The outcome that stands, when the sink returned it. */
       existing?: Outcome | Record<string, unknown>;
+      /** Set when its payload differed from the one that stands (recorded as a conflict). */
+      conflict?: boolean;
+      /** Set when a supersede was asked for and refused: why. */
+      refused?: string;
     }
   /**
    * A transient failure, a deadline, or a configuration that does not work (`ConfigurationError`):

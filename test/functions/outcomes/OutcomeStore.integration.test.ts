@@ -175,4 +175,84 @@ describe("OutcomeStore on DynamoDB Local (integration)", () => {
       down.destroy();
     }
   });
+
+  it("supersedes only the version it read, keeping the old outcome in the history; a redelivery does not supersede twice", async () => {
+    const old = outcome("S-1", "rejected", "2026-01-01T10:00:00.000Z", {
+      reason: "facts: tier must be one of gold, silver",
+      payload_sha256: "a".repeat(64),
+      work_item: '{"id":"S-1"}',
+    });
+    await store.put(old, { deadline: deadline() });
+    const redecided = outcome("S-1", "decided", "2026-01-01T11:00:00.000Z", {
+      source: { kind: "sqs", message_id: "m-redecide", receive_count: 1 },
+      payload_sha256: "a".repeat(64),
+    });
+    const stale = await store.record(redecided, {
+      deadline: deadline(),
+      supersede: "2026-01-01T09:00:00.000Z",
+    });
+    assert.equal(stale.recorded, false);
+    assert.match(stale.recorded ? "" : (stale.refused ?? ""), /changed since it was read/);
+    assert.equal((await store.get("ticket-routing", "S-1"))?.status, "rejected");
+
+    const done = await store.record(redecided, { deadline: deadline(), supersede: old.updated_at });
+    assert.equal(done.recorded, true);
+    assert.equal(done.recorded && done.superseded, old.updated_at);
+    const stored = await store.get("ticket-routing", "S-1");
+    assert.equal(stored?.status, "decided");
+    assert.deepEqual(stored?.supersedes, {
+      updated_at: old.updated_at,
+      status: "rejected",
+      requested: old.updated_at,
+    });
+    assert.equal(stored?.history?.length, 1);
+    assert.equal(stored?.history?.[0]?.status, "rejected");
+    assert.equal(stored?.history?.[0]?.reason, old.reason);
+    assert.equal(stored?.history?.[0]?.message_id, "m-S-1");
+
+    // The same message delivered again (with "*" even) finds its own outcome: a quiet duplicate.
+    const again = await store.record(
+      { ...redecided, updated_at: "2026-01-01T11:05:00.000Z" },
+      { deadline: deadline(), supersede: "*" },
+    );
+    assert.equal(again.recorded, false);
+    assert.equal(again.recorded ? undefined : again.refused, undefined);
+    assert.equal((await store.get("ticket-routing", "S-1"))?.updated_at, redecided.updated_at);
+  });
+
+  it("records a different payload under an existing id as a conflict once; the same payload stays a quiet duplicate", async () => {
+    const first = outcome("C-1", "decided", "2026-01-01T10:00:00.000Z", { payload_sha256: "b".repeat(64) });
+    await store.put(first, { deadline: deadline() });
+    const same = await store.record(
+      { ...first, source: { kind: "sqs", message_id: "m-again", receive_count: 1 } },
+      { deadline: deadline() },
+    );
+    assert.deepEqual(same.recorded ? "recorded" : [same.conflict, same.refused], [undefined, undefined]);
+
+    const other = outcome("C-1", "decided", "2026-01-01T10:30:00.000Z", {
+      source: { kind: "sqs", message_id: "m-other", receive_count: 1 },
+      payload_sha256: "c".repeat(64),
+      work_item: '{"id":"C-1","facts":{"tier":"gold"}}',
+      work_item_bytes: 37,
+    });
+    const conflict = await store.record(other, { deadline: deadline() });
+    assert.equal(conflict.recorded ? false : conflict.conflict, true);
+    const repeated = await store.record(
+      { ...other, source: { kind: "sqs", message_id: "m-other-2", receive_count: 1 } },
+      { deadline: deadline() },
+    );
+    assert.equal(repeated.recorded ? true : repeated.conflict, undefined);
+    const stored = await store.get("ticket-routing", "C-1");
+    assert.equal(stored?.updated_at, first.updated_at, "the outcome that stands is not changed");
+    assert.equal(stored?.conflict_count, 1);
+    assert.deepEqual(stored?.conflicts, [
+      {
+        payload_sha256: "c".repeat(64),
+        at: other.updated_at,
+        message_id: "m-other",
+        preview: other.work_item,
+        bytes: 37,
+      },
+    ]);
+  });
 });
