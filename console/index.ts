@@ -7,7 +7,6 @@
 export { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./api/errors.js";
 export {
   type ItemView,
-  openQuestions,
   type QueueItem,
   ReviewApi,
   type ReviewApiOptions,

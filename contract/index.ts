@@ -65,6 +65,9 @@ export {
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export {
+  AUDIT_QUEUE,
+  MAX_KEPT_REVIEWS,
+  MAX_KEPT_REVIEWS_BYTES,
   OUTCOME_STATUSES,
   type Outcome,
   type OutcomeAnswer,

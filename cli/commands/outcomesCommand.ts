@@ -17,6 +17,7 @@ import {
   type ExportCounts,
   type ExportFormat,
   exportOutcomes,
+  formatReviewHistory,
   OutcomeNotFoundError,
   OutcomesReader,
   reviewOutcome,
@@ -39,12 +40,15 @@ const USAGE = `usage:
 
 list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest first: of one status through the
          by-status index (--status fallback: the items waiting for a person), or of every status.
-show     one outcome, as stored (JSON).
+show     one outcome, as stored (JSON, on stdout), and its history on stderr: how it was decided and
+         every review (who, when, which answers, what a partial review left open).
 export   every outcome of a policy (or of one status) as JSON Lines (default) or CSV, to --out or stdout.
          --labelled: the reviewed outcomes as labelled data for \`decisions calibrate\` (per line the policy,
          item id and, per question a person answered, the model's distribution and the person's answer).
 review   records a person's answers on an outcome (typically a fallback one): each --set answer replaces
-         the one that stood, the model's answer is kept beside it, the status becomes reviewed. Answers
+         the one that stood, the model's answer is kept beside it. The status becomes reviewed when every
+         question that stood on its fallback (on an audit item: every model answer) has a person's answer;
+         a partial review keeps the item in the review queue. Every review is kept (show prints them). Answers
          are checked against the policy's questions (choice: a label; score: a level; noul: yes/no).
          The write is refused if the outcome changed since it was read (--expect-updated-at: since the
          updated_at you saw in \`show\`).
@@ -135,7 +139,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
           case "list":
             return await list(table, policy, values, stdout);
           case "show":
-            return await show(table, policy, positionals[0] ?? "", stdout);
+            return await show(table, policy, positionals[0] ?? "", stdout, stderr);
           case "export":
             return await exportTo(table, policy, values, stdout, stderr);
           case "review":
@@ -193,10 +197,19 @@ async function show(
   policy: string,
   id: string,
   stdout: CliOutput["stdout"],
+  stderr: CliOutput["stderr"],
 ): Promise<number> {
   const outcome = await table.get(policy, id);
   if (outcome === undefined) throw new OutcomeNotFoundError(table.tableName, policy, id);
   stdout.write(`${inertJson(outcome, 2)}\n`);
+  // The history for a person on stderr, so that stdout stays the outcome's JSON for tools.
+  stderr.write(
+    inertLines(
+      `history of ${policy}/${id}:\n${formatReviewHistory(outcome)
+        .map((line) => `  ${line}\n`)
+        .join("")}`,
+    ),
+  );
   return 0;
 }
 
@@ -272,6 +285,12 @@ async function review(
     );
   }
   stdout.write(inertLines(`reviewed ${policyName}/${id}: ${describeReview(result.outcome)}\n`));
+  if (result.remaining.length > 0)
+    stdout.write(
+      inertLines(
+        `partial review: ${result.remaining.join(", ")} still ${result.remaining.length === 1 ? "has" : "have"} no person's answer; the item stays in the review queue\n`,
+      ),
+    );
   return 0;
 }
 

@@ -5,7 +5,13 @@ import {
   StoredOutcomeSchema,
 } from "../../functions/outcomes/index.js";
 import type { Policy, PolicySet } from "../../functions/policy/index.js";
-import { OutcomeNotFoundError, OutcomesReader, reviewOutcome } from "../../operations/outcomes/index.js";
+import {
+  OutcomeNotFoundError,
+  OutcomesReader,
+  openQuestions,
+  reviewOutcome,
+  reviewsOf,
+} from "../../operations/outcomes/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
@@ -54,6 +60,8 @@ export interface QueueItem {
   rules: string[];
   reason?: string;
   state_preview?: string;
+  /** An audit item (decided automatically, sent to review for an unbiased label). */
+  audit?: boolean;
 }
 
 /** Everything the item page shows. */
@@ -132,6 +140,7 @@ export class ReviewApi {
         rules: (outcome.rules_fired ?? []).map((rule) => rule.name),
         ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
         ...(outcome.state_preview === undefined ? {} : { state_preview: outcome.state_preview }),
+        ...(outcome.audit === undefined ? {} : { audit: true }),
       }),
     );
     return page.next === undefined ? { items } : { items, next: page.next };
@@ -159,7 +168,7 @@ export class ReviewApi {
       policy: describePolicy(policy),
       open_questions: openQuestions(outcome),
       state,
-      history: historyOf(outcome),
+      history: reviewsOf(outcome),
     };
   }
 
@@ -222,19 +231,6 @@ export class ReviewApi {
   #now(): Date {
     return (this.#options.now ?? (() => new Date()))();
   }
-}
-
-/** The questions of an outcome standing on their fallback: the ones a reviewer must answer. */
-export function openQuestions(outcome: StoredOutcome): string[] {
-  return Object.entries(outcome.answers ?? {})
-    .filter(([, answer]) => answer.source === "fallback")
-    .map(([id]) => id);
-}
-
-function historyOf(outcome: StoredOutcome): NonNullable<StoredOutcome["review"]>[] {
-  const record = outcome as StoredOutcome & { reviews?: NonNullable<StoredOutcome["review"]>[] };
-  if (Array.isArray(record.reviews)) return record.reviews;
-  return outcome.review === undefined ? [] : [outcome.review];
 }
 
 function describePolicy(policy: Policy): ItemView["policy"] {

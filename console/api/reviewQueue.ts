@@ -1,19 +1,23 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import {
+  AUDIT_QUEUE,
   OUTCOMES_STATUS_INDEX,
   type StoredOutcome,
   StoredOutcomeSchema,
 } from "../../functions/outcomes/index.js";
 import { ReviewRequestError } from "./errors.js";
 
-/** The statuses whose outcomes wait for a person: an answer still on its fallback, or a review rule. */
-export const WAITING_STATUSES = ["fallback"] as const;
+/**
+ * The by-status index partitions (`<policy>#<this>`) whose outcomes wait for a person: an answer
+ * still on its fallback or a review rule (a partial review keeps an item there), and audit items.
+ */
+export const WAITING_STATUSES = ["fallback", AUDIT_QUEUE] as const;
 
 /** Options of {@link readReviewQueue}. */
 export interface ReviewQueueOptions {
   client: DynamoDBDocumentClient;
   tableName: string;
-  /** The policies to list, each read through its own `<policy>#fallback` partition of the index. */
+  /** The policies to list, each read through its `<policy>#fallback` and `<policy>#audit` partitions. */
   policies: readonly string[];
   /** Items per page. */
   limit: number;

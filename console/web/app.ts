@@ -182,7 +182,7 @@ function QueuePage({
                   item,
                   index,
                 ) => html`<tr class=${index === selected ? "selected" : ""} aria-selected=${index === selected} data-id=${item.id}>
-                  <td><a href=${itemHref(item.policy, item.id)}>${item.id}</a><div class="preview">${(item.state_preview ?? "").slice(0, 160)}</div></td>
+                  <td><a href=${itemHref(item.policy, item.id)}>${item.id}</a>${item.audit ? html` <span class="badge audit">audit</span>` : null}<div class="preview">${(item.state_preview ?? "").slice(0, 160)}</div></td>
                   <td>${item.policy}</td>
                   <td>${item.open_questions.join(", ") || "—"}</td>
                   <td>${item.rules.join(", ") || "—"}</td>
@@ -213,6 +213,8 @@ function ItemPage({
   const [picks, setPicks] = useState<Record<string, string>>({});
   const [active, setActive] = useState(0);
   const [saving, setSaving] = useState(false);
+  // A first Enter with questions left open asks to confirm a partial review; a second sends it.
+  const [partialArmed, setPartialArmed] = useState(false);
   const load = useCallback(() => {
     call<ItemView>(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`).then(
       (answer) => {
@@ -220,24 +222,25 @@ function ItemPage({
         setPicks({});
         setActive(0);
         setConflict(undefined);
+        setPartialArmed(false);
       },
       (failure: Error) => setError(failure.message),
     );
   }, [policy, id]);
   useEffect(load, [load]);
-  const answerable = useMemo(() => {
-    if (view === undefined) return [];
-    const open =
-      view.open_questions.length > 0 ? view.open_questions : view.policy.questions.map((q) => q.id);
-    return view.outcome.status === "fallback" ? open : [];
-  }, [view]);
-  const missing = answerable.filter(
-    (qid) => picks[qid] === undefined && (view?.open_questions.length ?? 0) > 0,
-  );
+  // The server says which questions are open: those on their fallback, on an audit item the
+  // model's answers; a partial review leaves the rest open.
+  const answerable = useMemo(() => view?.open_questions ?? [], [view]);
+  const missing = answerable.filter((qid) => picks[qid] === undefined);
   const submit = useCallback(async () => {
     if (view === undefined || saving) return;
-    if (Object.keys(picks).length === 0 || missing.length > 0) {
-      setError(`answer ${missing.length > 0 ? missing.join(", ") : "at least one question"} first`);
+    if (Object.keys(picks).length === 0) {
+      setError(`answer ${answerable.join(", ") || "at least one question"} first`);
+      return;
+    }
+    if (missing.length > 0 && !partialArmed) {
+      setPartialArmed(true);
+      setError(undefined);
       return;
     }
     if (reviewer === "") {
@@ -269,7 +272,7 @@ function ItemPage({
     } finally {
       setSaving(false);
     }
-  }, [view, picks, missing, policy, id, filters, saving, reviewer]);
+  }, [view, picks, missing, answerable, partialArmed, policy, id, filters, saving, reviewer]);
   useKeys((event) => {
     if (view === undefined || answerable.length === 0) return;
     const qid = answerable[active];
@@ -280,6 +283,7 @@ function ItemPage({
       const option = question.options[Number(event.key) - 1];
       if (option === undefined) return;
       setPicks((old) => ({ ...old, [question.id]: option.label }));
+      setPartialArmed(false);
       if (active < answerable.length - 1) setActive(active + 1);
     } else if (event.key === "Enter") void submit();
     else return;
@@ -290,14 +294,15 @@ function ItemPage({
   const { outcome } = view;
   return html`
     <p><a href="#/">← back to the queue</a></p>
-    <h2>${outcome.id} <span class="note">${view.policy.name} v${view.policy.version} · ${outcome.status}</span></h2>
+    <h2>${outcome.id} <span class="note">${view.policy.name} v${view.policy.version} · ${outcome.status}</span>${outcome.audit === undefined ? null : html` <span class="badge audit">audit item</span>`}</h2>
+    ${outcome.audit === undefined ? null : html`<p class="note">An audit item: the model decided it and its answers stand; a random ${(outcome.audit.rate * 100).toFixed(1)}% of decided items come here so that calibration gets labels that are not only the uncertain ones. Answer what the right answer is.</p>`}
     ${conflict === undefined ? null : html`<div class="conflict" role="alert">${conflict} <button onClick=${load}>Load the current version</button></div>`}
     ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
     ${outcome.reason === undefined ? null : html`<p class="note">Why it is here: ${outcome.reason}</p>`}
     <div class="item">
       <section class="state" aria-label="State">
         <h3>State</h3>
-        ${view.state.complete ? null : html`<p class="note">Only a preview of the state is kept (${view.state.bytes ?? "?"} bytes in all).</p>`}
+        ${view.state.complete ? html`<p class="note">The whole state${view.state.bytes === undefined ? "" : ` (${view.state.bytes} bytes)`}.</p>` : html`<p class="note">Only a preview of the state is kept (${view.state.bytes ?? "?"} bytes in all).</p>`}
         <pre tabindex="0">${prettyState(view.state.text)}</pre>
       </section>
       <section aria-label="Questions">
@@ -306,7 +311,7 @@ function ItemPage({
           const position = answerable.indexOf(question.id);
           const open = position >= 0;
           return html`<div class=${`question ${open && position === active ? "active" : ""}`} data-question=${question.id}>
-            <h3>${question.id} <span class="note">${answer?.source ?? ""}${answer?.source === "fallback" ? " — needs your answer" : ""}</span></h3>
+            <h3>${question.id} <span class="note">${answer?.source ?? ""}${open ? " — needs your answer" : ""}</span></h3>
             <p class="note">${question.instructions}</p>
             <div class="bars" role=${open ? "radiogroup" : "list"} aria-label=${`${question.id} options`}>
               ${question.options.map((option, index) => {
@@ -328,7 +333,11 @@ function ItemPage({
         })}
         ${
           answerable.length > 0
-            ? html`<p><button class="primary" disabled=${saving} onClick=${() => void submit()}>Submit review</button>
+            ? html`${
+                partialArmed && missing.length > 0
+                  ? html`<p class="partial" role="status">${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no answer: the item stays in the queue for them. Press <kbd>Enter</kbd> again to save a partial review.</p>`
+                  : null
+              }<p><button class="primary" disabled=${saving} onClick=${() => void submit()}>${partialArmed && missing.length > 0 ? "Save partial review" : "Submit review"}</button>
                 <span class="note"> <kbd>1</kbd>–<kbd>9</kbd> pick, <kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> submits</span></p>`
             : html`<p class="note">Nothing to answer: this item is ${outcome.status}.</p>`
         }
@@ -350,7 +359,9 @@ function ItemPage({
                 review.answers,
               )
                 .map(([q, a]) => `${q}=${String(a)}`)
-                .join(", ")}</li>`,
+                .join(
+                  ", ",
+                )}${(review.remaining ?? []).length > 0 ? ` (partial; still open: ${(review.remaining ?? []).join(", ")})` : ""}</li>`,
           )}
         </ul>
       </section>

@@ -9,6 +9,8 @@ export interface QueueItem {
   rules: string[];
   reason?: string;
   state_preview?: string;
+  /** An audit item: decided automatically, sent to review for an unbiased label. */
+  audit?: boolean;
 }
 
 export interface Answer {
@@ -26,7 +28,8 @@ export interface Review {
   at: string;
   previous_status: string;
   answers: Record<string, string | number | boolean>;
-  audit?: boolean;
+  /** The questions still open after this review (a partial review). */
+  remaining?: string[];
 }
 
 export interface Outcome {
@@ -40,6 +43,7 @@ export interface Outcome {
   rules_fired?: { name: string; effect: string; reason?: string }[];
   model?: string;
   state_bytes?: number;
+  audit?: { rate: number; draw: number };
 }
 
 export interface ItemView {

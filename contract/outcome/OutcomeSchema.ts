@@ -149,7 +149,26 @@ export const OutcomeSchema = z.object({
    * every arrival.
    */
   conflict_count: z.number().int().optional(),
+  /**
+   * Set on a `decided` item that the policy's `audit_rate` sent to review as well (unbiased labels
+   * for `decisions calibrate`): it waits under `<policy>#audit` of the by-status index
+   * ({@link AUDIT_QUEUE}) while its automated answers stand.
+   */
+  audit: z
+    .object({
+      /** The policy's audit rate when it was decided: the item's probability of being audited. */
+      rate: z.number().min(0).max(1),
+      /** The item's draw in [0, 1) from the sha256 of policy and id (audited when below `rate`). */
+      draw: z.number().min(0).max(1),
+    })
+    .optional(),
 });
+
+/**
+ * The by-status index partition suffix of audit items waiting for review: `<policy>#audit`
+ * (their status stays `decided`; the only `policy_status` that is not `<policy>#<status>`).
+ */
+export const AUDIT_QUEUE = "audit";
 
 /** An outcome item. */
 export type Outcome = z.infer<typeof OutcomeSchema>;
@@ -201,13 +220,36 @@ export const OutcomeReviewSchema = z.object({
   /** The policy version and hash the answers were checked against. */
   policy_version: z.union([z.string(), z.number()]).optional(),
   policy_sha256: z.string().optional(),
+  /**
+   * The questions still waiting for a human answer after this review (empty or absent: none,
+   * the status became `reviewed`). A partial review keeps the item in the review queue.
+   */
+  remaining: z.array(z.string()).optional(),
 });
 
-/** An outcome as stored: written by the pipeline, or reviewed by a person (`status: "reviewed"`, `review`). */
+/** Reviews kept in an outcome's `reviews` at most (the first and the newest; see `reviews_dropped`). */
+export const MAX_KEPT_REVIEWS = 20;
+
+/** Bytes of JSON the kept `reviews` may take at most (the outcome stays far below DynamoDB's 400 KB). */
+export const MAX_KEPT_REVIEWS_BYTES = 64 * 1024;
+
+/**
+ * An outcome as stored: written by the pipeline, or reviewed by a person. A review that leaves
+ * a question on its fallback keeps the status (the item stays in the review queue); the status
+ * becomes `reviewed` when every question that stood on its fallback has a human answer.
+ */
 export const StoredOutcomeSchema = OutcomeSchema.extend({
   status: z.enum(STORED_OUTCOME_STATUSES),
   answers: z.record(z.string(), StoredOutcomeAnswerSchema).optional(),
+  /** The newest review. */
   review: OutcomeReviewSchema.optional(),
+  /**
+   * Every review, oldest first, bounded: when more than {@link MAX_KEPT_REVIEWS} or
+   * {@link MAX_KEPT_REVIEWS_BYTES}, the first is kept and the oldest after it are dropped.
+   */
+  reviews: z.array(OutcomeReviewSchema).optional(),
+  /** How many reviews were dropped from `reviews` to bound it. */
+  reviews_dropped: z.number().int().nonnegative().optional(),
 });
 
 /** An outcome as stored (see {@link StoredOutcomeSchema}). */

@@ -1,4 +1,7 @@
 export {
+  AUDIT_QUEUE,
+  MAX_KEPT_REVIEWS,
+  MAX_KEPT_REVIEWS_BYTES,
   OUTCOME_STATUSES,
   type Outcome,
   type OutcomeAnswer,

@@ -5,6 +5,7 @@ import {
   type QueryCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import {
+  AUDIT_QUEUE,
   OUTCOMES_STATUS_INDEX,
   OUTCOMES_TABLE_KEYS,
   STORED_OUTCOME_STATUSES,
@@ -67,7 +68,7 @@ export class OutcomesReader {
     policy: string,
     options: { status?: StoredOutcomeStatus; limit: number },
   ): Promise<StoredOutcome[]> {
-    const statuses = options.status === undefined ? STORED_OUTCOME_STATUSES : [options.status];
+    const statuses = options.status === undefined ? STORED_OUTCOME_STATUSES : partitionsOf(options.status);
     const lists = await Promise.all(
       statuses.map(async (status) => {
         const items: StoredOutcome[] = [];
@@ -85,24 +86,27 @@ export class OutcomesReader {
   }
 
   /**
-   * Every outcome of a policy (of one status: newest first through the index; of all: in id
-   * order from the table), one page at a time.
+   * Every outcome of a policy (of one status: newest first through the index, per partition; of
+   * all: in id order from the table), one page at a time. `partitions` reads those by-status
+   * index partitions (`<policy>#<each>`, e.g. `audit`) instead of a status.
    * @throws OutcomesTableError, MalformedOutcomeError
    */
   async *all(
     policy: string,
-    options: { status?: StoredOutcomeStatus } = {},
+    options: { status?: StoredOutcomeStatus; partitions?: readonly string[] } = {},
   ): AsyncGenerator<StoredOutcome[]> {
-    const query: QueryCommandInput =
-      options.status === undefined
-        ? {
-            TableName: this.tableName,
-            KeyConditionExpression: "#pk = :pk",
-            ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition },
-            ExpressionAttributeValues: { ":pk": policy },
-          }
-        : statusQuery(this.tableName, policy, options.status);
-    yield* this.#pages(query);
+    const partitions =
+      options.partitions ?? (options.status === undefined ? undefined : partitionsOf(options.status));
+    if (partitions === undefined) {
+      yield* this.#pages({
+        TableName: this.tableName,
+        KeyConditionExpression: "#pk = :pk",
+        ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition },
+        ExpressionAttributeValues: { ":pk": policy },
+      });
+      return;
+    }
+    for (const partition of partitions) yield* this.#pages(statusQuery(this.tableName, policy, partition));
   }
 
   async *#pages(query: QueryCommandInput, limit?: number): AsyncGenerator<StoredOutcome[]> {
@@ -131,7 +135,15 @@ export class OutcomesReader {
   }
 }
 
-function statusQuery(tableName: string, policy: string, status: StoredOutcomeStatus): QueryCommandInput {
+/**
+ * The by-status index partitions holding a status: `decided` items the audit sent to review wait
+ * under `<policy>#audit` with their status unchanged.
+ */
+function partitionsOf(status: StoredOutcomeStatus): string[] {
+  return status === "decided" ? [status, AUDIT_QUEUE] : [status];
+}
+
+function statusQuery(tableName: string, policy: string, status: string): QueryCommandInput {
   return {
     TableName: tableName,
     IndexName: OUTCOMES_STATUS_INDEX.name,

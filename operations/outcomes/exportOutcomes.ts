@@ -1,4 +1,5 @@
 import {
+  AUDIT_QUEUE,
   REVIEWED_STATUS,
   type StoredOutcome,
   type StoredOutcomeStatus,
@@ -21,7 +22,7 @@ export type ExportFormat =
 export interface ExportOutcomesOptions {
   table: OutcomesReader;
   policy: string;
-  /** Only this status (`labelled` always reads `reviewed`). Default: every status. */
+  /** Only this status (`labelled` reads the reviewed and the partially reviewed ones). Default: every status. */
   status?: StoredOutcomeStatus;
   format: ExportFormat;
   /** The policy, loaded: CSV columns in its question order, and the temperatures of labelled data. */
@@ -39,8 +40,8 @@ export interface ExportCounts {
 /**
  * Streams the outcomes of one policy as text chunks in the chosen format: JSONL and labelled data
  * line by line as pages arrive; CSV once every outcome is read (its columns depend on all of
- * them). `counts` is updated as it goes. For `labelled`, reviewed outcomes without a human answer
- * are skipped.
+ * them). `counts` is updated as it goes. For `labelled`, the reviewed outcomes and those waiting
+ * after a partial review; outcomes without a human answer are skipped.
  *
  * @throws OutcomesTableError, MalformedOutcomeError while reading.
  */
@@ -48,8 +49,12 @@ export async function* exportOutcomes(
   options: ExportOutcomesOptions,
   counts: ExportCounts = { read: 0, written: 0 },
 ): AsyncGenerator<string> {
-  const status = options.format === "labelled" ? REVIEWED_STATUS : options.status;
-  const pages = options.table.all(options.policy, status === undefined ? {} : { status });
+  // Labels: the reviewed outcomes, and those a partial review left waiting (fallback, audit) that
+  // already carry a person's answer.
+  const pages =
+    options.format === "labelled"
+      ? options.table.all(options.policy, { partitions: [REVIEWED_STATUS, "fallback", AUDIT_QUEUE] })
+      : options.table.all(options.policy, options.status === undefined ? {} : { status: options.status });
   const all: StoredOutcome[] = [];
   for await (const page of pages) {
     counts.read += page.length;

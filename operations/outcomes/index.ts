@@ -18,8 +18,10 @@ export {
   type ExportOutcomesOptions,
   exportOutcomes,
 } from "./exportOutcomes.js";
+export { formatReviewHistory } from "./formatReviewHistory.js";
 export { OutcomesReader, type OutcomesReaderOptions } from "./OutcomesReader.js";
+export { openQuestions } from "./openQuestions.js";
 export { outcomesToCsv } from "./outcomesToCsv.js";
 export { parseReviewAnswer } from "./parseReviewAnswer.js";
-export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome } from "./reviewOutcome.js";
+export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome, reviewsOf } from "./reviewOutcome.js";
 export { type LabelledAnswer, type LabelledDecision, toLabelledDecision } from "./toLabelledDecision.js";

@@ -1,7 +1,15 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { REVIEWED_STATUS, type StoredOutcome, StoredOutcomeSchema } from "../../functions/outcomes/index.js";
+import {
+  jsonBytes,
+  MAX_KEPT_REVIEWS,
+  MAX_KEPT_REVIEWS_BYTES,
+  type OutcomeReview,
+  REVIEWED_STATUS,
+  type StoredOutcome,
+  StoredOutcomeSchema,
+} from "../../functions/outcomes/index.js";
 import type { AnswerValue, Policy } from "../../functions/policy/index.js";
 import {
   NotReviewableError,
@@ -11,6 +19,7 @@ import {
   ReviewConflictError,
 } from "./errors.js";
 import { OutcomesReader } from "./OutcomesReader.js";
+import { openQuestions } from "./openQuestions.js";
 import { parseReviewAnswer } from "./parseReviewAnswer.js";
 
 /** Options of {@link reviewOutcome}. */
@@ -39,14 +48,21 @@ export interface ReviewResult {
   outcome: StoredOutcome;
   /** The outcome was decided under another version of the policy file than the one checked against. */
   policyChanged: boolean;
+  /** The questions still waiting for a human answer (empty: the status became `reviewed`). */
+  remaining: string[];
 }
 
 /**
  * Records a person's decision on an outcome (typically a `fallback` one waiting in the review
- * queue): each answer given replaces the one that stood (`source: "human"`), the model's own
- * answer is kept beside it in `model_answer` and its probability and distribution stay; status
- * becomes `reviewed`, `updated_at` the review's time, and `review` records who, when, what stood
- * before and the version reviewed.
+ * queue, or an audit item): each answer given replaces the one that stood (`source: "human"`),
+ * the model's own answer is kept beside it in `model_answer` and its probability and
+ * distribution stay. The status becomes `reviewed` only when no question is left open (see
+ * `openQuestions`: every question that stood on its fallback, and on an audit item every model
+ * answer, has a human answer); a partial review keeps the status and the index partition, so the
+ * item stays in the review queue with the answers given so far. `review` records who, when, what
+ * stood before, the version reviewed and what remains; `reviews` keeps every review (bounded: the
+ * first and the newest, `reviews_dropped` counting the others), so a second reviewer never
+ * erases the first.
  *
  * The write is conditional on the outcome not having changed since it was read (`updated_at`
  * and `status` as read, or `expectUpdatedAt`), so two reviewers never overwrite each other
@@ -93,22 +109,29 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     answers[qid] = { ...stood, answer: value, source: "human", model_answer: modelAnswer };
   }
   const at = laterThan(current.updated_at, (options.now ?? (() => new Date()))());
+  const remaining = openQuestions({ ...current, answers });
+  const status = remaining.length === 0 ? REVIEWED_STATUS : current.status;
+  const review: OutcomeReview = {
+    ...(options.by !== undefined ? { by: options.by } : {}),
+    at,
+    previous_status: current.status,
+    previous_updated_at: current.updated_at,
+    answers: given,
+    previous_answers: previous,
+    policy_version: policy.version,
+    policy_sha256: policy.sha256,
+    remaining,
+  };
+  const kept = keptReviews([...reviewsOf(current), review], current.reviews_dropped ?? 0);
   const reviewed: StoredOutcome = StoredOutcomeSchema.parse({
     ...current,
-    status: REVIEWED_STATUS,
-    policy_status: `${policy.name}#${REVIEWED_STATUS}`,
+    status,
+    policy_status: remaining.length === 0 ? `${policy.name}#${REVIEWED_STATUS}` : current.policy_status,
     updated_at: at,
     answers,
-    review: {
-      ...(options.by !== undefined ? { by: options.by } : {}),
-      at,
-      previous_status: current.status,
-      previous_updated_at: current.updated_at,
-      answers: given,
-      previous_answers: previous,
-      policy_version: policy.version,
-      policy_sha256: policy.sha256,
-    },
+    review,
+    reviews: kept.reviews,
+    ...(kept.dropped > 0 ? { reviews_dropped: kept.dropped } : {}),
   });
   try {
     await options.client.send(
@@ -136,7 +159,40 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
   return {
     outcome: reviewed,
     policyChanged: current.policy_sha256 !== undefined && current.policy_sha256 !== policy.sha256,
+    remaining,
   };
+}
+
+/** The reviews an outcome holds, oldest first (one written before `reviews` existed counts as the first). */
+export function reviewsOf(outcome: StoredOutcome): OutcomeReview[] {
+  if (outcome.reviews !== undefined) return outcome.reviews;
+  return outcome.review === undefined ? [] : [outcome.review];
+}
+
+/**
+ * Bounds the review history: at most {@link MAX_KEPT_REVIEWS} and {@link MAX_KEPT_REVIEWS_BYTES}
+ * of JSON. The first review (who first decided what the model could not) and the newest stay;
+ * the oldest of the others go first, counted in `dropped`.
+ */
+function keptReviews(
+  all: OutcomeReview[],
+  droppedBefore: number,
+): { reviews: OutcomeReview[]; dropped: number } {
+  const reviews = [...all];
+  let dropped = droppedBefore;
+  while (
+    reviews.length > 2 &&
+    (reviews.length > MAX_KEPT_REVIEWS || jsonBytes(reviews) > MAX_KEPT_REVIEWS_BYTES)
+  ) {
+    reviews.splice(1, 1);
+    dropped += 1;
+  }
+  // Two reviews of the largest possible size may still be too many: the newest one stands.
+  if (reviews.length === 2 && jsonBytes(reviews) > MAX_KEPT_REVIEWS_BYTES) {
+    reviews.splice(0, 1);
+    dropped += 1;
+  }
+  return { reviews, dropped };
 }
 
 /** `now` as ISO-8601, moved to 1 ms after `previous` when the clock is not past it (the index sorts by it). */

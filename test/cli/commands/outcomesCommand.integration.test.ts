@@ -42,6 +42,7 @@ function outcomeOf(
   at: string,
   queue: Record<string, number>,
   facts = {},
+  priority: Record<string, number> = { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 },
 ): Outcome {
   const labels = [
     "billing",
@@ -58,7 +59,7 @@ function outcomeOf(
       type: "choice",
       probabilities: Object.fromEntries(labels.map((label) => [label, queue[label] ?? 0])),
     },
-    priority: { type: "choice", probabilities: { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 } },
+    priority: { type: "choice", probabilities: priority },
     needs_human: { type: "noul", noul: 0.9 },
   });
   return OutcomeSchema.parse({
@@ -215,6 +216,102 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     const queue = capture();
     await queue.command.run(["list", ...table, "--status", "fallback", "--json"]);
     assert.ok(!queue.stdout().includes('"id":"t-1"'), "no longer in the fallback queue");
+  });
+
+  it("keeps a partially reviewed item in the review queue until every fallback question has an answer", async () => {
+    const table = await seeded();
+    const tableName = table[1] ?? "";
+    const twoOpen = outcomeOf(
+      policy,
+      "t-6",
+      "2026-12-01T10:00:05.000Z",
+      { billing: 0.3, technical_support: 0.25, triage: 0.45 },
+      {},
+      { P1: 0.3, P2: 0.3, P3: 0.2, P4: 0.2 },
+    );
+    assert.deepEqual(
+      Object.entries(twoOpen.answers ?? {})
+        .filter(([, answer]) => answer.source === "fallback")
+        .map(([qid]) => qid),
+      ["queue", "priority"],
+    );
+    await doc.send(new PutCommand({ TableName: tableName, Item: twoOpen }));
+    const first = capture();
+
+    await first.command.run(["review", "t-6", ...table, "--set", "queue=billing", "--by", "ana"]);
+
+    assert.match(first.stdout(), /partial review: priority still has no person's answer/);
+    const shown = capture();
+    await shown.command.run(["show", "t-6", ...table]);
+    const partial = JSON.parse(shown.stdout());
+    assert.equal(partial.status, "fallback");
+    assert.equal(partial.policy_status, "ticket-routing#fallback");
+    assert.equal(partial.answers.queue.source, "human");
+    assert.equal(partial.answers.priority.source, "fallback");
+    assert.deepEqual(partial.review.remaining, ["priority"]);
+    assert.match(
+      shown.stderr(),
+      /reviewed by ana: queue=billing \(was triage\) → partial, still open: priority/,
+    );
+    const waiting = capture();
+    await waiting.command.run(["list", ...table, "--status", "fallback", "--json"]);
+    assert.ok(waiting.stdout().includes('"id":"t-6"'), "still in the fallback queue");
+
+    const second = capture();
+    await second.command.run(["review", "t-6", ...table, "--set", "priority=P1", "--by", "bob"]);
+
+    assert.doesNotMatch(second.stdout(), /partial/);
+    const done = capture();
+    await done.command.run(["show", "t-6", ...table]);
+    const reviewed = JSON.parse(done.stdout());
+    assert.equal(reviewed.status, "reviewed");
+    assert.equal(reviewed.policy_status, "ticket-routing#reviewed");
+    assert.deepEqual(
+      reviewed.reviews.map((review: { by: string; answers: object }) => [review.by, review.answers]),
+      [
+        ["ana", { queue: "billing" }],
+        ["bob", { priority: "P1" }],
+      ],
+    );
+    assert.equal(reviewed.answers.queue.answer, "billing", "the first reviewer's answer stays");
+    const history = done.stderr().trim().split("\n");
+    assert.equal(history.length, 4, done.stderr());
+    assert.match(history[1] ?? "", /fallback by tiny-qwen3/);
+    assert.match(history[3] ?? "", /reviewed by bob: priority=P1 \(was P2\) → reviewed$/);
+    const after = capture();
+    await after.command.run(["list", ...table, "--status", "fallback", "--json"]);
+    assert.ok(!after.stdout().includes('"id":"t-6"'), "out of the queue once every question has an answer");
+  });
+
+  it("keeps the first reviewer when a second one reviews the item again", async () => {
+    const table = await seeded();
+    await capture().command.run(["review", "t-1", ...table, "--set", "queue=billing", "--by", "ana"]);
+
+    await capture().command.run(["review", "t-1", ...table, "--set", "queue=sales", "--by", "bob"]);
+
+    const shown = capture();
+    await shown.command.run(["show", "t-1", ...table]);
+    const outcome = JSON.parse(shown.stdout());
+    assert.equal(outcome.status, "reviewed");
+    assert.equal(outcome.answers.queue.answer, "sales");
+    assert.equal(outcome.answers.queue.model_answer, "triage", "the model's answer is still the model's");
+    assert.equal(outcome.review.by, "bob");
+    assert.deepEqual(
+      outcome.reviews.map((review: { by: string; answers: object; previous_status: string }) => [
+        review.by,
+        review.answers,
+        review.previous_status,
+      ]),
+      [
+        ["ana", { queue: "billing" }, "fallback"],
+        ["bob", { queue: "sales" }, "reviewed"],
+      ],
+    );
+    assert.equal(outcome.reviews[1].previous_answers.queue.answer, "billing");
+    assert.match(
+      shown.stderr(),
+      /reviewed by ana: queue=billing \(was triage\) → reviewed\n.*reviewed by bob: queue=sales \(was billing\) → reviewed/,
+    );
   });
 
   it("refuses a review when the outcome changed since it was read", async () => {
