@@ -53,6 +53,39 @@ export class PartStartError extends LocalPartError {
   }
 }
 
+/**
+ * The local ingest workflow ended before the object was read to its end: stopped (the stack was
+ * stopping) or stalled (invocations kept ending where they started: the work queue or the table
+ * kept failing). `pending` holds the checkpoints to resume from; putting the object again reads it
+ * again from its start, and the lines already sent are absorbed by the outcomes' conditional write.
+ */
+export class IngestWorkflowError extends LocalPartError {
+  override name = "IngestWorkflowError";
+  readonly why: "stopped" | "stalled";
+  readonly pending: readonly IngestCheckpointLike[];
+  constructor(why: "stopped" | "stalled", pending: readonly IngestCheckpointLike[], options?: ErrorOptions) {
+    const where = pending
+      .map((checkpoint) => `s3://${checkpoint.bucket}/${checkpoint.key} from line ${checkpoint.line}`)
+      .join(", ");
+    super(
+      "the ingest workflow",
+      why === "stopped"
+        ? `stopped before the end of ${where}; put the object again to read it again`
+        : `made no progress at ${where} in several invocations (see the ingest function's log for SQS's or DynamoDB's error); put the object again once that is fixed`,
+      options,
+    );
+    this.why = why;
+    this.pending = pending;
+  }
+}
+
+/** Where an ingest read resumes (the fields of the ingest function's checkpoint this names). */
+interface IngestCheckpointLike {
+  bucket: string;
+  key: string;
+  line: number;
+}
+
 function indent(text: string): string {
   return text
     .trimEnd()

@@ -14,17 +14,31 @@ export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./createLoca
 export { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 export type { CreateWorkQueueOptions, WorkQueue } from "./createWorkQueue.js";
 export { createWorkQueue } from "./createWorkQueue.js";
-export { JavaNotFoundError, LocalPartError, PartStartError, PortInUseError } from "./errors.js";
+export {
+  IngestWorkflowError,
+  JavaNotFoundError,
+  LocalPartError,
+  PartStartError,
+  PortInUseError,
+} from "./errors.js";
 export type { DeadLetter, DemoSummaryContext } from "./formatDemoSummary.js";
 export { formatDemoSummary } from "./formatDemoSummary.js";
+export type { IngestedObjectReport, IngestTriggerOptions } from "./IngestTrigger.js";
+export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./IngestTrigger.js";
+export type { ObjectCreatedEvent } from "./objectCreatedEvent.js";
+export { objectCreatedEvent } from "./objectCreatedEvent.js";
 export type { StackModel } from "./prepareStackModel.js";
 export { DEMO_MODEL_KIND, DEMO_MODEL_NOTICE, prepareStackModel } from "./prepareStackModel.js";
 export type { BatchOutcome, InvocationResult } from "./readBatchResponse.js";
 export { readBatchResponse } from "./readBatchResponse.js";
 export type { DemoInputs, DemoMessage, DemoObject, ReadDemoInputsOptions } from "./readDemoInputs.js";
 export { readDemoInputs } from "./readDemoInputs.js";
+export type { CreatedObject } from "./readObjectCreated.js";
+export { readObjectCreated } from "./readObjectCreated.js";
 export type { DemoOutput, DemoResult, RunDemoOptions } from "./runDemo.js";
 export { runDemo } from "./runDemo.js";
+export type { IngestWorkflowResult, RunIngestWorkflowOptions } from "./runIngestWorkflow.js";
+export { runIngestWorkflow } from "./runIngestWorkflow.js";
 export type {
   BatchReport,
   PollerStats,
@@ -42,7 +56,12 @@ export type { Fauxqs, StartFauxqsOptions } from "./startFauxqs.js";
 export { startFauxqs } from "./startFauxqs.js";
 export type { GatewayProcess, StartGatewayProcessOptions, UpstreamFailures } from "./startGatewayProcess.js";
 export { startGatewayProcess } from "./startGatewayProcess.js";
-export type { LocalStack, StackHandlerContext, StartLocalStackOptions } from "./startLocalStack.js";
+export type {
+  LocalIngestOptions,
+  LocalStack,
+  StackHandlerContext,
+  StartLocalStackOptions,
+} from "./startLocalStack.js";
 export { startLocalStack } from "./startLocalStack.js";
 export type {
   SageMakerGateway,

@@ -5,13 +5,13 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { SingleBar } from "cli-progress";
 import { packageRoot } from "../adapter/models/packageRoot.js";
 import type { Outcome } from "../functions/outcomes/index.js";
-import { createLambdaContext } from "./createLambdaContext.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "./createLocalDecideHandler.js";
 import { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 import { type DeadLetter, formatDemoSummary } from "./formatDemoSummary.js";
 import { DEMO_MODEL_NOTICE } from "./prepareStackModel.js";
 import { queueDepth } from "./queueDepth.js";
 import { type DemoMessage, type DemoObject, readDemoInputs } from "./readDemoInputs.js";
+import { runIngestWorkflow } from "./runIngestWorkflow.js";
 import { s3PutEvent } from "./s3PutEvent.js";
 import { type LocalStack, type StartLocalStackOptions, startLocalStack } from "./startLocalStack.js";
 
@@ -126,9 +126,9 @@ interface IngestedObject {
 }
 
 /**
- * Puts each JSONL object into the bucket and runs the ingest function on its S3 notification, as
- * S3 would, then again on each result's `pending` checkpoints until none is left (the CDK app's
- * Step Functions loop).
+ * Puts each JSONL object into the bucket and runs the ingest workflow on its S3 notification, as
+ * S3 would: the ingest function, then again on each result's `pending` checkpoints until none is
+ * left (the CDK app's Step Functions loop, {@link runIngestWorkflow}).
  */
 async function ingestObjects(
   stack: LocalStack,
@@ -161,8 +161,7 @@ async function ingestObjects(
           ContentType: "application/x-ndjson",
         }),
       );
-      const total: IngestedObject = { key: object.key, sent: 0, rejected: 0, failed: 0 };
-      let input: unknown = s3PutEvent({
+      const event = s3PutEvent({
         bucket: stack.bucket,
         key: object.key,
         size: Buffer.byteLength(object.body),
@@ -170,21 +169,17 @@ async function ingestObjects(
         versionId: put.VersionId,
         region: stack.region,
       });
-      for (;;) {
-        const context = createLambdaContext({
-          functionName: "ingest",
-          region: stack.region,
-          timeoutMs: 60_000,
-        });
-        const result = await ingest.invoke(input, context);
-        for (const done of result.objects) {
-          total.sent += done.sent;
-          total.rejected += done.rejected;
-          total.failed += done.failed.length;
-        }
-        if (result.pending.length === 0) break;
-        input = result;
-      }
+      const done = await runIngestWorkflow(event, {
+        invoke: ingest.invoke,
+        region: stack.region,
+        timeoutMs: 60_000,
+      });
+      const total: IngestedObject = {
+        key: object.key,
+        sent: done.sent,
+        rejected: done.rejected,
+        failed: done.failed,
+      };
       results.push(total);
     }
     return results;

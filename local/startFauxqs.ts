@@ -1,5 +1,6 @@
 import { buildApp } from "fauxqs";
 import { PartStartError, PortInUseError } from "./errors.js";
+import { type CreatedObject, readObjectCreated } from "./readObjectCreated.js";
 
 const PART = "fauxqs (SQS and S3)";
 const HOST = "127.0.0.1";
@@ -10,6 +11,14 @@ export interface StartFauxqsOptions {
   port?: number;
   /** The region of the queues it creates (queue ARNs carry it). Default `"us-east-1"`. */
   region?: string;
+  /**
+   * Called after each request that created an object (PutObject, CopyObject,
+   * CompleteMultipartUpload) was answered: what S3 turns into an "Object Created" event. A throw
+   * or rejection is the listener's own; it is passed to `onListenerError`. Default: none.
+   */
+  onObjectCreated?: (object: CreatedObject) => void | Promise<void>;
+  /** Receives what `onObjectCreated` threw. Default: nothing (the listener should catch). */
+  onListenerError?: (error: unknown) => void;
 }
 
 /** A running fauxqs: SQS and S3 on one endpoint. */
@@ -37,6 +46,29 @@ export async function startFauxqs(options: StartFauxqsOptions = {}): Promise<Fau
   const region = options.region ?? "us-east-1";
   const app = buildApp({ logger: false, defaultRegion: region });
   const port = options.port ?? 0;
+  const onObjectCreated = options.onObjectCreated;
+  if (onObjectCreated !== undefined) {
+    // fauxqs has no bucket notifications (its README lists them as unsupported), but it is a
+    // Fastify app: a response hook sees every S3 request as it finishes, with the route it took,
+    // so an upload is noticed the moment it is stored, without listing the bucket.
+    app.addHook("onResponse", async (request, reply) => {
+      const created = readObjectCreated({
+        method: request.method,
+        route: request.routeOptions.url,
+        params: (request.params ?? {}) as Record<string, string | undefined>,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        headers: request.headers,
+        statusCode: reply.statusCode,
+        eTag: headerText(reply.getHeader("etag")),
+      });
+      if (created === undefined) return;
+      try {
+        await onObjectCreated(created);
+      } catch (error) {
+        options.onListenerError?.(error);
+      }
+    });
+  }
   try {
     await app.listen({ port, host: HOST });
   } catch (error) {
@@ -63,4 +95,10 @@ export async function startFauxqs(options: StartFauxqsOptions = {}): Promise<Fau
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+function headerText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && typeof value[0] === "string") return value[0];
+  return undefined;
 }

@@ -5,8 +5,10 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { outcomesTableDefinition } from "../functions/outcomes/outcomesTable.js";
 import { createLocalClients, type LocalClients } from "./createLocalClients.js";
+import { createLocalIngestHandler, type LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
 import { createWorkQueue, type WorkQueue } from "./createWorkQueue.js";
 import { LocalPartError, PartStartError } from "./errors.js";
+import { type IngestedObjectReport, IngestTrigger } from "./IngestTrigger.js";
 import { prepareStackModel, type StackModel } from "./prepareStackModel.js";
 import {
   type SqsBatchHandler,
@@ -73,8 +75,23 @@ export interface StartLocalStackOptions {
   dataDir?: string;
   /** The `java` command. Default `"java"`. */
   java?: string;
+  /**
+   * Ingest objects put under the prefix, as the deployed S3 → EventBridge rule does ({@link
+   * IngestTrigger}). Default: off (`npm start` invokes ingest itself).
+   */
+  ingest?: LocalIngestOptions;
   /** Where progress lines go ("DynamoDB Local ready on … (1.2 s)"). Default: nowhere. */
   log?: (line: string) => void;
+}
+
+/** The ingest trigger's settings on the local stack; defaults are the CDK app's. */
+export interface LocalIngestOptions extends LocalIngestHandlerOptions {
+  /** Default `"incoming/"`. */
+  prefix?: string;
+  /** Default `".jsonl"`. */
+  suffix?: string;
+  /** Told when an object's ingest workflow ended. Default: nothing. */
+  onIngested?: (report: IngestedObjectReport) => void;
 }
 
 /** The running stack: every endpoint and name a client needs, the parts, and `stop()`. */
@@ -101,6 +118,8 @@ export interface LocalStack {
   adapter: AdapterProcess;
   gateway: SageMakerGateway;
   poller: SqsEventSourcePoller;
+  /** The upload trigger, when `ingest` was given. */
+  ingest: IngestTrigger | undefined;
   /** Milliseconds each part took to become ready, and the whole start. */
   startupMs: Record<string, number>;
   /** The connection details as `decisions up` prints them (snake_case keys). */
@@ -169,6 +188,8 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
     if (failures.length > 0) throw new AggregateError(failures, "some local parts did not stop cleanly");
   };
 
+  // Objects are created only once the bucket exists, which is after the trigger is built below.
+  let trigger: IngestTrigger | undefined;
   try {
     const model = await prepareStackModel(options.model);
     const [dynamodb, fauxqs, adapter] = await allStarted([
@@ -180,7 +201,18 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       ),
       timed(
         "fauxqs",
-        () => startFauxqs({ port: ports.fauxqs, region }),
+        () =>
+          startFauxqs({
+            port: ports.fauxqs,
+            region,
+            ...(options.ingest === undefined
+              ? {}
+              : {
+                  onObjectCreated: (object) => {
+                    trigger?.notify(object);
+                  },
+                }),
+          }),
         (part) => part.stop(),
         (part) => part.endpoint,
       ),
@@ -250,6 +282,21 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
           cause: error,
         });
       });
+    if (options.ingest !== undefined) {
+      const { prefix, suffix, onIngested, ...handlerOptions } = options.ingest;
+      const ingestHandler = await createLocalIngestHandler(handlerContext, handlerOptions);
+      started.push({ name: "the ingest function", stop: () => ingestHandler.close() });
+      trigger = new IngestTrigger({
+        bucket,
+        region,
+        invoke: ingestHandler.invoke,
+        ...(prefix === undefined ? {} : { prefix }),
+        ...(suffix === undefined ? {} : { suffix }),
+        ...(onIngested === undefined ? {} : { onIngested }),
+      });
+      const stopTrigger = trigger;
+      started.push({ name: "the ingest trigger", stop: () => stopTrigger.stop() });
+    }
     const poller = await timed(
       "the event source poller",
       async () =>
@@ -295,6 +342,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       adapter,
       gateway,
       poller,
+      ingest: trigger,
       startupMs,
       connectionInfo: () => ({
         region,
@@ -310,6 +358,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         adapter_url: adapter.url,
         model: model.path,
         model_generated: String(model.generated),
+        ...(trigger === undefined ? {} : { ingest_prefix: trigger.prefix, ingest_suffix: trigger.suffix }),
       }),
       stop,
       [Symbol.asyncDispose]: stop,

@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { ReviewApi } from "../../console/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
-import { createLocalDecideHandler, DEMO_MODEL_NOTICE, startLocalStack } from "../../local/index.js";
+import {
+  createLocalDecideHandler,
+  DEMO_MODEL_NOTICE,
+  type IngestedObjectReport,
+  startLocalStack,
+} from "../../local/index.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
@@ -29,8 +34,10 @@ export function upUsage(): string {
     "Starts DynamoDB Local, fauxqs (SQS + S3), the adapter, the SageMaker gateway and the decide",
     "function behind an SQS event source poller; prints one JSON line on stdout when ready (region,",
     "sqs_endpoint, queue_url, dlq_url, dynamodb_endpoint, table, s3_endpoint, bucket, gateway_url,",
-    "endpoint_name, adapter_url, review_url, …); runs until SIGINT or SIGTERM, then stops everything.",
-    "review_url is the review console (127.0.0.1, no sign-in): the items waiting for a person.",
+    "endpoint_name, adapter_url, review_url, ingest_prefix, …); runs until SIGINT or SIGTERM, then stops",
+    "everything. review_url is the review console (127.0.0.1, no sign-in): the items waiting for a person.",
+    "A JSONL object put into the bucket under ingest_prefix (and ending in ingest_suffix, .jsonl) is",
+    "ingested as the deployed S3 event rule does: one work item per line.",
     "",
     "options:",
     ...localStackUsage(),
@@ -76,6 +83,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         ...settings,
         log: note,
         createHandler: (context) => createLocalDecideHandler(context, { logLevel: functionLogLevel }),
+        ingest: { logLevel: functionLogLevel, onIngested: (report) => note(describeIngested(report)) },
         poller: {
           onBatch: ({ records, outcome }) => {
             if (outcome.failed.length === 0) return;
@@ -136,6 +144,17 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       return 0;
     },
   };
+}
+
+function describeIngested(report: IngestedObjectReport): string {
+  const where = `s3://${report.bucket}/${report.key}`;
+  const seconds = (report.elapsedMs / 1000).toFixed(1);
+  if (report.result === undefined) {
+    const why = report.error instanceof Error ? report.error.message : String(report.error);
+    return `ingest ${where} failed after ${seconds} s: ${why}`;
+  }
+  const { linesRead, sent, rejected } = report.result;
+  return `ingest ${where}: ${linesRead} lines read, ${sent} queued, ${rejected} rejected (${seconds} s)`;
 }
 
 function reviewPort(text: string, usage: string): number {
