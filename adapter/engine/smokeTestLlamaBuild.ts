@@ -76,10 +76,15 @@ export async function smokeTestLlamaBuild(options: SmokeTestLlamaBuildOptions): 
       output: exit.output,
     });
   }
-  const passed = exit.stdout
-    .split("\n")
-    .map((line) => parseJson(line))
-    .find((record) => record?.smoke_test === "passed");
+  const records = exit.stdout.split("\n").map((line) => parseJson(line));
+  if (records.some((record) => record?.smoke_test === "no_build")) {
+    throw new LlamaBuildCheckError(
+      build,
+      `no ${build} is here to smoke-test: run \`decisions build-llama --variant ${options.build}\` (without --check) to compile it first`,
+      "",
+    );
+  }
+  const passed = records.find((record) => record?.smoke_test === "passed");
   if (exit.code !== 0 || passed === undefined) {
     throw new LlamaBuildCheckError(
       build,

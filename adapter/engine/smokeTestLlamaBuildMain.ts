@@ -6,7 +6,7 @@
  *
  * Usage: `node smokeTestLlamaBuildMain.js <variant> <model.gguf>`
  */
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
+import { getLlama, LlamaLogLevel, NoBinaryFoundError } from "node-llama-cpp";
 import { cmakeOptionsOf, LLAMA_BUILDS, type SourceLlamaBuild } from "./llamaBuilds.js";
 
 /** Long enough that the prompt is evaluated as a batch of many tokens (matrix kernels, not vectors). */
@@ -28,6 +28,10 @@ const llama = await getLlama({
   cmakeOptions: { ...cmakeOptionsOf(build) },
   progressLogs: false,
   logLevel: LlamaLogLevel.warn,
+}).catch((error: unknown) => {
+  if (!(error instanceof NoBinaryFoundError)) throw error;
+  process.stdout.write(`${JSON.stringify({ smoke_test: "no_build", build })}\n`);
+  process.exit(3);
 });
 const model = await llama.loadModel({ modelPath });
 const context = await model.createContext({ contextSize: 512 });

@@ -121,6 +121,26 @@ describe("smokeTestLlamaBuild", () => {
     assert.match(failure.output, /no binary for this build/);
   });
 
+  it("says which command makes a build that is not here, instead of node-llama-cpp's NoBinaryFoundError", async () => {
+    // prepare: the child's answer when getLlama finds no binary with the build's CMake options
+    const line = JSON.stringify({ smoke_test: "no_build", build: "native" });
+
+    // act / assert
+    await assert.rejects(
+      smokeTestLlamaBuild({
+        build: "native",
+        modelPath: "/m.gguf",
+        cpu: parseCpuInfo(EPYC),
+        command: ["sh", "-c", `echo '${line}'; exit 3`],
+      }),
+      (error: unknown) =>
+        error instanceof LlamaBuildCheckError &&
+        /^no native llama\.cpp build \(.*\) is here to smoke-test: run `decisions build-llama --variant native` \(without --check\)/.test(
+          error.message,
+        ),
+    );
+  });
+
   it("refuses a result from another binary than the local build", async () => {
     // prepare: a child that passes, but on the prebuilt binary
     const line = JSON.stringify({ smoke_test: "passed", build_type: "prebuilt", release: "b1", threads: 2 });
