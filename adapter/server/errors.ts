@@ -92,11 +92,23 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
-/** 503, retryable: admission is full (or the server is loading or stopping); `Retry-After` is set. */
+/**
+ * 503, retryable: admission is full (or the server is loading or stopping). The `Retry-After`
+ * header is set, and the body carries the same seconds as `retry_after_seconds`: behind SageMaker
+ * the caller sees the container's body (a `ModelError`'s `OriginalMessage`) but not its headers,
+ * and the decide function's flow control reads the pause from there.
+ */
 export class ServiceUnavailableError extends HttpError {
   override name = "ServiceUnavailableError";
+  readonly retryAfterSeconds: number;
   constructor(message: string, retryAfterSeconds: number, options?: ErrorOptions) {
     super(503, message, true, [], { "Retry-After": String(retryAfterSeconds) }, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** The JSON body: `{error, retryable: true, retry_after_seconds}` (the header's value). */
+  override toBody(): { error: string; retryable: boolean; retry_after_seconds: number } {
+    return { ...super.toBody(), retry_after_seconds: this.retryAfterSeconds };
   }
 }
 

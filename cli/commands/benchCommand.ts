@@ -13,7 +13,8 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
        decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
        decisions bench --llama-server [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
                        [--llama-server-fa auto|on|off] [--llama-server-amx]
-       decisions bench --backlog [--items N] [--quick] [--busy N] [--model <file.gguf>] [--threads N] [--out <dir>]
+       decisions bench --backlog [--items N] [--quick] [--busy N] [--rounds N] [--instances N] [--groups N]
+                       [--model <file.gguf>] [--threads N] [--out <dir>]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -34,6 +35,10 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                and each part's CPU seconds, in backlog-<timestamp>.json
   --items N    items of --backlog (default 1000; 200 with --quick)
   --busy N     with --backlog: N CPU-bound processes beside the run, stopped after it (default 0)
+  --rounds N   with --backlog: the items in N backlogs, each with the adapter alone beside it; the
+               goodput ratio is the median of the rounds' ratios (default 3)
+  --instances N, --groups N  with --backlog: decide function instances and MAX_CONCURRENT_GROUPS
+               (default: as the CDK app derives them from what the endpoint admits: 2 × 4 for 1 + 8)
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -55,6 +60,9 @@ export const benchCommand: CliCommand = {
         backlog: { type: "boolean", default: false },
         items: { type: "string" },
         busy: { type: "string" },
+        rounds: { type: "string" },
+        instances: { type: "string" },
+        groups: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       usage: USAGE,
@@ -70,8 +78,9 @@ export const benchCommand: CliCommand = {
     if ([values.pipeline, values["llama-server"], values.backlog].filter(Boolean).length > 1) {
       throw new UsageError("--pipeline, --llama-server and --backlog are separate runs: give one");
     }
-    if (!values.backlog && (values.items !== undefined || values.busy !== undefined)) {
-      throw new UsageError("--items and --busy belong to --backlog");
+    const backlogOnly = [values.items, values.busy, values.rounds, values.instances, values.groups];
+    if (!values.backlog && backlogOnly.some((value) => value !== undefined)) {
+      throw new UsageError("--items, --busy, --rounds, --instances and --groups belong to --backlog");
     }
     const separate = { quick: values.quick, modelPath: values.model, threads, outDir: values.out };
     if (values["llama-server"]) {
@@ -93,6 +102,9 @@ export const benchCommand: CliCommand = {
     if (values.backlog) {
       const items = count(values.items, "--items", 1, 1_000_000);
       const busy = count(values.busy, "--busy", 0, 64);
+      const rounds = count(values.rounds, "--rounds", 1, 100);
+      const instances = count(values.instances, "--instances", 1, 64);
+      const groups = count(values.groups, "--groups", 1, 64);
       disableMetricsUnlessAsked(process.env);
       // Loaded only for --backlog: it starts the whole local stack.
       const { formatBacklogReport, runBacklogBench } = await import("../../lab/bench/backlog/index.js");
@@ -100,6 +112,9 @@ export const benchCommand: CliCommand = {
         ...separate,
         ...(items !== undefined ? { items } : {}),
         ...(busy !== undefined ? { busy } : {}),
+        ...(rounds !== undefined ? { rounds } : {}),
+        ...(instances !== undefined ? { instances } : {}),
+        ...(groups !== undefined ? { maxConcurrentGroups: groups } : {}),
       });
       printed(formatBacklogReport(report), jsonPath);
       return report.goal_met ? 0 : 1;

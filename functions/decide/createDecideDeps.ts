@@ -5,7 +5,12 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
-import { AdaptiveConcurrencyLimiter, BusyRecordRequeuer, RetryBudget } from "../flow/index.js";
+import {
+  AdaptiveConcurrencyLimiter,
+  BusyRecordRequeuer,
+  CallLatencyEstimate,
+  RetryBudget,
+} from "../flow/index.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
@@ -38,8 +43,8 @@ export interface DecideParts {
 /**
  * Builds the decide function's dependencies from its configuration: the policies, the clients
  * (SDK retries off), and the flow control of this function instance (functions/flow): the
- * endpoint's calls under an adaptive concurrency limit (up to `MAX_CONCURRENT_GROUPS`) and a
- * retry budget, and a requeuer that sends records failed only for capacity back to their queue
+ * endpoint's calls under an adaptive concurrency limit (up to `MAX_CONCURRENT_GROUPS`), a
+ * retry budget and a latency estimate (no call starts that the deadline would abort), and a requeuer that sends records failed only for capacity back to their queue
  * as delayed copies. Built once per instance (at cold start), so the limit and the budget carry
  * over from one invocation to the next, as the AWS SDK's retry quota does per client.
  *
@@ -69,6 +74,7 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
         maxLimit: config.maxConcurrentGroups,
         ...(clock ? { clock } : {}),
       }),
+      latency: new CallLatencyEstimate(),
     }),
     outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
     telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),

@@ -1,6 +1,7 @@
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { AdaptiveConcurrencyLimiter, Permit } from "../flow/AdaptiveConcurrencyLimiter.js";
-import type { Deadline } from "../shared/Deadline.js";
+import type { CallLatencyEstimate } from "../flow/CallLatencyEstimate.js";
+import { Deadline } from "../shared/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { classifyEndpointError } from "./classifyEndpointError.js";
 import { EndpointBusyError, TransientEndpointError } from "./errors.js";
@@ -22,6 +23,13 @@ export interface EndpointClientOptions {
    * none (the caller bounds concurrency alone).
    */
   limiter?: AdaptiveConcurrencyLimiter;
+  /**
+   * The function instance's estimate of its calls' latency: no attempt starts later than the
+   * deadline less the time a call needs ({@link CallLatencyEstimate.neededMs}) while other calls
+   * of the instance are out, so the deadline does not abort calls the endpoint is working on.
+   * Needs the limiter (which knows the calls out). Default: none (attempts start until the deadline).
+   */
+  latency?: CallLatencyEstimate;
 }
 
 /** Per-call settings of {@link EndpointClient.invoke}. */
@@ -60,12 +68,14 @@ export class EndpointClient {
   readonly #client: SageMakerRuntimeClient;
   readonly #retry: RetryPolicy;
   readonly #limiter: AdaptiveConcurrencyLimiter | undefined;
+  readonly #latency: CallLatencyEstimate | undefined;
 
   constructor(options: EndpointClientOptions) {
     this.#client = options.client;
     this.endpointName = options.endpointName;
     this.#retry = options.retry;
     this.#limiter = options.limiter;
+    this.#latency = options.latency;
   }
 
   /**
@@ -75,19 +85,27 @@ export class EndpointClient {
    * @throws RetriesExhaustedError (transient) when transient failures outlast the attempts, the deadline
    *   or the retry budget; its `cause` is the last failure (an {@link EndpointBusyError} when no
    *   permit of the limiter came before the deadline).
-   * @throws DeadlineExceededError when the deadline had passed before the first attempt.
+   * @throws DeadlineExceededError when the deadline had passed before the first attempt, or left
+   *   less time than a call needs by the latency estimate (busy: the record is re-queued).
    */
   async invoke(body: string, options: InvokeOptions): Promise<EndpointInvocation> {
     const { deadline } = options;
     const clock = deadline.clock;
     const started = clock.now();
+    // Attempts start only while the usual answer time still fits before the deadline; a running
+    // attempt is still aborted at the deadline itself. While none of this instance's calls is
+    // out, the call may start anyway: an estimate that ran high (a slow spell) must not keep an
+    // instance from ever calling again, and the call's answer corrects it.
+    const othersOut = (this.#limiter?.stats().inFlight ?? 0) > 0;
+    const neededMs = othersOut ? (this.#latency?.neededMs() ?? 0) : 0;
+    const startBy = new Deadline(deadline.at - neededMs, clock);
     let attempts = 0;
     return this.#retry.run(
       async (attempt) => {
         attempts = attempt;
         let permit: Permit | undefined;
         if (this.#limiter !== undefined) {
-          permit = await this.#limiter.acquire(deadline);
+          permit = await this.#limiter.acquire(startBy);
           if (permit === undefined) throw new EndpointBusyError(this.endpointName);
         }
         const attemptStarted = clock.now();
@@ -103,6 +121,7 @@ export class EndpointClient {
           );
           const text = output.Body === undefined ? "" : new TextDecoder().decode(output.Body);
           const finished = clock.now();
+          this.#latency?.observe(finished - attemptStarted);
           permit?.release("ok");
           return {
             body: text,
@@ -127,7 +146,7 @@ export class EndpointClient {
           throw classified;
         }
       },
-      { deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
+      { deadline: startBy, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
     );
   }
 }

@@ -7,10 +7,22 @@ export interface AdaptiveConcurrencyLimiterOptions {
   maxLimit: number;
   /** The limit never falls below this. Default 1. */
   minLimit?: number;
-  /** The limit at the start. Default `maxLimit`. */
+  /**
+   * The limit at the start. Default `minLimit`: a new instance starts low and climbs (one more
+   * per round of successes) — several instances starting at once at their maximum would send
+   * more than the endpoint admits before any of them heard a refusal.
+   */
   initialLimit?: number;
   /** The limit is multiplied by this on an overload signal. Default 0.5. */
   decreaseFactor?: number;
+  /**
+   * How many times slower the limit climbs back to the level at which the endpoint last refused
+   * (and through the next step above it) than below it. Default 8. The endpoint's capacity is
+   * shared: climbing into the level that was refused at the normal pace would be refused again
+   * every few rounds; climbing slowly there probes it rarely, so refusals stay rare, while a
+   * limit far below it recovers at once.
+   */
+  probeSlowdown?: number;
   /** Pause of new calls after an overload that names no Retry-After; it doubles while overloads follow each other. Default 250 ms. */
   pauseMs?: number;
   /** The longest pause, Retry-After included. Default 10000 ms. */
@@ -35,6 +47,8 @@ export interface LimiterStats {
   /** Epoch ms before which no new call starts (0: not paused). */
   pausedUntil: number;
   decreases: number;
+  /** The level (calls out at once) at which the endpoint last refused; undefined once a round above it succeeded. */
+  refusedAt: number | undefined;
 }
 
 interface Waiter {
@@ -44,12 +58,16 @@ interface Waiter {
 /**
  * Adaptive concurrency of one function instance's calls to the endpoint: additive increase,
  * multiplicative decrease (AIMD, as TCP's congestion window). Each call first takes a permit;
- * at most ⌊limit⌋ are out at once. A served call raises the limit by 1/limit (one more per round
- * of `limit` successes) up to `maxLimit`; an overload answer (503 at capacity, 429, throttling)
- * multiplies it by `decreaseFactor` — once per episode: answers to calls that were already in
- * flight when it last decreased do not decrease it again — and pauses new calls for the
- * answer's Retry-After (or a doubling pause of its own). Other failures leave it as it is.
- * Waiting callers are served in arrival order; a caller whose deadline passes first gets no permit.
+ * at most ⌊limit⌋ are out at once. The limit starts at `initialLimit` (default the minimum, as
+ * TCP starts small). A served call raises the limit by 1/limit (one more per round of `limit`
+ * successes) up to `maxLimit`; an overload answer (503 at capacity, 429, throttling) multiplies it
+ * by `decreaseFactor` — once per episode: answers to calls that were already in flight when it
+ * last decreased do not decrease it again — and pauses new calls for the answer's Retry-After (or
+ * a doubling pause of its own). Other failures leave it as it is. Like TCP CUBIC's plateau near
+ * its last loss, the limit remembers the level that was refused and climbs into it
+ * `probeSlowdown` times slower, so that instances sharing one endpoint avoid most refusals instead
+ * of meeting one every few rounds. Waiting callers are served in arrival order; a caller whose
+ * deadline passes first gets no permit.
  *
  * No maintained library fits the shape needed here (a deadline-bounded wait on an injectable
  * clock, fed by the endpoint's own overload signals and Retry-After), hence by hand.
@@ -65,6 +83,7 @@ export class AdaptiveConcurrencyLimiter {
   readonly decreaseFactor: number;
   readonly pauseMs: number;
   readonly maxPauseMs: number;
+  readonly probeSlowdown: number;
   readonly #clock: Clock;
   #limit: number;
   #inFlight = 0;
@@ -72,6 +91,7 @@ export class AdaptiveConcurrencyLimiter {
   #lastDecreaseOrder = 0;
   #overloadsInARow = 0;
   #decreases = 0;
+  #refusedAt: number | undefined;
   #sequence = 0;
   #waiters: Waiter[] = [];
   #wakeScheduled = false;
@@ -83,8 +103,9 @@ export class AdaptiveConcurrencyLimiter {
     this.decreaseFactor = options.decreaseFactor ?? 0.5;
     this.pauseMs = options.pauseMs ?? 250;
     this.maxPauseMs = options.maxPauseMs ?? 10_000;
+    this.probeSlowdown = options.probeSlowdown ?? 8;
     this.#clock = options.clock ?? systemClock;
-    this.#limit = options.initialLimit ?? this.maxLimit;
+    this.#limit = options.initialLimit ?? this.minLimit;
     if (!Number.isInteger(this.maxLimit) || this.maxLimit < 1) {
       throw new RangeError(`maxLimit must be a positive integer, got ${this.maxLimit}`);
     }
@@ -96,6 +117,9 @@ export class AdaptiveConcurrencyLimiter {
     }
     if (!(this.decreaseFactor > 0 && this.decreaseFactor < 1)) {
       throw new RangeError(`decreaseFactor must lie in (0, 1), got ${this.decreaseFactor}`);
+    }
+    if (!(this.probeSlowdown >= 1 && Number.isFinite(this.probeSlowdown))) {
+      throw new RangeError(`probeSlowdown must be a finite number ≥ 1, got ${this.probeSlowdown}`);
     }
     if (!(this.pauseMs >= 0 && this.maxPauseMs >= this.pauseMs)) {
       throw new RangeError(
@@ -116,6 +140,7 @@ export class AdaptiveConcurrencyLimiter {
       waiting: this.#waiters.length,
       pausedUntil: this.#pausedUntil > this.#clock.now() ? this.#pausedUntil : 0,
       decreases: this.#decreases,
+      refusedAt: this.#refusedAt,
     };
   }
 
@@ -189,7 +214,9 @@ export class AdaptiveConcurrencyLimiter {
   #onSignal(signal: CallSignal, order: number, retryAfterMs: number | undefined): void {
     if (signal === "ok") {
       this.#overloadsInARow = 0;
-      this.#limit = Math.min(this.maxLimit, this.#limit + 1 / this.#limit);
+      this.#limit = Math.min(this.maxLimit, this.#limit + this.#increase());
+      // A whole step above the refused level served: that level no longer holds.
+      if (this.#refusedAt !== undefined && this.#limit >= this.#refusedAt + 1) this.#refusedAt = undefined;
       return;
     }
     if (signal !== "overload") return;
@@ -200,8 +227,21 @@ export class AdaptiveConcurrencyLimiter {
     this.#pausedUntil = Math.max(this.#pausedUntil, now + pause);
     // One decrease per episode: a call that was already out at the last decrease says nothing new.
     if (order <= this.#lastDecreaseOrder) return;
+    this.#refusedAt = Math.max(this.minLimit + 1, Math.floor(this.#limit));
     this.#limit = Math.max(this.minLimit, this.#limit * this.decreaseFactor);
     this.#lastDecreaseOrder = this.#sequence;
     this.#decreases += 1;
+  }
+
+  /**
+   * One success's increase: 1/limit (a step per round), `probeSlowdown` times less once the next
+   * step would reach the refused level (while ⌊limit⌋ calls are one short of it, at it, and until
+   * a step above it).
+   */
+  #increase(): number {
+    const normal = 1 / this.#limit;
+    const refusedAt = this.#refusedAt;
+    if (refusedAt === undefined || this.#limit + normal < refusedAt) return normal;
+    return normal / this.probeSlowdown;
   }
 }

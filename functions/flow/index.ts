@@ -9,9 +9,12 @@
  * 1. {@link AdaptiveConcurrencyLimiter}, one per function instance: calls to the endpoint take a
  *    permit; the limit rises by one per round of successes and halves on an overload answer
  *    (AIMD, once per episode), and new calls pause for the answer's Retry-After. The instance
- *    then sends roughly what the endpoint serves. It bounds calls *within* an instance; the event
- *    source's maximum concurrency bounds instances (infra derives it from what the endpoint
- *    admits at minimum capacity).
+ *    then sends roughly what the endpoint serves. It starts at 1 and climbs back into a level
+ *    that was refused slowly, so instances sharing the endpoint avoid most refusals. It bounds
+ *    calls *within* an instance; the event source's maximum concurrency bounds instances (infra
+ *    derives it from what the endpoint admits at minimum capacity). With it,
+ *    {@link CallLatencyEstimate}: no call starts that its deadline would abort before the
+ *    endpoint's usual answer time (work thrown away on the bottleneck).
  * 2. {@link RetryBudget}, one per function instance, used by the one `RetryPolicy`: the AWS SDK's
  *    standard-mode retry quota (retries cost tokens, successes refill), with full jitter and
  *    Retry-After honoured. Under a lasting overload retries stop, so the endpoint sees the calls
@@ -49,6 +52,7 @@ export {
   type RequeuedRecord,
   RequeueError,
 } from "./BusyRecordRequeuer.js";
+export { CallLatencyEstimate, type CallLatencyEstimateOptions } from "./CallLatencyEstimate.js";
 export { isBusyFailure } from "./isBusyFailure.js";
 export { RetryBudget, type RetryBudgetOptions } from "./RetryBudget.js";
 export { REQUEUE_ATTRIBUTES, type RequeueLineage, readRequeueLineage } from "./requeueAttributes.js";

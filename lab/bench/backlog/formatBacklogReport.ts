@@ -9,8 +9,12 @@ export function formatBacklogReport(report: BacklogBenchReport): string {
       .map(([part, seconds]) => `${part} ${seconds ?? "n/a"}`)
       .join(", ");
   return `${[
-    `backlog: ${report.items} items (${report.workload.shared_items} sharing a state, ${report.workload.single_items} single; ${report.workload.distinct_requests} distinct requests), ${report.setup.instances} instances × ${report.setup.max_concurrent_groups} groups, ${report.machine.busy_processes} busy processes beside`,
-    `goodput_ratio ${report.goodput_ratio} (pipeline ${report.pipeline_decisions_per_s}/s ÷ adapter alone ${report.adapter_alone_decisions_per_s}/s) — goal ≥ ${goal.goodput_ratio}: ${mark(report.goodput_ratio >= goal.goodput_ratio)}`,
+    `backlog: ${report.items} items in ${report.rounds.length} rounds (${report.workload.shared_items} sharing a state, ${report.workload.single_items} single; ${report.workload.distinct_requests} distinct requests), ${report.setup.instances} instances × ${report.setup.max_concurrent_groups} groups = ${report.setup.calls_in_flight} calls against ${report.setup.adapter_admission.running} running + ${report.setup.adapter_admission.waiting} waiting (${report.setup.sizing}), ${report.machine.busy_processes} busy processes beside`,
+    `goodput_ratio ${report.goodput_ratio} (median of the rounds' ratios ${report.round_ratios.join(", ")}; pipeline ${report.pipeline_decisions_per_s}/s, adapter alone ${report.adapter_alone_decisions_per_s}/s, medians) — goal ≥ ${goal.goodput_ratio}: ${mark(report.goodput_ratio >= goal.goodput_ratio)}`,
+    ...report.rounds.map(
+      (round, index) =>
+        `  round ${index + 1} (${round.order}, ${round.items} items): pipeline ${round.pipeline_decisions_per_s}/s in ${round.drain_s} s, alone ${round.adapter_alone_decisions_per_s}/s, ratio ${round.ratio}; endpoint busy ${round.endpoint.busy_share}, ${round.endpoint.mean_in_flight} in flight, first call after ${round.endpoint.first_call_s} s, tail ${round.endpoint.tail_s} s, served p50/p95 ${round.endpoint.served_p50_ms}/${round.endpoint.served_p95_ms} ms`,
+    ),
     `drain_s ${report.drain_s} | dead_lettered ${report.dead_lettered} | lost ${report.lost} | not_drained ${report.not_drained}`,
     `endpoint_calls ${report.endpoint_calls} | refused_share ${report.refused_share} (goal ≤ ${goal.refused_share}: ${mark(report.refused_share <= goal.refused_share)}) | retries_per_item ${report.retries_per_item} | deliveries_per_item ${report.deliveries_per_item}`,
     `endpoint statuses: ${Object.entries(report.endpoint_statuses)

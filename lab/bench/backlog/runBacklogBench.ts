@@ -8,6 +8,8 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
+// The CDK app's own rule, by its file (pure arithmetic): the bench sizes the pipeline as a deployment is sized.
+import { deriveDecideCapacity } from "../../../infra/capacity/deriveDecideCapacity.js";
 import {
   createLocalDecideHandler,
   type LocalStack,
@@ -27,7 +29,14 @@ import { SeededRandom } from "../../chaos/SeededRandom.js";
 import { describeMachine } from "../describeMachine.js";
 import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
 import { type BacklogItem, buildBacklogItems, groupKey } from "./buildBacklogItems.js";
-import { BACKLOG_GOAL, type BacklogSummary, meetsBacklogGoal, summarizeBacklog } from "./summarizeBacklog.js";
+import { type EndpointCall, type EndpointProfile, profileEndpointCalls } from "./profileEndpointCalls.js";
+import {
+  BACKLOG_GOAL,
+  type BacklogRound,
+  type BacklogSummary,
+  meetsBacklogGoal,
+  summarizeBacklog,
+} from "./summarizeBacklog.js";
 
 /** Options of {@link runBacklogBench}. */
 export interface BacklogBenchOptions {
@@ -43,12 +52,23 @@ export interface BacklogBenchOptions {
   busy?: number;
   /**
    * Function instances (each its own decide handler, so its own limiter and retry budget, under an
-   * event source slot of concurrency 1, as Lambda runs one invocation per instance). Default 4.
+   * event source slot of concurrency 1, as Lambda runs one invocation per instance). Default: the
+   * event source's maximum concurrency the CDK app derives from what the adapter admits
+   * (`deriveDecideCapacity`: 2 for 1 running + 8 waiting).
    */
   instances?: number;
-  /** `MAX_CONCURRENT_GROUPS` of each instance. Default 4 (the function's default). */
+  /** `MAX_CONCURRENT_GROUPS` of each instance. Default: the CDK app's derivation (4 for 9 admitted). */
   maxConcurrentGroups?: number;
-  /** The decide function's timeout. Default 30000 ms. */
+  /**
+   * Rounds: the items are split into this many backlogs, each drained by the pipeline with the
+   * adapter alone measured on the same items right beside it (in turn before and after), so that
+   * the goodput ratio is a median of side-by-side ratios, not two runs minutes apart. Default 3.
+   */
+  rounds?: number;
+  /**
+   * The decide function's timeout. Default 120000 ms, the CDK app's default
+   * (`functionTimeoutSeconds`): a shorter one defers groups that a deployment would have run.
+   */
   functionTimeoutMs?: number;
   /** The work queue's visibility timeout. Default 2 × the function timeout. */
   visibilityTimeoutSeconds?: number;
@@ -81,7 +101,7 @@ export interface BacklogBenchReport extends BacklogSummary {
     policies: Record<string, number>;
     shared_items: number;
     single_items: number;
-    /** Requests the items need at best: one per distinct (policy, state). */
+    /** Requests the items need at best: one per distinct (policy, state) in each round. */
     distinct_requests: number;
   };
   setup: {
@@ -92,9 +112,24 @@ export interface BacklogBenchReport extends BacklogSummary {
     function_timeout_ms: number;
     visibility_timeout_s: number;
     max_receive_count: number;
-    adapter_admission: string;
+    adapter_admission: { running: number; waiting: number };
+    /** How the instances and groups were chosen: the CDK app's derivation, or given. */
+    sizing: string;
+    /** Calls the pipeline may have in flight at once (instances × groups) against the admission. */
+    calls_in_flight: number;
   };
   adapter_alone: { runs: { wall_s: number; decisions_per_s: number; requests: number }[]; clients: number };
+  /** Each round: its backlog, how long the pipeline took, the adapter alone beside it, and their ratio. */
+  rounds: {
+    items: number;
+    order: "alone first" | "pipeline first";
+    drain_s: number;
+    pipeline_decisions_per_s: number;
+    adapter_alone_decisions_per_s: number;
+    ratio: number;
+    /** Where the drain's time went at the endpoint (see {@link EndpointProfile}). */
+    endpoint: EndpointProfile;
+  }[];
   endpoint_statuses: Record<string, number>;
   check: Pick<ChaosCheck, "ok" | "counts" | "violations">;
   /** CPU seconds per part (and the wall time) of each phase; warm-up included, so its cost is visible. */
@@ -106,18 +141,23 @@ const BATCHING_WINDOW_MS = 500;
 const MAX_RECEIVE_COUNT = 5;
 /** Clients of the adapter-alone run: its admission (1 running + 8 queued) never refuses them, and the engine always has the next request waiting. */
 const ADAPTER_CLIENTS = 4;
+/** What the bench's adapter admits, given to it explicitly (its defaults): one request running, eight waiting. */
+const ADAPTER_ADMISSION = { running: 1, waiting: 8 } as const;
+/** `MAX_CONCURRENT_GROUPS` the CDK app is configured with by default; its derivation may lower it. */
+const CONFIGURED_GROUPS = 4;
 
 /**
  * `decisions bench --backlog`: a backlog through the whole local pipeline against the adapter
  * alone. Starts the local stack (DynamoDB Local, fauxqs, the adapter with its cross-request cache
- * off, the gateway) with a counting proxy between the gateway and the adapter, and `instances`
- * decide function instances each under its own event source slot — more calls at once than the
- * adapter admits (by default 4 × 4 against 1 running + 8 queued), as a deployment sized on the
- * endpoint's maximum capacity would send. Warms every part (a small backlog through the pipeline,
- * then the adapter alone), measures the adapter alone at saturation on the items' distinct
- * requests, puts all the items on the queue at once and drains them, measures the adapter alone
- * again, then checks from the table, the DLQ and the queue (the chaos checker) that every item
- * ended exactly once. Writes `backlog-<timestamp>.json`.
+ * off and an explicit admission of 1 running + 8 waiting, the gateway) with a counting proxy
+ * between the gateway and the adapter, and `instances` decide function instances each under its
+ * own event source slot, sized by default as the CDK app sizes a deployment for what the endpoint
+ * admits at minimum capacity (`deriveDecideCapacity`). Warms every part (a small backlog through
+ * the pipeline, then the adapter alone), then runs `rounds` rounds: each puts its share of the
+ * items on the queue at once and drains it, with the adapter alone measured on the same items
+ * right before or after (in turn), so each round's ratio compares runs side by side. Then checks
+ * from the table, the DLQ and the queue (the chaos checker) that every item ended exactly once.
+ * Writes `backlog-<timestamp>.json`.
  *
  * @throws LocalPartError when a part cannot start.
  */
@@ -127,9 +167,22 @@ export async function runBacklogBench(
   const startedAt = new Date();
   const quick = options.quick ?? false;
   const count = options.items ?? (quick ? 200 : 1000);
-  const instances = options.instances ?? 4;
-  const maxConcurrentGroups = options.maxConcurrentGroups ?? 4;
-  const functionTimeoutMs = options.functionTimeoutMs ?? 30_000;
+  const roundCount = options.rounds ?? 3;
+  if (!Number.isInteger(roundCount) || roundCount < 1 || roundCount > count) {
+    throw new RangeError(`rounds must be an integer from 1 to the items (${count}), got ${roundCount}`);
+  }
+  const derived = deriveDecideCapacity({
+    minInstances: 1,
+    requestsPerInstanceByPool: [ADAPTER_ADMISSION.running + ADAPTER_ADMISSION.waiting],
+    configuredGroupsPerInvocation: CONFIGURED_GROUPS,
+  });
+  const instances = options.instances ?? derived.maxConcurrency;
+  const maxConcurrentGroups = options.maxConcurrentGroups ?? derived.groupsPerInvocation;
+  const sizing =
+    options.instances === undefined && options.maxConcurrentGroups === undefined
+      ? `the CDK app's derivation for ${derived.admittedAtMinimum} admitted (deriveDecideCapacity)`
+      : "given (--instances / --groups)";
+  const functionTimeoutMs = options.functionTimeoutMs ?? 120_000;
   const visibilityTimeoutSeconds =
     options.visibilityTimeoutSeconds ?? Math.ceil((2 * functionTimeoutMs) / 1000);
   // A record given back waits out the visibility timeout before anything can end it.
@@ -144,13 +197,16 @@ export async function runBacklogBench(
     const policies = await loadPolicies(join(root, "policies"));
     const templates = await loadWorkItemTemplates(join(root, "events"), policies);
     const random = new SeededRandom(options.seed ?? 1);
-    const items = buildBacklogItems({
-      templates,
-      policies,
-      count,
-      random: random.fork(),
-      idPrefix: "backlog",
-    });
+    const roundItems = Array.from({ length: roundCount }, (_, index) =>
+      buildBacklogItems({
+        templates,
+        policies,
+        count: Math.floor(count / roundCount) + (index < count % roundCount ? 1 : 0),
+        random: random.fork(),
+        idPrefix: `backlog-r${index}`,
+      }),
+    );
+    const items = roundItems.flat();
     const warmItems = buildBacklogItems({
       templates,
       policies,
@@ -159,15 +215,23 @@ export async function runBacklogBench(
       idPrefix: "warm",
     });
     log(
-      `bench --backlog: ${items.length} items, ${distinctRequests(items)} distinct requests, ${instances} instances × ` +
-        `${maxConcurrentGroups} groups, model ${modelPath}, ${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
+      `bench --backlog: ${items.length} items in ${roundCount} rounds, ${requestsOf(roundItems)} distinct requests, ` +
+        `${instances} instances × ${maxConcurrentGroups} groups (${sizing}), model ${modelPath}, ` +
+        `${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
     );
 
     let context: StackHandlerContext | undefined;
     const stack = await startLocalStack({
       model: modelPath,
       adapterThreads: options.threads,
-      adapterArgs: ["--cache-max-bytes", "0"],
+      adapterArgs: [
+        "--cache-max-bytes",
+        "0",
+        "--max-in-flight",
+        String(ADAPTER_ADMISSION.running),
+        "--queue-depth",
+        String(ADAPTER_ADMISSION.waiting),
+      ],
       functionTimeoutMs,
       visibilityTimeoutSeconds,
       maxReceiveCount: MAX_RECEIVE_COUNT,
@@ -179,7 +243,7 @@ export async function runBacklogBench(
         };
       },
     });
-    const exchanges: ProxyExchange[] = [];
+    const calls: EndpointCall[] = [];
     let proxy: FaultProxy | undefined;
     try {
       await stack.poller.stop();
@@ -188,7 +252,10 @@ export async function runBacklogBench(
       proxy = await FaultProxy.start({
         target: stack.adapterUrl,
         random: new SeededRandom(1),
-        onExchange: (exchange) => exchanges.push(exchange),
+        onExchange: (exchange: ProxyExchange) => {
+          const end = performance.now();
+          calls.push({ status: exchange.status, startMs: end - exchange.upstreamMs, endMs: end });
+        },
       });
       stack.gateway.setEndpoint(stack.endpointName, proxy.url);
       const handlers = await Promise.all(
@@ -206,25 +273,73 @@ export async function runBacklogBench(
         if (!run.drained) throw new Error("the warm-up backlog did not drain; see the progress lines");
         await adapterAlone(stack.adapterUrl, policies, warmItems);
       });
-      exchanges.length = 0;
+      calls.length = 0;
 
-      log(`the adapter alone: ${distinctRequests(items)} requests, ${ADAPTER_CLIENTS} clients`);
-      const aloneBefore = await measureCpu(parts, () => adapterAlone(stack.adapterUrl, policies, items));
-      exchanges.length = 0;
-
-      log(`the pipeline: ${items.length} items on the queue at once, drained by ${instances} instances`);
-      const piped = await measureCpu(parts, () =>
-        drainThrough(stack, handlers, items, { stallMs, functionTimeoutMs }, log),
-      );
-      const statuses = exchanges.map((exchange) => exchange.status);
-      exchanges.length = 0;
-
-      log("the adapter alone again");
-      const aloneAfter = await adapterAlone(stack.adapterUrl, policies, items);
+      const statuses: number[] = [];
+      const sent: SentMessage[] = [];
+      let deliveries = 0;
+      const alone: AloneRun[] = [];
+      const rounds: BacklogBenchReport["rounds"] = [];
+      const measuredRounds: BacklogRound[] = [];
+      const zero = (): CpuByPart => ({ wall_s: 0 });
+      let aloneCpu: CpuByPart = zero();
+      let pipelineCpu: CpuByPart = zero();
+      for (const [index, backlog] of roundItems.entries()) {
+        const aloneFirst = index % 2 === 0;
+        const measureAlone = async () => {
+          log(
+            `round ${index + 1}/${roundCount}: the adapter alone, ${distinctRequests(backlog)} requests, ${ADAPTER_CLIENTS} clients`,
+          );
+          const measured = await measureCpu(parts, () => adapterAlone(stack.adapterUrl, policies, backlog));
+          aloneCpu = addCpu(aloneCpu, { wall_s: measured.wallS, ...measured.cpu });
+          calls.length = 0;
+          return measured.value;
+        };
+        const before = aloneFirst ? await measureAlone() : undefined;
+        log(
+          `round ${index + 1}/${roundCount}: the pipeline, ${backlog.length} items on the queue at once, ${instances} instances`,
+        );
+        const offset = items.indexOf(backlog[0] as BacklogItem);
+        const piped = await measureCpu(parts, () =>
+          drainThrough(stack, handlers, backlog, { stallMs, functionTimeoutMs }, log),
+        );
+        pipelineCpu = addCpu(pipelineCpu, { wall_s: piped.wallS, ...piped.cpu });
+        const endpoint = profileEndpointCalls(calls, piped.value.startedMs, piped.value.lastEndMs);
+        statuses.push(...calls.map((call) => call.status));
+        calls.length = 0;
+        sent.push(...piped.value.sent.map((message) => ({ ...message, item: message.item + offset })));
+        deliveries += piped.value.deliveries;
+        const aloneRun = before ?? (await measureAlone());
+        alone.push(aloneRun);
+        const decided = (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter(
+          (row) => String(row.id).startsWith(`backlog-r${index}-`) && row.status !== "rejected",
+        ).length;
+        const drainS = piped.value.drainS;
+        measuredRounds.push({
+          items: backlog.length,
+          decided,
+          drainS,
+          aloneDecisionsPerS: aloneRun.decisionsPerS,
+        });
+        const rate = decided / drainS;
+        rounds.push({
+          items: backlog.length,
+          order: aloneFirst ? "alone first" : "pipeline first",
+          drain_s: round(drainS),
+          pipeline_decisions_per_s: round(rate),
+          adapter_alone_decisions_per_s: round(aloneRun.decisionsPerS),
+          ratio: round(rate / aloneRun.decisionsPerS),
+          endpoint,
+        });
+        log(
+          `round ${index + 1}/${roundCount}: pipeline ${round(rate)}/s, alone ${round(aloneRun.decisionsPerS)}/s, ratio ${round(rate / aloneRun.decisionsPerS)}; ` +
+            `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average, load average ${fmt(loadavg())}`,
+        );
+      }
 
       const check = checkChaosInvariant({
         items: items.map(toWorkloadItem),
-        sent: piped.value.sent,
+        sent,
         rows: (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter((row) =>
           String(row.id).startsWith("backlog-"),
         ),
@@ -235,13 +350,12 @@ export async function runBacklogBench(
       const summary = summarizeBacklog({
         items: items.length,
         decided: check.counts.decided,
-        drainS: piped.value.drainS,
         deadLettered: check.counts.deadLettered,
         lost: check.counts.lost,
         notDrained: check.counts.notDrained,
         endpointStatuses: statuses,
-        deliveries: piped.value.deliveries,
-        adapterAloneDecisionsPerS: [aloneBefore.value.decisionsPerS, aloneAfter.decisionsPerS],
+        deliveries,
+        rounds: measuredRounds,
       });
       const report: BacklogBenchReport = {
         ...summary,
@@ -262,7 +376,7 @@ export async function runBacklogBench(
           policies: countBy(items, (item) => item.policy),
           shared_items: items.filter((item) => item.shared).length,
           single_items: items.filter((item) => !item.shared).length,
-          distinct_requests: distinctRequests(items),
+          distinct_requests: requestsOf(roundItems),
         },
         setup: {
           instances,
@@ -272,22 +386,25 @@ export async function runBacklogBench(
           function_timeout_ms: functionTimeoutMs,
           visibility_timeout_s: visibilityTimeoutSeconds,
           max_receive_count: MAX_RECEIVE_COUNT,
-          adapter_admission: "the adapter's defaults (one running per parallel sequence, 8 queued)",
+          adapter_admission: { ...ADAPTER_ADMISSION },
+          sizing,
+          calls_in_flight: instances * maxConcurrentGroups,
         },
         adapter_alone: {
-          runs: [aloneBefore.value, aloneAfter].map((run) => ({
+          runs: alone.map((run) => ({
             wall_s: round(run.wallS),
             decisions_per_s: round(run.decisionsPerS),
             requests: run.requests,
           })),
           clients: ADAPTER_CLIENTS,
         },
+        rounds,
         endpoint_statuses: countBy(statuses, String),
         check: { ok: check.ok, counts: check.counts, violations: check.violations },
         cpu_seconds: {
           warm_up: { wall_s: warm.wallS, ...warm.cpu },
-          adapter_alone: { wall_s: aloneBefore.wallS, ...aloneBefore.cpu },
-          pipeline: { wall_s: piped.wallS, ...piped.cpu },
+          adapter_alone: aloneCpu,
+          pipeline: pipelineCpu,
         },
       };
       const outDir = options.outDir ?? join(process.cwd(), "lab", "bench", "results");
@@ -304,6 +421,18 @@ export async function runBacklogBench(
   }
 }
 
+/** Sums two phases' CPU seconds part by part (a part unmeasured in either stays unmeasured). */
+function addCpu(a: CpuByPart, b: CpuByPart): CpuByPart {
+  const sum: CpuByPart = { wall_s: round((a.wall_s ?? 0) + (b.wall_s ?? 0)) };
+  for (const part of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (part === "wall_s") continue;
+    const x = a[part];
+    const y = b[part];
+    sum[part] = x === null || y === null ? null : round((x ?? 0) + (y ?? 0));
+  }
+  return sum;
+}
+
 /** What draining one backlog through the pipeline saw. */
 interface DrainRun {
   sent: SentMessage[];
@@ -312,6 +441,9 @@ interface DrainRun {
   drainS: number;
   /** Records handed to the handlers. */
   deliveries: number;
+  /** `performance.now()` at the pollers' start and at the last delete. */
+  startedMs: number;
+  lastEndMs: number;
 }
 
 /**
@@ -401,7 +533,14 @@ async function drainThrough(
     clearInterval(progress);
     await Promise.all(pollers.map((poller) => poller.stop()));
   }
-  return { sent, drained, drainS: (lastEndAt - started) / 1000, deliveries };
+  return {
+    sent,
+    drained,
+    drainS: (lastEndAt - started) / 1000,
+    deliveries,
+    startedMs: started,
+    lastEndMs: lastEndAt,
+  };
 }
 
 /** What the adapter alone did. */
@@ -466,6 +605,11 @@ function toWorkloadItem(item: BacklogItem): WorkloadItem {
   };
 }
 
+/** The rounds' distinct requests, summed: each round is drained on its own. */
+function requestsOf(rounds: readonly (readonly BacklogItem[])[]): number {
+  return rounds.reduce((total, backlog) => total + distinctRequests(backlog), 0);
+}
+
 function distinctRequests(items: readonly BacklogItem[]): number {
   return new Set(items.map(groupKey)).size;
 }
@@ -482,6 +626,9 @@ function commandOf(options: BacklogBenchOptions, quick: boolean): string {
     ...(options.items !== undefined ? [`--items ${options.items}`] : []),
     ...(quick ? ["--quick"] : []),
     ...(options.busy ? [`--busy ${options.busy}`] : []),
+    ...(options.rounds !== undefined ? [`--rounds ${options.rounds}`] : []),
+    ...(options.instances !== undefined ? [`--instances ${options.instances}`] : []),
+    ...(options.maxConcurrentGroups !== undefined ? [`--groups ${options.maxConcurrentGroups}`] : []),
     ...(options.modelPath ? [`--model ${options.modelPath}`] : []),
   ].join(" ");
 }

@@ -1,26 +1,43 @@
+import { quantile } from "../../../evaluation/metrics/statistics.js";
+
+/** One round of the backlog bench: its own backlog drained by the pipeline, and the adapter alone on the same items beside it. */
+export interface BacklogRound {
+  /** Items the round put on the queue at once. */
+  items: number;
+  /** Items of the round with an outcome the policy gave. */
+  decided: number;
+  /** From the pollers' start to the round's last delete, seconds. */
+  drainS: number;
+  /** The adapter alone on the round's items (one request per distinct policy and state), decisions/s. */
+  aloneDecisionsPerS: number;
+}
+
 /** What the backlog bench measured, before the arithmetic. */
 export interface BacklogMeasurements {
   items: number;
   /** Items with an outcome the policy gave (from the chaos checker over the table). */
   decided: number;
-  /** From the pollers' start to the last record's delete, seconds. */
-  drainS: number;
   deadLettered: number;
   lost: number;
   notDrained: number;
-  /** Calls the adapter received while the pipeline drained, and their statuses. */
+  /** Calls the adapter received while the pipeline drained (every round), and their statuses. */
   endpointStatuses: readonly number[];
   /** Records the event source handed to the decide function (first deliveries, redeliveries, re-queued copies). */
   deliveries: number;
-  /** The adapter alone at saturation on the same items: its runs' decisions/s. */
-  adapterAloneDecisionsPerS: readonly number[];
+  /** The rounds, in the order they ran. */
+  rounds: readonly BacklogRound[];
 }
 
 /** The top-level numbers of `backlog-<timestamp>.json`. */
 export interface BacklogSummary {
   items: number;
-  /** Pipeline decisions/s while draining ÷ the adapter alone's decisions/s on the same items (mean of its runs). */
+  /**
+   * Pipeline decisions/s while draining ÷ the adapter alone's decisions/s on the same items:
+   * the median over the rounds of each round's ratio (each round's two runs side by side, so a
+   * change of the machine's load between rounds does not enter the ratio).
+   */
   goodput_ratio: number;
+  /** Sum of the rounds' drain times. */
   drain_s: number;
   dead_lettered: number;
   lost: number;
@@ -32,8 +49,12 @@ export interface BacklogSummary {
   retries_per_item: number;
   /** Deliveries of records to the decide function ÷ items (1 when every item was decided on its first delivery). */
   deliveries_per_item: number;
+  /** Median over the rounds of decided ÷ drain time. */
   pipeline_decisions_per_s: number;
+  /** Median over the rounds of the adapter alone's decisions/s. */
   adapter_alone_decisions_per_s: number;
+  /** Each round's ratio, in the order they ran. */
+  round_ratios: number[];
 }
 
 /** The goal of the bench (issue: busy is not failed). */
@@ -56,38 +77,51 @@ export function meetsBacklogGoal(summary: BacklogSummary): boolean {
 }
 
 /**
- * The arithmetic of the report: pipeline decisions/s = decided ÷ drain time; goodput ratio =
- * that ÷ the mean of the adapter-alone runs; refused share = 503/429 answers ÷ endpoint calls;
- * retries per item = calls not answered 200 ÷ items.
+ * The arithmetic of the report: per round, pipeline decisions/s = decided ÷ drain time and its
+ * ratio to the adapter alone beside it; goodput ratio = the median of the rounds' ratios; refused
+ * share = 503/429 answers ÷ endpoint calls; retries per item = calls not answered 200 ÷ items.
  *
- * @throws {RangeError} without items, with a drain time ≤ 0 or without an adapter-alone run.
+ * @throws {RangeError} without items, without a round, or with a round whose drain time or adapter-alone rate is not positive.
  */
 export function summarizeBacklog(m: BacklogMeasurements): BacklogSummary {
   if (m.items <= 0) throw new RangeError("a backlog run needs items");
-  if (!(m.drainS > 0)) throw new RangeError(`the drain time must be positive, got ${m.drainS}`);
-  if (m.adapterAloneDecisionsPerS.length === 0) throw new RangeError("no adapter-alone run was measured");
+  if (m.rounds.length === 0) throw new RangeError("no round was measured");
+  for (const [index, round] of m.rounds.entries()) {
+    if (!(round.drainS > 0))
+      throw new RangeError(`round ${index}: the drain time must be positive, got ${round.drainS}`);
+    if (!(round.aloneDecisionsPerS > 0)) {
+      throw new RangeError(
+        `round ${index}: the adapter alone's rate must be positive, got ${round.aloneDecisionsPerS}`,
+      );
+    }
+  }
   const calls = m.endpointStatuses.length;
   const refused = m.endpointStatuses.filter((status) => status === 503 || status === 429).length;
   const notServed = m.endpointStatuses.filter((status) => status !== 200).length;
-  const alone =
-    m.adapterAloneDecisionsPerS.reduce((total, each) => total + each, 0) / m.adapterAloneDecisionsPerS.length;
-  const pipeline = m.decided / m.drainS;
+  const rates = m.rounds.map((round) => round.decided / round.drainS);
+  const ratios = m.rounds.map((round, index) => (rates[index] as number) / round.aloneDecisionsPerS);
   return {
     items: m.items,
-    goodput_ratio: round(pipeline / alone),
-    drain_s: round(m.drainS),
+    goodput_ratio: round3(quantile(ratios, 0.5)),
+    drain_s: round3(m.rounds.reduce((total, each) => total + each.drainS, 0)),
     dead_lettered: m.deadLettered,
     lost: m.lost,
     not_drained: m.notDrained,
     endpoint_calls: calls,
-    refused_share: calls === 0 ? 0 : round(refused / calls),
-    retries_per_item: round(notServed / m.items),
-    deliveries_per_item: round(m.deliveries / m.items),
-    pipeline_decisions_per_s: round(pipeline),
-    adapter_alone_decisions_per_s: round(alone),
+    refused_share: calls === 0 ? 0 : round3(refused / calls),
+    retries_per_item: round3(notServed / m.items),
+    deliveries_per_item: round3(m.deliveries / m.items),
+    pipeline_decisions_per_s: round3(quantile(rates, 0.5)),
+    adapter_alone_decisions_per_s: round3(
+      quantile(
+        m.rounds.map((each) => each.aloneDecisionsPerS),
+        0.5,
+      ),
+    ),
+    round_ratios: ratios.map(round3),
   };
 }
 
-function round(value: number): number {
+function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }

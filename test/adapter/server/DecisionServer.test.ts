@@ -571,6 +571,8 @@ describe("DecisionServer admission and lifecycle", () => {
       for (const refused of responses.filter((r) => r.status === 503)) {
         assert.equal(refused.headers["retry-after"], "3");
         assert.equal(refused.json.retryable, true);
+        // The same pause in the body: behind SageMaker the caller sees the body, not the headers.
+        assert.equal(refused.json.retry_after_seconds, 3);
       }
       assert.equal(h.engine.maxRunning, 1);
     } finally {

@@ -12,9 +12,10 @@ import {
   TransientEndpointError,
 } from "../../../functions/endpoint/errors.js";
 import { AdaptiveConcurrencyLimiter } from "../../../functions/flow/AdaptiveConcurrencyLimiter.js";
+import { CallLatencyEstimate } from "../../../functions/flow/CallLatencyEstimate.js";
 import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { Deadline } from "../../../functions/shared/Deadline.js";
-import { RetriesExhaustedError } from "../../../functions/shared/errors.js";
+import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/shared/errors.js";
 import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { ManualClock } from "../../support/ManualClock.js";
@@ -124,7 +125,7 @@ describe("EndpointClient", () => {
   it("reports each attempt to the limiter: a 503 halves the limit, a success raises it", async () => {
     const clock = new ManualClock();
     const { client } = scriptedClient([{ status: 503 }, { body: "{}" }]);
-    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 4, pauseMs: 10, clock });
+    const limiter = new AdaptiveConcurrencyLimiter({ maxLimit: 4, initialLimit: 4, pauseMs: 10, clock });
     const endpoint = new EndpointClient({
       client,
       endpointName: "decisions",
@@ -225,5 +226,52 @@ describe("EndpointClient", () => {
     assert.ok(error.cause instanceof EndpointBusyError);
     assert.equal(error.cause.reason, "deadline");
     assert.equal(limiter.stats().decreases, 1);
+  });
+});
+
+describe("EndpointClient with a latency estimate", () => {
+  /** A client whose every answer takes `ms` of the manual clock. */
+  function slowClient(clock: ManualClock, ms: number) {
+    const sent: string[] = [];
+    const client = {
+      send: async (command: InvokeEndpointCommand) => {
+        sent.push(new TextDecoder().decode(command.input.Body as Uint8Array));
+        await clock.sleep(ms);
+        return { Body: new TextEncoder().encode("{}"), $metadata: {} };
+      },
+    };
+    return { client: client as unknown as SageMakerRuntimeClient, sent };
+  }
+
+  it("starts no call the deadline would abort while another is out, and starts a lone one anyway", async () => {
+    const clock = new ManualClock();
+    const { client, sent } = slowClient(clock, 4_000);
+    const latency = new CallLatencyEstimate({ weight: 1, headroom: 1.5 });
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy({ random: () => 0.5 }),
+      limiter: new AdaptiveConcurrencyLimiter({ maxLimit: 4, initialLimit: 4, clock }),
+      latency,
+    });
+    const deadline = (ms: number) => new Deadline(clock.now() + ms, clock);
+
+    await runOn(clock, endpoint.invoke("first", { deadline: deadline(60_000) }));
+    assert.equal(latency.neededMs(), 6_000);
+
+    // One call out; the next has 5 s left where a call needs 6 s: not started, busy.
+    const out = endpoint.invoke("out", { deadline: deadline(60_000) });
+    await clock.advance(0);
+    await assert.rejects(
+      runOn(clock, endpoint.invoke("late", { deadline: deadline(5_000) })),
+      DeadlineExceededError,
+    );
+    await runOn(clock, out);
+    assert.deepEqual(sent, ["first", "out"]);
+
+    // Nothing out: the call starts though the estimate (6 s) exceeds the time left (5 s), and is served.
+    const lone = await runOn(clock, endpoint.invoke("lone", { deadline: deadline(5_000) }));
+    assert.equal(lone.attempts, 1);
+    assert.deepEqual(sent, ["first", "out", "lone"]);
   });
 });

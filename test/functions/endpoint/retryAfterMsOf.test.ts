@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ServiceUnavailableError } from "../../../adapter/server/errors.js";
 import { retryAfterMsOf } from "../../../functions/endpoint/retryAfterMsOf.js";
 
 const headers = (value: string) => ({ $response: { headers: { "retry-after": value } } });
@@ -19,5 +20,10 @@ describe("retryAfterMsOf", () => {
     assert.equal(retryAfterMsOf({ OriginalMessage: "not json" }), undefined);
     assert.equal(retryAfterMsOf({ OriginalMessage: '{"retry_after_seconds":-1}' }), undefined);
     assert.equal(retryAfterMsOf(undefined), undefined);
+  });
+
+  it("reads the adapter's own 503 body, as SageMaker passes it on (OriginalMessage)", () => {
+    const body = new ServiceUnavailableError("the server is at capacity; retry the request", 2).toBody();
+    assert.equal(retryAfterMsOf({ OriginalMessage: JSON.stringify(body) }), 2_000);
   });
 });

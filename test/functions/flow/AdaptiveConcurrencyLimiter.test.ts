@@ -7,7 +7,12 @@ import {
 import { Deadline } from "../../../functions/shared/Deadline.js";
 import { ManualClock } from "../../support/ManualClock.js";
 
-function setup(options: { maxLimit: number; initialLimit?: number; pauseMs?: number }) {
+function setup(options: {
+  maxLimit: number;
+  initialLimit?: number;
+  pauseMs?: number;
+  probeSlowdown?: number;
+}) {
   const clock = new ManualClock();
   const limiter = new AdaptiveConcurrencyLimiter({ ...options, clock });
   const deadline = (ms: number) => new Deadline(clock.now() + ms, clock);
@@ -29,7 +34,7 @@ function acquireMany(limiter: AdaptiveConcurrencyLimiter, n: number, deadline: D
 
 describe("AdaptiveConcurrencyLimiter", () => {
   it("lets ⌊limit⌋ calls out and the next one in, in arrival order, when one is released", async () => {
-    const { clock, limiter, deadline } = setup({ maxLimit: 2 });
+    const { clock, limiter, deadline } = setup({ maxLimit: 2, initialLimit: 2 });
     const { granted, order } = acquireMany(limiter, 3, deadline(10_000));
     await clock.advance(0);
 
@@ -42,7 +47,7 @@ describe("AdaptiveConcurrencyLimiter", () => {
   });
 
   it("halves the limit on an overload, once per episode, and pauses new calls for the Retry-After", async () => {
-    const { clock, limiter, deadline } = setup({ maxLimit: 4 });
+    const { clock, limiter, deadline } = setup({ maxLimit: 4, initialLimit: 4 });
     const { granted, order } = acquireMany(limiter, 6, deadline(60_000));
     await clock.advance(0);
     assert.deepEqual(order, [0, 1, 2, 3]);
@@ -116,9 +121,64 @@ describe("AdaptiveConcurrencyLimiter", () => {
     assert.equal(await second, 200);
   });
 
+  it("starts at its minimum and climbs one step per round of successes", async () => {
+    const { clock, limiter, deadline } = setup({ maxLimit: 4 });
+    assert.equal(limiter.limit(), 1);
+    const { granted, order } = acquireMany(limiter, 3, deadline(60_000));
+    await clock.advance(0);
+    assert.deepEqual(order, [0], "one call out at the start, whatever the maximum");
+    granted[0]?.release("ok");
+    await clock.advance(0);
+    assert.equal(limiter.limit(), 2);
+    assert.deepEqual(order, [0, 1, 2]);
+  });
+
+  /** Calls served one at a time until the limit reaches `target` or `most` calls were made; returns the calls. */
+  async function climb(
+    limiter: AdaptiveConcurrencyLimiter,
+    clock: ManualClock,
+    target: number,
+    most = 1_000,
+  ) {
+    let calls = 0;
+    while (limiter.limit() < target && calls < most) {
+      const permit = limiter.acquire(new Deadline(clock.now() + 60_000, clock));
+      await clock.advance(0);
+      (await permit)?.release("ok");
+      calls += 1;
+    }
+    return calls;
+  }
+
+  it("climbs back to the level that was refused probeSlowdown times slower, and at the normal pace once a step above it held", async () => {
+    const { clock, limiter, deadline } = setup({ maxLimit: 8, initialLimit: 4, probeSlowdown: 8 });
+    const refused = acquireMany(limiter, 1, deadline(60_000));
+    await clock.advance(0);
+    refused.granted[0]?.release("overload");
+    assert.equal(limiter.limit(), 2);
+    assert.equal(limiter.stats().refusedAt, 4);
+    await clock.advance(10_000);
+
+    // From 2 to 3: below the refused level, the normal pace (2 → 2.5 → 2.9 → 3.24: 3 successes).
+    assert.equal(await climb(limiter, clock, 3), 3);
+    // From 3 to 4 (the refused level) and on to 5: several times slower than without a refusal.
+    const slow = await climb(limiter, clock, 5);
+    const fresh = setup({ maxLimit: 8, initialLimit: 3 });
+    const normal = await climb(fresh.limiter, fresh.clock, 5);
+    assert.equal(normal, 8);
+    assert.ok(
+      slow >= 5 * normal,
+      `the climb through the refused level took ${slow} calls, ${normal} without a refusal`,
+    );
+    assert.equal(limiter.stats().refusedAt, undefined);
+    // Above it: the normal pace again (about 1/limit a success: 6 successes from 5.0x to 6).
+    assert.equal(await climb(limiter, clock, 6), 6);
+  });
+
   it("refuses limits out of order", () => {
     assert.throws(() => new AdaptiveConcurrencyLimiter({ maxLimit: 0 }), RangeError);
     assert.throws(() => new AdaptiveConcurrencyLimiter({ maxLimit: 2, minLimit: 3 }), RangeError);
     assert.throws(() => new AdaptiveConcurrencyLimiter({ maxLimit: 2, decreaseFactor: 1 }), RangeError);
+    assert.throws(() => new AdaptiveConcurrencyLimiter({ maxLimit: 2, probeSlowdown: 0.5 }), RangeError);
   });
 });

@@ -23,7 +23,16 @@ describe("decisions bench --backlog (integration, 24 items)", () => {
   }, async () => {
     folder = await mkdtemp(join(tmpdir(), "backlog-bench-"));
 
-    const exitCode = await benchCommand.run(["--backlog", "--quick", "--items", "24", "--out", folder]);
+    const exitCode = await benchCommand.run([
+      "--backlog",
+      "--quick",
+      "--items",
+      "24",
+      "--rounds",
+      "2",
+      "--out",
+      folder,
+    ]);
 
     const files = (await readdir(folder)).filter((name) => /^backlog-.*\.json$/.test(name));
     assert.equal(files.length, 1);
@@ -45,6 +54,20 @@ describe("decisions bench --backlog (integration, 24 items)", () => {
     assert.ok(report.endpoint_calls >= report.workload.distinct_requests);
     assert.ok(report.refused_share >= 0 && report.refused_share <= 1);
     assert.equal(report.adapter_alone.runs.length, 2);
+    assert.deepEqual(
+      report.rounds.map((round) => [round.items, round.order]),
+      [
+        [12, "alone first"],
+        [12, "pipeline first"],
+      ],
+    );
+    // Sized as the CDK app sizes a deployment for 1 running + 8 waiting: 2 instances × 4 groups.
+    assert.deepEqual([report.setup.instances, report.setup.max_concurrent_groups], [2, 4]);
+    assert.ok(report.setup.calls_in_flight <= 9);
+    for (const round of report.rounds) {
+      assert.ok(round.endpoint.calls > 0);
+      assert.ok(round.endpoint.busy_share > 0 && round.endpoint.busy_share <= 1);
+    }
     for (const phase of ["warm_up", "adapter_alone", "pipeline"] as const) {
       assert.ok(Number(report.cpu_seconds[phase].wall_s) > 0, phase);
       assert.ok("DynamoDB Local" in report.cpu_seconds[phase], phase);

@@ -7,6 +7,7 @@ import { loadPolicies } from "../../../functions/policy/index.js";
 import { buildBacklogItems, groupKey } from "../../../lab/bench/backlog/buildBacklogItems.js";
 import {
   type BacklogMeasurements,
+  type BacklogRound,
   meetsBacklogGoal,
   summarizeBacklog,
 } from "../../../lab/bench/backlog/summarizeBacklog.js";
@@ -16,22 +17,28 @@ import { SeededRandom } from "../../../lab/chaos/SeededRandom.js";
 const measured: BacklogMeasurements = {
   items: 100,
   decided: 100,
-  drainS: 20,
   deadLettered: 0,
   lost: 0,
   notDrained: 0,
   endpointStatuses: [...Array<number>(76).fill(200), ...Array<number>(4).fill(503)],
   deliveries: 110,
-  adapterAloneDecisionsPerS: [5, 6],
+  rounds: [
+    { items: 34, decided: 34, drainS: 10, aloneDecisionsPerS: 3.6 },
+    { items: 33, decided: 33, drainS: 3, aloneDecisionsPerS: 11 },
+    { items: 33, decided: 33, drainS: 6, aloneDecisionsPerS: 6 },
+  ],
 };
 
 describe("summarizeBacklog", () => {
-  it("divides the pipeline's decisions/s by the adapter alone's mean, and counts refusals and retries", () => {
+  it("takes the median of each round's ratio to the adapter alone beside it, and counts refusals and retries", () => {
     const summary = summarizeBacklog(measured);
 
-    assert.equal(summary.pipeline_decisions_per_s, 5);
-    assert.equal(summary.adapter_alone_decisions_per_s, 5.5);
-    assert.equal(summary.goodput_ratio, 0.909);
+    // Rates 3.4, 11 and 5.5 per s against 3.6, 11 and 6 alone: ratios 0.944, 1 and 0.917.
+    assert.deepEqual(summary.round_ratios, [0.944, 1, 0.917]);
+    assert.equal(summary.goodput_ratio, 0.944);
+    assert.equal(summary.pipeline_decisions_per_s, 5.5);
+    assert.equal(summary.adapter_alone_decisions_per_s, 6);
+    assert.equal(summary.drain_s, 19);
     assert.equal(summary.endpoint_calls, 80);
     assert.equal(summary.refused_share, 0.05);
     assert.equal(summary.retries_per_item, 0.04);
@@ -47,14 +54,20 @@ describe("summarizeBacklog", () => {
     assert.equal(miss({ notDrained: 1, decided: 99 }), false);
     assert.equal(miss({ lost: 1, decided: 99 }), false);
     assert.equal(miss({ endpointStatuses: [...Array<number>(8).fill(200), 429, 503] }), false);
-    assert.equal(miss({ drainS: 25 }), false);
+    const slow = measured.rounds.map((round) => ({ ...round, drainS: round.drainS * 1.25 }));
+    assert.equal(miss({ rounds: slow }), false);
   });
 
   it("counts no calls as no refusals, and refuses what has no meaning", () => {
     assert.equal(summarizeBacklog({ ...measured, endpointStatuses: [] }).refused_share, 0);
     assert.throws(() => summarizeBacklog({ ...measured, items: 0 }), RangeError);
-    assert.throws(() => summarizeBacklog({ ...measured, drainS: 0 }), RangeError);
-    assert.throws(() => summarizeBacklog({ ...measured, adapterAloneDecisionsPerS: [] }), RangeError);
+    assert.throws(() => summarizeBacklog({ ...measured, rounds: [] }), RangeError);
+    const first = measured.rounds[0] as BacklogRound;
+    assert.throws(() => summarizeBacklog({ ...measured, rounds: [{ ...first, drainS: 0 }] }), RangeError);
+    assert.throws(
+      () => summarizeBacklog({ ...measured, rounds: [{ ...first, aloneDecisionsPerS: 0 }] }),
+      RangeError,
+    );
   });
 });
 
