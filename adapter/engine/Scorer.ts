@@ -25,6 +25,7 @@ import { llamaLogRouter } from "./llamaLogRouter.js";
 import { measurePrompts, sharedPrefixTokens } from "./measurePrompts.js";
 import { modelNameOf } from "./modelNameOf.js";
 import { openModel } from "./openModel.js";
+import { PromptWorker } from "./PromptWorker.js";
 import { prepareChat } from "./prepareChat.js";
 import {
   type PreparedPrompt,
@@ -49,6 +50,7 @@ import type {
   DecisionEngine,
   DecisionResult,
   ModelIdentity,
+  PreparedBatch,
   PromptMeasure,
   ScoreOptions,
 } from "./types.js";
@@ -96,6 +98,13 @@ export interface ScorerOptions {
   llamaBuild?: LlamaBuild;
   /** Use flash attention when the model supports it. Default: true. */
   flashAttention?: boolean;
+  /**
+   * Render and tokenize in {@link Scorer.prepare} on a worker thread ({@link PromptWorker}: the
+   * model's vocabulary loaded a second time, without weights), so the event loop stays free while
+   * a large batch is prepared. The HTTP server turns it on; a process that scores one batch at a
+   * time gains nothing from it. Default: false (prepared on the calling thread).
+   */
+  promptWorker?: boolean;
   /**
    * Bound, in bytes, of the states kept for reuse across requests: the saved state files (one per
    * recently evaluated state, least recently used evicted first), and separately the in-memory
@@ -177,6 +186,9 @@ export class Scorer implements DecisionEngine {
   readonly #cacheBound: CacheBound;
   readonly #stateFiles: StateFileCache;
   readonly #samplerGarbage: SamplerGarbage;
+  readonly #promptWorker: PromptWorker | undefined;
+  /** The prompts of each batch {@link prepare} gave out, for `scoreBatch`'s `prepared`. */
+  readonly #preparedPrompts = new WeakMap<PreparedBatch, { prompts: PreparedPrompt[]; ms: number }>();
   readonly #stats = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
   #disposed = false;
 
@@ -193,6 +205,7 @@ export class Scorer implements DecisionEngine {
     batchSize: number;
     cacheBound: CacheBound;
     stateFiles: StateFileCache;
+    promptWorker: PromptWorker | undefined;
   }) {
     this.#llama = parts.llama;
     this.#ownsLlama = parts.ownsLlama;
@@ -205,6 +218,7 @@ export class Scorer implements DecisionEngine {
     this.#readout = parts.readout;
     this.#cacheBound = parts.cacheBound;
     this.#stateFiles = parts.stateFiles;
+    this.#promptWorker = parts.promptWorker;
     this.contextSize = parts.context.contextSize;
     const samplerGarbage = new SamplerGarbage({ vocabularySize: parts.identity.vocab_size });
     this.#samplerGarbage = samplerGarbage;
@@ -262,6 +276,7 @@ export class Scorer implements DecisionEngine {
     }
     const { model, sha256 } = opened;
     let context: LlamaContext | undefined;
+    let promptWorker: PromptWorker | undefined;
     try {
       const contextSize = options.contextSize ?? Math.min(DEFAULT_CONTEXT_SIZE, model.trainContextSize);
       const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -305,6 +320,16 @@ export class Scorer implements DecisionEngine {
         `<|im_end|>\n${ASSISTANT_OPENING}`,
       );
       const identity = await describeModel(model, options.modelPath, sha256);
+      promptWorker =
+        options.promptWorker === true
+          ? await PromptWorker.start({
+              modelPath: options.modelPath,
+              llamaBuild: options.llama === undefined ? options.llamaBuild : undefined,
+              labels: alphabet.labels,
+              labelTokens: alphabet.tokens as Token[],
+              contextSize: context.contextSize,
+            })
+          : undefined;
       options.logger?.log("info", "llama_binding", {
         build_type: llama.buildType,
         release: llama.llamaCppRelease.release,
@@ -333,8 +358,10 @@ export class Scorer implements DecisionEngine {
           parent: options.cacheDir,
           logger: options.logger,
         }),
+        promptWorker,
       });
     } catch (error) {
+      await promptWorker?.close();
       await context?.dispose();
       if (ownsModel) await model.dispose();
       if (ownsLlama) await llama.dispose();
@@ -381,11 +408,30 @@ export class Scorer implements DecisionEngine {
     return measurePrompts(preparePrompts(batch, this.#prompts));
   }
 
+  /**
+   * {@link measure}, on the prompt worker when the scorer has one (`promptWorker`), keeping the
+   * prompts for `scoreBatch(batch, { prepared })`.
+   * @throws what `measure` throws; AbortedError when `signal` aborts first.
+   */
+  async prepare(batch: DecisionBatch, options: { signal?: AbortSignal } = {}): Promise<PreparedBatch> {
+    this.#ensureOpen();
+    const started = performance.now();
+    const prompts =
+      this.#promptWorker === undefined
+        ? preparePrompts(batch, this.#prompts)
+        : await this.#promptWorker.prepare(batch, options.signal);
+    const prepared: PreparedBatch = { batch, measure: measurePrompts(prompts) };
+    this.#preparedPrompts.set(prepared, { prompts, ms: performance.now() - started });
+    return prepared;
+  }
+
   async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {
     this.#ensureOpen();
     const started = performance.now();
-    const prompts = preparePrompts(batch, this.#prompts);
-    const tokenizeMs = (performance.now() - started) / prompts.length;
+    const given = options.prepared?.batch === batch ? options.prepared : undefined;
+    const kept = given === undefined ? undefined : this.#preparedPrompts.get(given);
+    const prompts = kept?.prompts ?? preparePrompts(batch, this.#prompts);
+    const tokenizeMs = (kept?.ms ?? performance.now() - started) / prompts.length;
     const fullVocabulary = options.fullVocabulary ?? this.#readout === "full-vocabulary";
     const { value: scored, waitedMs } = await this.#pool.run(
       async (lane) => {
@@ -479,6 +525,7 @@ export class Scorer implements DecisionEngine {
     await this.#pool.runOnAll(async () => undefined);
     await this.#context.dispose();
     await this.#stateFiles.dispose();
+    await this.#promptWorker?.close();
     if (this.#ownsModel) await this.#model.dispose();
     if (this.#ownsLlama) await this.#llama.dispose();
   }

@@ -64,7 +64,8 @@ export async function answerSystemOne(
   request: SystemOneRequest,
   options: ScoreOptions = {},
 ): Promise<SystemOneResponse> {
-  const batch = systemOneToBatch(request);
+  // A batch prepared from this request (`engine.prepare(systemOneToBatch(request))`) is scored as prepared.
+  const batch = options.prepared?.batch ?? systemOneToBatch(request);
   const scored =
     batch.questions.length > 0 ? await engine.scoreBatch(batch, options) : { results: [], timing: undefined };
   const byId = new Map(scored.results.map((result) => [result.id, result]));

@@ -212,3 +212,8 @@ function formatEnginePath(path: readonly EnginePathSegment[]): string {
   }
   return text === "" ? "request" : text;
 }
+
+/** The prompt worker's thread failed, exited or could not load the vocabulary. */
+export class PromptWorkerError extends DecisionEngineError {
+  override name = "PromptWorkerError";
+}

@@ -70,7 +70,8 @@ export function preambleTokensOf(vocabulary: PromptVocabulary): Record<PromptLay
  *
  * @throws InvalidDecisionError (or {@link InvalidBatchError} holding each of several) for every
  *   problem {@link checkDecisionBatch} finds, then {@link TokenBudgetError}s for prompts that
- *   would not fit the context.
+ *   would not fit the context (a debiased question's first rotation that does not fit is the one
+ *   reported; its other rotations are not rendered).
  */
 export function preparePrompts(batch: DecisionBatch, context: PromptContext): PreparedPrompt[] {
   const { vocabulary } = context;
@@ -120,7 +121,14 @@ export function preparePrompts(batch: DecisionBatch, context: PromptContext): Pr
   for (const layout of [PROMPT_VERSION, QUESTION_FIRST_VERSION] as const) {
     batch.questions.forEach((question, index) => {
       if (layouts[index] !== layout) return;
-      for (const rotation of rotationsOf(question)) prompts.push(prepare(question, index, layout, rotation));
+      for (const rotation of rotationsOf(question)) {
+        const prompt = prepare(question, index, layout, rotation);
+        prompts.push(prompt);
+        // A rotation lists the same options in another order: once one does not fit the context,
+        // the question is refused, and rendering the other rotations (up to 255 of 5,000 tokens
+        // each) would only cost seconds.
+        if (prompt.tokens.length >= context.contextSize) break;
+      }
     });
   }
   const longest = new Map<number, number>();

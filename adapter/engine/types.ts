@@ -225,6 +225,11 @@ export interface CacheStats {
 export interface ScoreOptions {
   /** Aborts the call; queued calls leave the queue, a running one stops at the next evaluation step. */
   signal?: AbortSignal;
+  /**
+   * The batch's prompts, from {@link DecisionEngine.prepare} on this very batch object: scored as
+   * prepared, not rendered and tokenized again. Default: prepared by the call.
+   */
+  prepared?: PreparedBatch;
   /** Read the whole next-token distribution rather than the slot tokens only (slower; reports slot mass). */
   fullVocabulary?: boolean;
 }
@@ -274,6 +279,16 @@ export interface PromptMeasure {
 }
 
 /**
+ * A batch rendered and tokenized ({@link DecisionEngine.prepare}): its token counts, and its prompts
+ * kept by the engine for {@link ScoreOptions.prepared}.
+ */
+export interface PreparedBatch {
+  /** The batch it was prepared from (scoring another batch with it prepares that one afresh). */
+  readonly batch: DecisionBatch;
+  readonly measure: PromptMeasure;
+}
+
+/**
  * What the HTTP adapter, the functions and the batch CLI need of a loaded decision model.
  * {@link Scorer} is the implementation on node-llama-cpp.
  */
@@ -292,6 +307,12 @@ export interface DecisionEngine extends AsyncDisposable {
   scoreBatch(batch: DecisionBatch, options?: ScoreOptions): Promise<BatchResult>;
   /** Count the tokens of a batch's prompts without evaluating anything. */
   measure(batch: DecisionBatch): PromptMeasure;
+  /**
+   * What {@link measure} does, without holding the event loop where the engine can (the scorer's
+   * `promptWorker` renders and tokenizes on a worker thread); the prompts are kept for
+   * {@link ScoreOptions.prepared}. Throws what `measure` throws (as a rejection), or AbortedError.
+   */
+  prepare(batch: DecisionBatch, options?: { signal?: AbortSignal }): Promise<PreparedBatch>;
   /** Answer a chat request by generating text (the standard path), serialised with scoring. */
   complete(request: ChatCompletionRequest, options?: { signal?: AbortSignal }): Promise<ChatCompletionResult>;
   cacheStats(): CacheStats;

@@ -413,9 +413,16 @@ export class DecisionServer implements AsyncDisposable {
       // The body is read before the request takes a place in the gate, within its own deadline and
       // among a bounded number of reads: a slow or idle sender holds a read, never an admission.
       const body = await this.#readBody(request, controller.signal);
-      prepared = prepareInvocation(body, accepts, limits, engine, {
-        maxStateBytes: limits.maxPromptTokens * this.#settings.maxStateBytesPerToken,
-      });
+      // Rendering and tokenizing run on the engine's prompt worker (off the event loop) before the
+      // request takes its place in the gate: /ping and other requests are answered meanwhile.
+      prepared = await prepareInvocation(
+        body,
+        accepts,
+        limits,
+        engine,
+        { maxStateBytes: limits.maxPromptTokens * this.#settings.maxStateBytesPerToken },
+        controller.signal,
+      );
       record.kind = prepared.invocation.kind;
       ticket = this.#gate.tryAdmit();
       if (ticket === undefined) {

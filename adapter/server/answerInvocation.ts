@@ -43,13 +43,16 @@ export async function answerInvocation(
   const { invocation } = prepared;
   switch (invocation.kind) {
     case "semif": {
-      const scored = await engine.scoreBatch(invocation.batch, { signal });
+      const scored = await engine.scoreBatch(invocation.batch, { signal, prepared: prepared.prepared });
       const summary = summarise(scored.results, scored.timing.queue_ms, performance.now() - started);
       if (invocation.shape === "single") return { body: { result: scored.results[0] }, summary };
       return { body: { results: scored.results, timing: scored.timing }, summary };
     }
     case "systemone": {
-      const response = await answerSystemOne(engine, invocation.request, { signal });
+      const response = await answerSystemOne(engine, invocation.request, {
+        signal,
+        prepared: prepared.prepared,
+      });
       const summary = summarise([], 0, performance.now() - started);
       summary.questions = Object.keys(invocation.request.questions).length;
       summary.input_tokens = response.usage.input_tokens;

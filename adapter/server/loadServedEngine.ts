@@ -72,6 +72,9 @@ export async function loadServedEngine(
     parallelBatching: settings.parallelBatching,
     llamaBuild: settings.llamaBuild,
     cacheMaxBytes: settings.cacheMaxBytes,
+    // Requests are rendered and tokenized on a worker thread: /ping is answered while a large
+    // request is prepared (issue 19's stalls of seconds were all on the event loop).
+    promptWorker: true,
     logger,
     logLevel: llamaLogLevelFor(settings.logLevel),
   });

@@ -1,6 +1,6 @@
 import { InvalidDecisionError } from "../engine/errors.js";
 import { systemOneToBatch } from "../engine/SystemOne.js";
-import type { DecisionBatch, DecisionEngine, PromptMeasure } from "../engine/types.js";
+import type { DecisionBatch, DecisionEngine, PreparedBatch, PromptMeasure } from "../engine/types.js";
 import { adoptTextStates } from "./adoptTextStates.js";
 import { boundPromptWork, type PromptWorkBounds } from "./boundPromptWork.js";
 import { checkTokenBudget } from "./checkTokenBudget.js";
@@ -19,25 +19,29 @@ export interface PreparedInvocation {
   fields: EngineFieldMap;
   /** Token counts of its prompts (absent for chat, and for a System One request the model need not score). */
   measure: PromptMeasure | undefined;
+  /** Its prompts, rendered and tokenized by the engine, for `scoreBatch`'s `prepared` (absent with `measure`). */
+  prepared: PreparedBatch | undefined;
 }
 
 /**
  * Turns a parsed body into a {@link PreparedInvocation}: picks the wire format (`auto`: by the
  * body's shape, as `POST /invocations` does), validates it with the wire schemas, gives it the
  * states as the request's text wrote them, checks cheap lower bounds of its token counts
- * ({@link boundPromptWork}: no rendering, no tokenizing), then measures its prompts with the engine
- * and checks the token budgets.
+ * ({@link boundPromptWork}: no rendering, no tokenizing), then has the engine render and tokenize
+ * its prompts (`engine.prepare`: on the engine's prompt worker, off the event loop, when it has one)
+ * and checks the token budgets. The prompts are kept for scoring, which then tokenizes nothing.
  *
  * @throws BadRequestError listing every problem (repeated keys, shape, limits, reserved texts), or
  *   the token budget problems once the shape is valid.
  */
-export function prepareInvocation(
+export async function prepareInvocation(
   body: JsonBody,
   accepts: InvocationKind | "auto",
   limits: RequestLimits,
-  engine: Pick<DecisionEngine, "measure">,
+  engine: Pick<DecisionEngine, "prepare">,
   bounds: PromptWorkBounds = { maxStateBytes: Number.POSITIVE_INFINITY },
-): PreparedInvocation {
+  signal?: AbortSignal,
+): Promise<PreparedInvocation> {
   let kind: InvocationKind;
   if (accepts === "auto") {
     const classification = classifyInvocation(body.value);
@@ -62,13 +66,13 @@ export function prepareInvocation(
       fields = engineFieldMapFor(invocation, batch);
     }
     if (batch === undefined || batch.questions.length === 0)
-      return { invocation, fields, measure: undefined };
+      return { invocation, fields, measure: undefined, prepared: undefined };
     const cheap = boundPromptWork(batch, fields, limits, bounds);
     if (cheap.length > 0) throw BadRequestError.fromProblems(cheap);
-    const measure = engine.measure(batch);
-    const budgetProblems = checkTokenBudget(measure, fields, limits);
+    const prepared = await engine.prepare(batch, { signal });
+    const budgetProblems = checkTokenBudget(prepared.measure, fields, limits);
     if (budgetProblems.length > 0) throw BadRequestError.fromProblems(budgetProblems);
-    return { invocation, fields, measure };
+    return { invocation, fields, measure: prepared.measure, prepared };
   } catch (error) {
     if (error instanceof InvalidDecisionError)
       throw BadRequestError.fromProblems(engineProblems(error, fields));

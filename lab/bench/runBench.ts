@@ -254,6 +254,7 @@ async function startServer(scorer: Scorer, threads: number): Promise<DecisionSer
     contextSize: scorer.contextSize,
     scoreBatch: (batch, options) => scorer.scoreBatch(batch, options),
     measure: (batch) => scorer.measure(batch),
+    prepare: (batch, options) => scorer.prepare(batch, options),
     complete: (request, options) => scorer.complete(request, options),
     cacheStats: () => scorer.cacheStats(),
     dispose: async () => undefined,

@@ -15,6 +15,7 @@ import type {
   DecisionEngine,
   DecisionResult,
   ModelIdentity,
+  PreparedBatch,
   PromptMeasure,
   ScoreOptions,
 } from "../../adapter/engine/types.js";
@@ -69,6 +70,10 @@ export class FakeEngine implements DecisionEngine {
       questionTokens: suffixes.map((suffix) => prefix + suffix),
       batchTokens: prefix + suffixes.reduce((sum, suffix) => sum + suffix, 0),
     };
+  }
+
+  async prepare(batch: DecisionBatch): Promise<PreparedBatch> {
+    return { batch, measure: this.measure(batch) };
   }
 
   async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {

@@ -30,7 +30,12 @@ describe("serve", () => {
     await ready;
     engine.delayMs = 200;
     const inFlight = send(server.address.port, { body: { decision: supportRouteDecision() } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // SIGTERM only once the request is in the engine. This used to wait a fixed 50 ms, and on a
+    // busy machine the connection was not even accepted by then: closing the listening socket
+    // resets the connections still in its backlog, and the client saw "connect ECONNRESET" (what
+    // a graceful stop does to a request it never received; the sender retries it). What this
+    // test checks is that a request already in flight is finished, so it waits for that.
+    await untilOrSettled(() => engine.running > 0, inFlight);
     signals.emit("SIGTERM");
     assert.equal((await inFlight).status, 200);
     assert.equal(await exit.promise, 0);
@@ -100,6 +105,19 @@ describe("serve", () => {
     assert.equal(logger.events("ready").length, 0);
   });
 });
+
+/**
+ * Resolves once `condition()` holds, checking after each turn of the event loop; or once `work`
+ * settles first (its own assertion then reports why it ended).
+ */
+async function untilOrSettled(condition: () => boolean, work: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!condition() && !settled) await new Promise((resolve) => setTimeout(resolve, 1));
+}
 
 function withResolvers<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
