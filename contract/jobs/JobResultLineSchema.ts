@@ -45,6 +45,11 @@ export const JobLineItemSchema = JobResultLineSchema.extend({
   job_id: z.string().min(1),
   /** When the line ended. */
   ended_at: z.string(),
+  /** The outcome's policy version and hash, and the model that decided it: for the manifest. */
+  policy_version: z.union([z.string(), z.number()]).optional(),
+  policy_sha256: z.string().optional(),
+  model: z.string().optional(),
+  model_sha256: z.string().optional(),
 });
 
 /** A line item of the jobs table. */

@@ -60,4 +60,16 @@ export const DECIDE_SETTINGS = {
     default: { value: 0 },
     doc: "how long an item naming a policy this function has not loaded goes back to the queue (a rollout still under way), from its message's send time, before it is rejected; 0 rejects it at once. The CDK app sets 900",
   },
+  jobsTable: {
+    env: ["JOBS_TABLE"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "the jobs table: an outcome of a job's line is counted there in the same transaction (empty: no jobs)",
+  },
+  maxReceiveCount: {
+    env: ["MAX_RECEIVE_COUNT"],
+    schema: integerSetting(0, 1000),
+    default: { value: 0 },
+    doc: "the work queue's maxReceiveCount: a job's line whose last receive fails is counted as dead-lettered (0: not counted)",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -43,4 +43,10 @@ export const INGEST_SETTINGS = {
     default: { value: 6 },
     doc: "attempts per SendMessageBatch or outcome write, the first included",
   },
+  jobsTable: {
+    env: ["JOBS_TABLE"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "the jobs table: each object version read is a job there (empty: no jobs)",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -11,6 +11,7 @@ import {
   CallLatencyEstimate,
   RetryBudget,
 } from "../flow/index.js";
+import { JobLedger } from "../jobs/JobLedger.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
@@ -38,6 +39,8 @@ export interface DecideParts {
   sqs?: SQSClient;
   /** Default: the system clock. */
   clock?: Clock;
+  /** Called when a job's last line has ended (see `JobLedgerOptions.onEnded`). Default none. */
+  onJobEnded?: (jobId: string) => Promise<void>;
 }
 
 /**
@@ -64,6 +67,17 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
   const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
+  const jobs =
+    (config.jobsTable ?? "") === ""
+      ? undefined
+      : new JobLedger({
+          client: documents,
+          jobsTable: config.jobsTable ?? "",
+          outcomesTable: config.outcomesTable,
+          retry,
+          ...(clock ? { clock } : {}),
+          ...(parts.onJobEnded ? { onEnded: parts.onJobEnded } : {}),
+        });
   return {
     policies: parts.policies ?? (await loadPolicies(config.policyDir)),
     endpoint: new EndpointClient({
@@ -76,7 +90,13 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
       }),
       latency: new CallLatencyEstimate(),
     }),
-    outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
+    outcomes: new OutcomeStore({
+      client: documents,
+      tableName: config.outcomesTable,
+      retry,
+      ...(jobs ? { jobs } : {}),
+    }),
+    ...(jobs ? { jobs: { ledger: jobs, maxReceiveCount: config.maxReceiveCount ?? 0 } } : {}),
     telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),
     settings: {
       deadlineMarginMs: config.deadlineMarginMs,

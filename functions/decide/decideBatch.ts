@@ -1,10 +1,72 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
+import { REASON_CHARS } from "../../contract/outcome/outcomeLimits.js";
 import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
+import type { JobLedger } from "../jobs/JobLedger.js";
+import { readJobAttributes } from "../jobs/readJobAttributes.js";
 import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/index.js";
 import type { PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
+import { Deadline } from "../shared/Deadline.js";
+import { truncateText } from "../shared/truncateText.js";
 import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
+
+/**
+ * A job line's record that failed on its last receive goes to the dead-letter queue when its
+ * visibility ends: counted here, as dead-lettered, so that its job still completes. This is the
+ * one place that knows it — a consumer of the dead-letter queue would have to delete the messages
+ * people inspect and redrive there. A record that dies without reporting (a crash or timeout on
+ * its last receive) is not counted: its job stops progressing, which the stalled-jobs alarm shows.
+ * Best effort: a count that cannot be written is logged, the record fails as it would anyway.
+ */
+async function countDeadLettered(
+  record: SQSRecord,
+  reason: unknown,
+  jobs: { ledger: JobLedger; maxReceiveCount: number },
+  telemetry: DecideTelemetry,
+): Promise<void> {
+  const job = readJobAttributes(record.messageAttributes);
+  const receives = Number.parseInt(record.attributes?.ApproximateReceiveCount ?? "1", 10);
+  if (job === undefined || jobs.maxReceiveCount < 1 || !(receives >= jobs.maxReceiveCount)) return;
+  const named = namedIn(record.body);
+  const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  try {
+    await jobs.ledger.recordDeadLettered(
+      job.jobId,
+      {
+        line: job.line,
+        id: named.id ?? record.messageId,
+        policy: named.policy ?? "_unparsed",
+        status: "dead_lettered",
+        reason: truncateText(
+          `failed on its last receive (${receives} of maxReceiveCount ${jobs.maxReceiveCount}), dead-lettered: ${text}`,
+          REASON_CHARS,
+        ),
+      },
+      { deadline: new Deadline(Date.now() + 10_000) },
+    );
+  } catch (error) {
+    telemetry.logger.error("a dead-lettered job line could not be counted", {
+      messageId: record.messageId,
+      jobId: job.jobId,
+      line: job.line,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/** The `id` and `policy` a body names, when it is a JSON object naming them as strings. */
+function namedIn(body: string): { id?: string; policy?: string } {
+  try {
+    const value = JSON.parse(body) as { id?: unknown; policy?: unknown };
+    return {
+      ...(typeof value?.id === "string" ? { id: value.id } : {}),
+      ...(typeof value?.policy === "string" ? { policy: value.policy } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
 
 /** Settings of {@link decideBatch}. */
 export interface DecideSettings {
@@ -32,6 +94,11 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
   requeuer?: BusyRecordRequeuer;
   /** Default: the system clock. */
   clock?: Clock;
+  /**
+   * The jobs table and the work queue's `maxReceiveCount`: a job line whose record fails on its
+   * last receive is counted as dead-lettered (see {@link countDeadLettered}). Default: none.
+   */
+  jobs?: { ledger: JobLedger; maxReceiveCount: number };
 }
 
 /**
@@ -85,6 +152,7 @@ export async function decideBatch(
     if (result?.status !== "failed" || requeued.has(index)) continue;
     deps.telemetry.recordFailed(record.messageId, result.reason, itemOf(result));
     batchItemFailures.push({ itemIdentifier: record.messageId });
+    if (deps.jobs !== undefined) await countDeadLettered(record, result.reason, deps.jobs, deps.telemetry);
   }
   return { batchItemFailures };
 }

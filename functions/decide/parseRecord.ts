@@ -1,6 +1,7 @@
 import type { SQSRecord } from "aws-lambda";
 import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
 import { readRequeueLineage } from "../flow/requeueAttributes.js";
+import { readJobAttributes } from "../jobs/readJobAttributes.js";
 import type { WorkItemInput } from "../pipeline/index.js";
 import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
 
@@ -18,6 +19,7 @@ export function parseRecord(record: SQSRecord): WorkItemInput {
   // Set by `decisions outcomes redecide` and `decisions submit --supersede` (kept by re-queued copies).
   const supersede = record.messageAttributes?.[SUPERSEDE_ATTRIBUTE]?.stringValue;
   const sentAt = lineage.firstSentMs ?? Number.parseInt(record.attributes?.SentTimestamp ?? "", 10);
+  const job = readJobAttributes(record.messageAttributes);
   return {
     body: stripByteOrderMark(record.body),
     origin: {
@@ -26,6 +28,7 @@ export function parseRecord(record: SQSRecord): WorkItemInput {
       receiveCount: Number.isFinite(receiveCount) ? receiveCount : 1,
       ...(Number.isFinite(sentAt) ? { sentAt } : {}),
       ...(supersede !== undefined && supersede !== "" ? { supersede } : {}),
+      ...(job !== undefined ? { job } : {}),
     },
   };
 }

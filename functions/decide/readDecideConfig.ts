@@ -27,6 +27,10 @@ export interface DecideConfig {
    * back (a rollout under way) before it is rejected. Default 0 (rejected at once); the CDK app sets 900.
    */
   unknownPolicyWaitSeconds: number;
+  /** `JOBS_TABLE`: where outcomes of a job's lines are counted. Default "" (no jobs). */
+  jobsTable?: string;
+  /** `MAX_RECEIVE_COUNT`: the work queue's; a job line failing its last receive is dead-lettered. Default 0 (not counted). */
+  maxReceiveCount?: number;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { JOB_MESSAGE_ATTRIBUTES } from "../../contract/jobs/jobsTableKeys.js";
 import type { Deadline } from "../shared/Deadline.js";
 import { PipelineError, RetriesExhaustedError, TransientError } from "../shared/errors.js";
 import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
@@ -32,6 +33,8 @@ export interface LineMessage {
   /** The work item's policy (a line refused by the queue is recorded under it). */
   policy: string;
   body: string;
+  /** The job the line belongs to: sent as the message's job attributes (`JOB_MESSAGE_ATTRIBUTES`). */
+  jobId?: string;
 }
 
 /** Some entries of a batch failed for now (SQS `SenderFault: false`); retried by the policy. */
@@ -89,6 +92,14 @@ export class WorkQueueSender {
     let pending: SendMessageBatchRequestEntry[] = messages.map((message) => ({
       Id: `l${message.line}`,
       MessageBody: message.body,
+      ...(message.jobId !== undefined
+        ? {
+            MessageAttributes: {
+              [JOB_MESSAGE_ATTRIBUTES.jobId]: { DataType: "String", StringValue: message.jobId },
+              [JOB_MESSAGE_ATTRIBUTES.line]: { DataType: "Number", StringValue: String(message.line) },
+            },
+          }
+        : {}),
     }));
     const failed: FailedLine[] = [];
     const failedFor = (id: string | undefined, code: string, text: string): FailedLine => {

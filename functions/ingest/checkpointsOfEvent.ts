@@ -8,6 +8,8 @@ const Checkpoint = z.object({
   versionId: z.string().optional(),
   line: z.number().int().min(1),
   byteOffset: z.number().int().min(0),
+  jobId: z.string().min(1).optional(),
+  jobLines: z.number().int().min(0).optional(),
 });
 
 const S3Notification = z.object({
@@ -77,6 +79,11 @@ export function checkpointsOfEvent(event: unknown): IngestCheckpoint[] {
 }
 
 function stripUndefined(checkpoint: z.infer<typeof Checkpoint>): IngestCheckpoint {
-  const { versionId, ...rest } = checkpoint;
-  return versionId === undefined ? rest : { ...rest, versionId };
+  const { versionId, jobId, jobLines, ...rest } = checkpoint;
+  return {
+    ...rest,
+    ...(versionId !== undefined ? { versionId } : {}),
+    ...(jobId !== undefined ? { jobId } : {}),
+    ...(jobLines !== undefined ? { jobLines } : {}),
+  };
 }

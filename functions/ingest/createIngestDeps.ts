@@ -4,6 +4,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { JobLedger } from "../jobs/JobLedger.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import { type Clock, systemClock } from "../shared/Clock.js";
@@ -21,6 +22,8 @@ export interface IngestParts {
   logger?: Logger;
   metrics?: Metrics;
   clock?: Clock;
+  /** Called when a job's last line has ended (see `JobLedgerOptions.onEnded`). Default none. */
+  onJobEnded?: (jobId: string) => Promise<void>;
 }
 
 /**
@@ -37,14 +40,32 @@ export async function createIngestDeps(
   const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
+  const clock = parts.clock ?? systemClock;
+  const jobs =
+    (config.jobsTable ?? "") === ""
+      ? undefined
+      : new JobLedger({
+          client: documents,
+          jobsTable: config.jobsTable ?? "",
+          outcomesTable: config.outcomesTable,
+          retry,
+          clock,
+          ...(parts.onJobEnded ? { onEnded: parts.onJobEnded } : {}),
+        });
   return {
     s3: parts.s3 ?? new S3Client({ maxAttempts: 1 }),
     sender: new WorkQueueSender(parts.sqs ?? new SQSClient({ maxAttempts: 1 }), config.workQueueUrl, retry),
-    outcomes: new OutcomeStore({ client: documents, tableName: config.outcomesTable, retry }),
+    outcomes: new OutcomeStore({
+      client: documents,
+      tableName: config.outcomesTable,
+      retry,
+      ...(jobs ? { jobs } : {}),
+    }),
+    ...(jobs ? { jobs } : {}),
     policies: parts.policies ?? (await loadPolicies(config.policyDir)),
     logger: parts.logger ?? new Logger(),
     metrics: parts.metrics ?? new Metrics(),
-    clock: parts.clock ?? systemClock,
+    clock,
     maxLinesPerInvocation: config.maxLinesPerInvocation,
     deadlineMarginMs: config.deadlineMarginMs,
   };

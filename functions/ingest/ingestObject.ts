@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3";
+import type { JobLedger } from "../jobs/JobLedger.js";
 import type { Outcome, OutcomeStore } from "../outcomes/index.js";
 import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { PolicySet } from "../policy/index.js";
@@ -33,7 +34,16 @@ export interface IngestDeps {
   clock: Clock;
   /** Lines read per invocation before it stops at a checkpoint. */
   maxLinesPerInvocation: number;
+  /**
+   * The jobs table: with it, each object version is a job (created on the first read, its lines
+   * counted as they end, `deciding` once read to its end) and each message carries its job and
+   * line. Default: none (no jobs).
+   */
+  jobs?: JobLedger;
 }
+
+/** Bytes a message's job attributes take of SQS's size limits (names, types, values; generous). */
+const JOB_ATTRIBUTE_BYTES = 128;
 
 /**
  * Streams one S3 JSONL object (from a checkpoint: a ranged GetObject of the same version), validates
@@ -72,8 +82,12 @@ export async function ingestObject(
   } catch (error) {
     // A checkpoint at the very end of the object (it stopped on its last line): nothing is left.
     if (start.byteOffset > 0 && (error as { name?: unknown }).name === "InvalidRange") {
-      const { bucket, key, versionId } = start;
+      const { bucket, key, versionId, jobId } = start;
+      if (deps.jobs !== undefined && jobId !== undefined) {
+        await deps.jobs.markRead(jobId, start.jobLines ?? 0, { deadline: farDeadline(deps.clock) });
+      }
       return {
+        ...(jobId !== undefined ? { jobId } : {}),
         bucket,
         key,
         ...(versionId ? { versionId } : {}),
@@ -90,9 +104,30 @@ export async function ingestObject(
   const object = { bucket: start.bucket, key: start.key, ...(versionId !== undefined ? { versionId } : {}) };
   const result: ObjectIngestResult = { ...object, linesRead: 0, sent: 0, rejected: 0, failed: [] };
   const body = output.Body as Readable | undefined;
+  let jobId = start.jobId;
+  if (deps.jobs !== undefined && jobId === undefined) {
+    const etag = output.ETag;
+    const { job } = await deps.jobs.start(
+      { ...object, ...(versionId === undefined && etag !== undefined ? { etag } : {}) },
+      { deadline: farDeadline(deps.clock) },
+    );
+    jobId = job.job_id;
+    if (job.status !== "reading") {
+      // This version was read to its end before: its lines are sent or recorded, its job counts them.
+      body?.destroy();
+      deps.logger.info("object version already ingested; nothing read", {
+        ...object,
+        jobId,
+        status: job.status,
+      });
+      return { ...result, jobId, alreadyIngested: true };
+    }
+  }
+  if (jobId !== undefined) result.jobId = jobId;
   if (body === undefined) return result;
+  const job = jobId !== undefined ? { jobId } : {};
 
-  let checkpoint = { line: start.line, byteOffset: start.byteOffset };
+  let checkpoint = { line: start.line, byteOffset: start.byteOffset, ...job, jobLines: start.jobLines ?? 0 };
   let batch: LineMessage[] = [];
   let batchBytes = 0;
   let batchEnd = checkpoint;
@@ -105,7 +140,7 @@ export async function ingestObject(
    */
   const record = async (bad: BadLine, line: number, text: string): Promise<true | unknown> => {
     try {
-      await recordBadLine(bad, { ...object, line }, text, deps);
+      await recordBadLine(bad, { ...object, line, ...job }, text, deps);
       return true;
     } catch (error) {
       if (!(error instanceof TransientError)) return error;
@@ -177,7 +212,7 @@ export async function ingestObject(
       const recorded = await record(bad, message.line, message.body);
       if (recorded === true) continue;
       if (recorded instanceof TransientError) return false;
-      throw new IngestLineError({ ...object, ...checkpoint }, { cause: recorded });
+      throw new IngestLineError(resumeAt(object, checkpoint), { cause: recorded });
     }
     result.sent += batch.length - failed.length;
     result.rejected += failed.length;
@@ -196,7 +231,13 @@ export async function ingestObject(
     })) {
       result.linesRead += 1;
       const lineStart = batchEnd;
-      const end = { line: line.line + 1, byteOffset: line.nextOffset };
+      const blank = !line.tooLong && line.text.trim() === "";
+      const end = {
+        line: line.line + 1,
+        byteOffset: line.nextOffset,
+        ...job,
+        jobLines: lineStart.jobLines + (blank ? 0 : 1),
+      };
       // Only the object's first line can start with a byte order mark.
       const text = line.line === 1 ? stripByteOrderMark(line.text) : line.text;
       if (line.tooLong || text.trim() !== "") {
@@ -210,14 +251,20 @@ export async function ingestObject(
             } satisfies BadLine)
           : prepareLine(text, origin, deps.policies);
         if (prepared.kind === "message") {
-          const bytes = Buffer.byteLength(prepared.body);
+          const bytes = Buffer.byteLength(prepared.body) + (jobId !== undefined ? JOB_ATTRIBUTE_BYTES : 0);
           if (batch.length === SEND_BATCH_ENTRIES || batchBytes + bytes > SEND_BATCH_BYTES) {
             if (!(await flush())) {
               stopped = true;
               break;
             }
           }
-          batch.push({ line: line.line, id: prepared.id, policy: prepared.policy, body: prepared.body });
+          batch.push({
+            line: line.line,
+            id: prepared.id,
+            policy: prepared.policy,
+            body: prepared.body,
+            ...job,
+          });
           batchBytes += bytes;
         } else {
           const recorded = await record(prepared, line.line, text);
@@ -225,7 +272,7 @@ export async function ingestObject(
             // The lines before it are sent first; the checkpoint is then this line's start.
             const flushed = await flush();
             if (flushed && !(recorded instanceof TransientError)) {
-              throw new IngestLineError({ ...object, ...lineStart }, { cause: recorded });
+              throw new IngestLineError(resumeAt(object, lineStart), { cause: recorded });
             }
             stopped = true;
             break;
@@ -242,17 +289,32 @@ export async function ingestObject(
       }
     }
     if (!stopped) {
-      if (await flush()) return result;
+      if (await flush()) {
+        // Read to its end: every line is sent or recorded, so the job knows its line count.
+        if (deps.jobs !== undefined && jobId !== undefined) {
+          await deps.jobs.markRead(jobId, checkpoint.jobLines, { deadline: farDeadline(deps.clock) });
+        }
+        return result;
+      }
     }
   } finally {
     body.destroy();
   }
-  return { ...result, next: { ...object, ...checkpoint } };
+  return { ...result, next: resumeAt(object, checkpoint) };
+}
+
+/** The checkpoint to resume from; the job's line count travels only with a job. */
+function resumeAt(
+  object: { bucket: string; key: string; versionId?: string },
+  at: { line: number; byteOffset: number; jobId?: string; jobLines: number },
+): IngestCheckpoint {
+  const { jobLines, ...rest } = at;
+  return { ...object, ...rest, ...(at.jobId !== undefined ? { jobLines } : {}) };
 }
 
 async function recordBadLine(
   bad: BadLine,
-  origin: { bucket: string; key: string; versionId?: string; line: number },
+  origin: { bucket: string; key: string; versionId?: string; line: number; jobId?: string },
   text: string,
   deps: IngestDeps,
 ): Promise<void> {
@@ -273,6 +335,7 @@ async function recordBadLine(
       key: origin.key,
       ...(origin.versionId !== undefined ? { version_id: origin.versionId } : {}),
       line: origin.line,
+      ...(origin.jobId !== undefined ? { job_id: origin.jobId } : {}),
     },
     created_at: at,
     updated_at: at,

@@ -18,6 +18,8 @@ export interface IngestConfig {
   deadlineMarginMs: number;
   /** `MAX_ATTEMPTS`: attempts per SendMessageBatch or outcome write. Default 6. */
   maxAttempts: number;
+  /** `JOBS_TABLE`: each object version read is a job there. Default "" (no jobs). */
+  jobsTable?: string;
 }
 
 /**

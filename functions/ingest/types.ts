@@ -11,6 +11,10 @@ export interface IngestCheckpoint {
   versionId?: string;
   line: number;
   byteOffset: number;
+  /** The object's job, once ingest created it (a resumed read counts toward the same job). */
+  jobId?: string;
+  /** Non-blank lines before `line`: the job's lines read so far. */
+  jobLines?: number;
 }
 
 /** A work-item message that could not be sent (or a bad line whose outcome could not be written). */
@@ -46,6 +50,13 @@ export interface ObjectIngestResult {
   failed: FailedLine[];
   /** Where to resume, when the object was not finished in this invocation. */
   next?: IngestCheckpoint;
+  /** The object version's job (set when the function has a jobs table). */
+  jobId?: string;
+  /**
+   * Set when the object version's job had been read to its end before (the same version ingested
+   * again): nothing was read or sent, and no second job or outcome was made.
+   */
+  alreadyIngested?: true;
 }
 
 /**

@@ -1,2 +1,12 @@
+export { JobResultsMismatchError } from "./errors.js";
+export { JobLedger, type JobLedgerOptions } from "./JobLedger.js";
+export {
+  type JobCompletedPublisher,
+  type JobResultsOutcome,
+  JobResultsWriter,
+  type JobResultsWriterOptions,
+} from "./JobResultsWriter.js";
 export { type JobObject, jobIdOf } from "./jobIdOf.js";
 export { jobsTableDefinition } from "./jobsTable.js";
+export { readJobAttributes } from "./readJobAttributes.js";
+export { resultLineOf } from "./resultLineOf.js";

@@ -39,6 +39,21 @@ export interface OutcomeStoreOptions {
   tableName: string;
   /** The retry policy for writes. */
   retry: RetryPolicy;
+  /**
+   * Where an outcome of a job's line (`source.job_id` and `source.line` set) is written instead:
+   * in one transaction with the line's count (functions/jobs `JobLedger`). Default: none — such
+   * outcomes are written as any other, and no job counts them.
+   */
+  jobs?: JobLineWriter;
+}
+
+/** Writes an outcome of a job's line together with its count (functions/jobs `JobLedger`). */
+export interface JobLineWriter {
+  /** Same contract as {@link OutcomeStore.put}'s write: {@link OutcomeAlreadyRecordedError} when one stands. */
+  recordOutcome(
+    outcome: Outcome,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<Outcome>;
 }
 
 /** What {@link OutcomeStore.record} did. */
@@ -77,11 +92,13 @@ export class OutcomeStore {
   readonly tableName: string;
   readonly #client: DynamoDBDocumentClient;
   readonly #retry: RetryPolicy;
+  readonly #jobs: JobLineWriter | undefined;
 
   constructor(options: OutcomeStoreOptions) {
     this.#client = options.client;
     this.tableName = options.tableName;
     this.#retry = options.retry;
+    this.#jobs = options.jobs;
   }
 
   /**
@@ -127,6 +144,10 @@ export class OutcomeStore {
     options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
     replacing?: { updatedAt: string },
   ): Promise<void> {
+    if (this.#jobs !== undefined && item.source.job_id !== undefined && item.source.line !== undefined) {
+      await this.#jobs.recordOutcome(item, options);
+      return;
+    }
     await this.#retry.run(
       async () => {
         try {

@@ -56,6 +56,7 @@ export {
   TransientOutcomeStoreError,
 } from "./errors.js";
 export {
+  type JobLineWriter,
   type OutcomePage,
   OutcomeStore,
   type OutcomeStoreOptions,

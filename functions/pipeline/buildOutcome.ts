@@ -135,6 +135,7 @@ function sourceOf(
     kind: event === undefined ? "sqs" : "eventbridge",
     message_id: origin.messageId,
     receive_count: origin.receiveCount,
+    ...(origin.job !== undefined ? { job_id: origin.job.jobId, line: origin.job.line } : {}),
     ...eventFields,
   };
 }

@@ -21,6 +21,8 @@ export type ItemOrigin =
        * outcome it may replace, or `*` for whichever stands. Absent: an outcome that stands stays.
        */
       supersede?: string;
+      /** The job line the message came from (ingest's job attributes), when it did. */
+      job?: { jobId: string; line: number };
     }
   /** A line of a work-item file (`decisions classify`). */
   | {

@@ -19,6 +19,8 @@ describe("readDecideConfig", () => {
       retryBaseDelayMs: 100,
       retryMaxDelayMs: 5000,
       unknownPolicyWaitSeconds: 0,
+      jobsTable: "",
+      maxReceiveCount: 0,
     });
   });
 

@@ -1,0 +1,485 @@
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandOutput,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import {
+  type JobLineItem,
+  JobLineItemSchema,
+  type JobResultLine,
+} from "../../contract/jobs/JobResultLineSchema.js";
+import { emptyJobCounts, type FinalJobStatus, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
+import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
+import { type Outcome, OutcomeSchema } from "../../contract/outcome/OutcomeSchema.js";
+import { classifyStoreError } from "../outcomes/classifyStoreError.js";
+import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
+import { type Clock, systemClock } from "../shared/Clock.js";
+import type { Deadline } from "../shared/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
+import { type JobObject, jobIdOf } from "./jobIdOf.js";
+import { resultLineOf } from "./resultLineOf.js";
+
+/** Options of a {@link JobLedger}. */
+export interface JobLedgerOptions {
+  /** A document client (`removeUndefinedValues`); SDK retries off, the policy retries. */
+  client: DynamoDBDocumentClient;
+  /** The jobs table (`jobsTableDefinition`). */
+  jobsTable: string;
+  /** The outcomes table, written in the same transaction as a line's count. */
+  outcomesTable: string;
+  retry: RetryPolicy;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /**
+   * Called once per job, after the update that found every line ended set `ended_at`: the local
+   * stack starts the results writer here. On AWS nothing is passed: the jobs table's stream
+   * carries that change to the results writer (a record only when the write happened).
+   */
+  onEnded?: (jobId: string) => Promise<void>;
+}
+
+/** Transaction cancellation reasons that mean "try again" rather than "a condition failed". */
+const TRANSIENT_CANCELLATIONS = new Set([
+  "TransactionConflict",
+  "ThrottlingError",
+  "ProvisionedThroughputExceeded",
+]);
+
+interface Cancellation {
+  Code?: string;
+  Item?: Record<string, AttributeValue>;
+}
+
+/**
+ * The jobs table's writes and reads (`contract/jobs`): a job record per object version and one
+ * line item per ended line, written once.
+ *
+ * Counts are exact under redelivery and duplicates because a line is counted only in the DynamoDB
+ * transaction that also writes its line item under the condition that none exists — and, for a
+ * line with a new outcome, that writes the outcome itself (`attribute_not_exists(id)`, as the
+ * outcome store does). A redelivered line finds both conditions failing and changes nothing; a
+ * line whose id already had an outcome is counted once, under the status of the outcome that
+ * stands, in a second transaction conditional on the line item only.
+ */
+export class JobLedger {
+  readonly jobsTable: string;
+  readonly outcomesTable: string;
+  readonly #client: DynamoDBDocumentClient;
+  readonly #retry: RetryPolicy;
+  readonly #clock: Clock;
+  readonly #onEnded: ((jobId: string) => Promise<void>) | undefined;
+
+  constructor(options: JobLedgerOptions) {
+    this.#client = options.client;
+    this.jobsTable = options.jobsTable;
+    this.outcomesTable = options.outcomesTable;
+    this.#retry = options.retry;
+    this.#clock = options.clock ?? systemClock;
+    this.#onEnded = options.onEnded;
+  }
+
+  #now(): string {
+    return new Date(this.#clock.now()).toISOString();
+  }
+
+  #send<T>(
+    call: () => Promise<T>,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<T> {
+    return this.#retry.run(call, {
+      deadline: options.deadline,
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+  }
+
+  /**
+   * Creates the job of an object version in status `reading`, unless it exists.
+   *
+   * @returns the job as stored and whether this call created it.
+   */
+  async start(object: JobObject, options: { deadline: Deadline }): Promise<{ job: Job; created: boolean }> {
+    const at = this.#now();
+    const job: Job = {
+      job_id: jobIdOf(object),
+      source: `s3://${object.bucket}/${object.key}`,
+      bucket: object.bucket,
+      key: object.key,
+      ...(object.versionId !== undefined ? { version_id: object.versionId } : {}),
+      ...(object.etag !== undefined ? { etag: object.etag } : {}),
+      status: "reading",
+      counts: emptyJobCounts(),
+      created_at: at,
+      updated_at: at,
+    };
+    const created = await this.#send(async () => {
+      try {
+        await this.#client.send(
+          new PutCommand({
+            TableName: this.jobsTable,
+            Item: { ...job, line: JOB_RECORD_LINE, record_kind: JOB_RECORD_KIND },
+            ConditionExpression: "attribute_not_exists(job_id)",
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+    if (created) return { job, created };
+    const stored = await this.get(job.job_id);
+    return { job: stored ?? job, created: false };
+  }
+
+  /** The job record, strongly consistent; undefined when none. */
+  async get(jobId: string): Promise<Job | undefined> {
+    try {
+      const output = await this.#client.send(
+        new GetCommand({
+          TableName: this.jobsTable,
+          Key: { job_id: jobId, line: JOB_RECORD_LINE },
+          ConsistentRead: true,
+        }),
+      );
+      return output.Item === undefined ? undefined : JobSchema.parse(output.Item);
+    } catch (error) {
+      throw classifyStoreError(error, this.jobsTable);
+    }
+  }
+
+  /**
+   * Every line of the object was read and is sent or rejected: `reading` → `deciding` with the
+   * line count (`sent` = lines − `rejected_at_ingest`, both exact), then the completion check (the
+   * lines may all have ended already). A job no longer `reading` is left as it is.
+   */
+  async markRead(jobId: string, lines: number, options: { deadline: Deadline }): Promise<void> {
+    const at = this.#now();
+    await this.#send(async () => {
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: JOB_RECORD_LINE },
+            UpdateExpression:
+              "SET #status = :deciding, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, updated_at = :at",
+            ConditionExpression: "#status = :reading",
+            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+            ExpressionAttributeValues: {
+              ":deciding": "deciding",
+              ":reading": "reading",
+              ":lines": lines,
+              ":at": at,
+            },
+          }),
+        );
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+    await this.checkEnded(jobId, options);
+  }
+
+  /**
+   * Writes an outcome of a job's line and counts the line, in one transaction (see the class).
+   *
+   * @returns the outcome as written.
+   * @throws OutcomeAlreadyRecordedError when the outcome stood already (the line is then counted
+   *   once, under that outcome's status, unless it was counted before).
+   * @throws TransientOutcomeStoreError / OutcomeStoreError as the outcome store does.
+   */
+  async recordOutcome(
+    outcome: Outcome,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<Outcome> {
+    const jobId = outcome.source.job_id;
+    const line = outcome.source.line;
+    if (jobId === undefined || line === undefined)
+      throw new RangeError("recordOutcome: the outcome names no job line");
+    const atIngest = outcome.source.kind === "s3";
+    const reasons = await this.#transact(
+      [
+        {
+          Put: {
+            TableName: this.outcomesTable,
+            Item: outcome,
+            ConditionExpression: "attribute_not_exists(#id)",
+            ExpressionAttributeNames: { "#id": "id" },
+            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+          },
+        },
+        this.#putLine(jobId, resultLineOf(line, outcome), auditOf(outcome)),
+        this.#count(jobId, outcome.status, { atIngest, duplicate: false }),
+      ],
+      options,
+    );
+    if (reasons === undefined) {
+      await this.checkEnded(jobId, options);
+      return outcome;
+    }
+    const [outcomeReason, lineReason] = reasons;
+    const existingRaw = outcomeReason?.Code === "ConditionalCheckFailed" ? outcomeReason.Item : undefined;
+    const existing = existingRaw && unmarshall(existingRaw);
+    const parsed = existing && OutcomeSchema.safeParse(existing);
+    const standing = parsed?.success ? parsed.data : undefined;
+    if (outcomeReason?.Code === "ConditionalCheckFailed" && lineReason?.Code !== "ConditionalCheckFailed") {
+      // The id had an outcome before this line: the line ends with it, counted once.
+      if (standing !== undefined) {
+        const again = await this.#transact(
+          [
+            this.#putLine(jobId, resultLineOf(line, standing, true), auditOf(standing)),
+            this.#count(jobId, standing.status, { atIngest, duplicate: true }),
+          ],
+          options,
+        );
+        if (again === undefined) await this.checkEnded(jobId, options);
+      }
+    }
+    if (outcomeReason?.Code === "ConditionalCheckFailed") {
+      throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, standing ?? existing);
+    }
+    await this.#send(async () => {
+      try {
+        await this.#client.send(
+          new PutCommand({
+            TableName: this.outcomesTable,
+            Item: outcome,
+            ConditionExpression: "attribute_not_exists(#id)",
+            ExpressionAttributeNames: { "#id": "id" },
+          }),
+        );
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
+          throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, undefined, { cause: error });
+        }
+        throw classifyStoreError(error, this.outcomesTable);
+      }
+    }, options);
+    return outcome;
+  }
+
+  /**
+   * Counts a line whose message is going to the dead-letter queue without an outcome (the decide
+   * function's last receive of it failed), once.
+   *
+   * @returns false when the line had been counted already.
+   */
+  async recordDeadLettered(
+    jobId: string,
+    line: JobResultLine & { status: "dead_lettered" },
+    options: { deadline: Deadline },
+  ): Promise<boolean> {
+    const reasons = await this.#transact(
+      [
+        this.#putLine(jobId, line),
+        this.#count(jobId, "dead_lettered", { atIngest: false, duplicate: false }),
+      ],
+      options,
+    );
+    if (reasons === undefined) {
+      await this.checkEnded(jobId, options);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * When every line of a job in `deciding` has ended, sets `ended_at` once (conditional on the
+   * counts and on `ended_at` being unset) and calls `onEnded`. Safe to call any number of times,
+   * from ingest and from each line's writer: the one whose update succeeds triggers.
+   */
+  async checkEnded(jobId: string, options: { deadline: Deadline }): Promise<void> {
+    const job = await this.get(jobId);
+    if (job?.status !== "deciding" || job.ended_at !== undefined) return;
+    if (job.counts.lines === undefined || job.counts.ended < job.counts.lines) return;
+    const at = this.#now();
+    const set = await this.#send(async () => {
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: JOB_RECORD_LINE },
+            UpdateExpression: "SET ended_at = :at, updated_at = :at",
+            ConditionExpression:
+              "#status = :deciding AND attribute_not_exists(ended_at) AND counts.ended = counts.#lines",
+            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+            ExpressionAttributeValues: { ":deciding": "deciding", ":at": at },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+    if (set && this.#onEnded !== undefined) await this.#onEnded(jobId);
+  }
+
+  /**
+   * The job's line items in input order, read page by page (`pageSize` items per Query), so that
+   * memory holds one page whatever the job's size.
+   */
+  async *lines(jobId: string, pageSize = 500): AsyncGenerator<JobLineItem> {
+    let after: Record<string, unknown> | undefined;
+    do {
+      let output: QueryCommandOutput;
+      try {
+        output = await this.#client.send(
+          new QueryCommand({
+            TableName: this.jobsTable,
+            KeyConditionExpression: "job_id = :job AND #line >= :first",
+            ExpressionAttributeNames: { "#line": "line" },
+            ExpressionAttributeValues: { ":job": jobId, ":first": 1 },
+            ConsistentRead: true,
+            Limit: pageSize,
+            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
+          }),
+        );
+      } catch (error) {
+        throw classifyStoreError(error, this.jobsTable);
+      }
+      for (const item of output.Items ?? []) yield JobLineItemSchema.parse(item);
+      after = output.LastEvaluatedKey;
+    } while (after !== undefined);
+  }
+
+  /**
+   * Sets a final status (with the results' URIs, or the reason it failed), conditional on the job
+   * not being final yet.
+   *
+   * @returns false when another writer had completed it first.
+   */
+  async complete(
+    jobId: string,
+    fields: {
+      status: FinalJobStatus;
+      completed_at: string;
+      results_uri?: string;
+      manifest_uri?: string;
+      reason?: string;
+    },
+    options: { deadline: Deadline },
+  ): Promise<boolean> {
+    const names: Record<string, string> = { "#status": "status" };
+    const values: Record<string, unknown> = {
+      ":status": fields.status,
+      ":at": fields.completed_at,
+      ":final1": "complete",
+      ":final2": "complete_with_errors",
+      ":final3": "failed",
+    };
+    const sets = ["#status = :status", "completed_at = :at", "updated_at = :at"];
+    for (const name of ["results_uri", "manifest_uri", "reason"] as const) {
+      const value = fields[name];
+      if (value === undefined) continue;
+      sets.push(`${name} = :${name}`);
+      values[`:${name}`] = value;
+    }
+    return this.#send(async () => {
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: JOB_RECORD_LINE },
+            UpdateExpression: `SET ${sets.join(", ")}`,
+            ConditionExpression: "attribute_exists(job_id) AND NOT (#status IN (:final1, :final2, :final3))",
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+  }
+
+  #putLine(jobId: string, line: JobResultLine, audit: Partial<JobLineItem> = {}) {
+    const item: JobLineItem = { ...line, ...audit, job_id: jobId, ended_at: this.#now() };
+    return {
+      Put: {
+        TableName: this.jobsTable,
+        Item: item,
+        ConditionExpression: "attribute_not_exists(#line)",
+        ExpressionAttributeNames: { "#line": "line" },
+      },
+    };
+  }
+
+  #count(jobId: string, status: string, how: { atIngest: boolean; duplicate: boolean }) {
+    const names: Record<string, string> = {};
+    const sets = ["counts.ended = counts.ended + :one", "updated_at = :at"];
+    if (status === "dead_lettered") sets.push("counts.dead_lettered = counts.dead_lettered + :one");
+    else {
+      names["#status"] = status;
+      sets.push("counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one");
+    }
+    if (how.atIngest) sets.push("counts.rejected_at_ingest = counts.rejected_at_ingest + :one");
+    if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
+    return {
+      Update: {
+        TableName: this.jobsTable,
+        Key: { job_id: jobId, line: JOB_RECORD_LINE },
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(job_id)",
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        // DynamoDB refuses a value the expression does not use.
+        ExpressionAttributeValues: {
+          ":one": 1,
+          ":at": this.#now(),
+          ...(status === "dead_lettered" ? {} : { ":zero": 0 }),
+        },
+      },
+    };
+  }
+
+  /**
+   * Runs one transaction under the retry policy. Returns undefined when it committed, or the
+   * cancellation reasons (one per item) when a condition failed.
+   */
+  async #transact(
+    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<Cancellation[] | undefined> {
+    return this.#send(async () => {
+      try {
+        await this.#client.send(new TransactWriteCommand({ TransactItems: items }));
+        return undefined;
+      } catch (error) {
+        const fields = error as { name?: unknown; CancellationReasons?: Cancellation[] };
+        if (fields.name === "TransactionCanceledException" && Array.isArray(fields.CancellationReasons)) {
+          const codes = fields.CancellationReasons.map((reason) => reason.Code ?? "None");
+          if (codes.some((code) => TRANSIENT_CANCELLATIONS.has(code))) {
+            throw new TransientOutcomeStoreError(
+              this.jobsTable,
+              `TransactionCanceled (${codes.join(", ")})`,
+              {
+                cause: error,
+              },
+            );
+          }
+          if (codes.includes("ConditionalCheckFailed")) return fields.CancellationReasons;
+        }
+        throw classifyStoreError(error, `${this.outcomesTable} + ${this.jobsTable}`);
+      }
+    }, options);
+  }
+}
+
+/** What the manifest reads of a line's outcome: policy version and hash, model and its hash. */
+function auditOf(outcome: Outcome): Partial<JobLineItem> {
+  const sha = (outcome as { model_sha256?: unknown }).model_sha256;
+  return {
+    ...(outcome.policy_version !== undefined ? { policy_version: outcome.policy_version } : {}),
+    ...(outcome.policy_sha256 !== undefined ? { policy_sha256: outcome.policy_sha256 } : {}),
+    ...(outcome.model !== undefined ? { model: outcome.model } : {}),
+    ...(typeof sha === "string" ? { model_sha256: sha } : {}),
+  };
+}
