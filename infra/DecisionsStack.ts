@@ -17,7 +17,7 @@ import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPol
 import { DecideFunction } from "./constructs/DecideFunction.js";
 import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
 import { IncidentRule } from "./constructs/IncidentRule.js";
-import { IngestBucket } from "./constructs/IngestBucket.js";
+import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
 import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
@@ -140,6 +140,7 @@ export class DecisionsStack extends Stack {
       requestsPerInstanceByPool: this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance),
       configuredGroupsPerInvocation: settings.maxConcurrentGroups,
     });
+    this.ingestBucket = new IngestBucket(this, "IngestBucket");
     this.decide = new DecideFunction(this, "Decide", {
       entry: sources.decideEntry ?? join(projectRoot, "functions", "decide", "handler.ts"),
       projectRoot,
@@ -156,9 +157,9 @@ export class DecisionsStack extends Stack {
       maxConcurrentGroups: this.decideCapacity.groupsPerInvocation,
       metricsNamespace: settings.metricsNamespace,
       logRetention,
+      reviewStates: { bucket: this.ingestBucket.bucket, prefix: REVIEW_STATES_PREFIX },
     });
 
-    this.ingestBucket = new IngestBucket(this, "IngestBucket");
     this.ingest = new IngestFunction(this, "Ingest", {
       entry: sources.ingestEntry ?? join(projectRoot, "functions", "ingest", "handler.ts"),
       projectRoot,

@@ -31,7 +31,7 @@ export interface LocalDecideHandlerOptions {
 /**
  * The real decide handler (`createDecideHandler` over `createDecideDeps`, as the Lambda entry
  * builds it) on the local stack: its configuration as the CDK app sets it (table, endpoint name,
- * policy folder; other settings at their defaults), and its own SageMaker runtime and DynamoDB
+ * policy folder, the state archive in the stack's bucket; other settings at their defaults), and its own SageMaker runtime and DynamoDB
  * clients with the SDK's retries off, as in Lambda, pointed at the gateway and DynamoDB Local.
  *
  * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
@@ -43,6 +43,9 @@ export async function createLocalDecideHandler(
   const policyDir = options.policyDir ?? join(packageRoot(), "policies");
   const config = readDecideConfig(
     {
+      // The whole states of items sent to review go to the stack's bucket (fauxqs keeps them until
+      // the stack's data is removed; the deployed bucket expires them by a lifecycle rule).
+      ...(context.bucket === undefined ? {} : { STATE_ARCHIVE_BUCKET: context.bucket }),
       ...options.environment,
       OUTCOMES_TABLE: context.table,
       ENDPOINT_NAME: context.endpointName,
@@ -65,6 +68,7 @@ export async function createLocalDecideHandler(
     dynamodb,
     // Busy records are re-queued to the work queue (fauxqs) by the stack's own SQS client.
     sqs: context.sqs,
+    s3: context.s3,
     logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),
     metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide" }),
   });

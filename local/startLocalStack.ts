@@ -30,6 +30,8 @@ export interface StackHandlerContext {
   table: string;
   endpointName: string;
   queueUrl: string;
+  /** The stack's bucket (ingest; the decide function keeps review states under a prefix of it). Absent: no archive. */
+  bucket?: string;
   /** The endpoint URLs, as `AWS_ENDPOINT_URL_<SERVICE>` would carry them. */
   endpoints: { sqs: string; s3: string; dynamodb: string; sagemakerRuntime: string };
   /** The function timeout the poller applies (`context.getRemainingTimeInMillis()`). */
@@ -265,6 +267,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       table,
       endpointName,
       queueUrl: queue.queueUrl,
+      bucket,
       endpoints: {
         sqs: fauxqs.endpoint,
         s3: fauxqs.endpoint,

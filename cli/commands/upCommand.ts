@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { ReviewApi } from "../../console/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../functions/states/index.js";
 import {
   createLocalDecideHandler,
   DEMO_MODEL_NOTICE,
@@ -107,6 +108,8 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
             client: reviewClient,
             tableName: stack.table,
             policies: await loadPolicies(join(packageRoot(), "policies")),
+            // The decide function keeps the whole state of items sent to review here.
+            states: new S3StateArchive({ s3: stack.clients.s3, bucket: stack.bucket }),
           }),
           ...(typeof values["review-port"] === "string"
             ? { port: reviewPort(values["review-port"], usage) }
@@ -124,7 +127,9 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       note(
         `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
       );
-      stdout.write(`${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url })}\n`);
+      stdout.write(
+        `${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url, review_states: `s3://${stack.bucket}/${DEFAULT_STATE_PREFIX}` })}\n`,
+      );
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         const onInt = (): void => done("SIGINT");
         const onTerm = (): void => done("SIGTERM");

@@ -72,4 +72,16 @@ export const DECIDE_SETTINGS = {
     default: { value: 0 },
     doc: "the work queue's maxReceiveCount: a job's line whose last receive fails is counted as dead-lettered (0: not counted)",
   },
+  stateArchiveBucket: {
+    env: ["STATE_ARCHIVE_BUCKET"],
+    schema: textSetting,
+    default: { text: "none: a reviewer sees the outcome's preview of a long state" },
+    doc: "the S3 bucket where the whole state of an item sent to review (fallback or audit) is kept when it is longer than the outcome's preview, as `<prefix><sha256>.json`; the item is given back when it cannot be written",
+  },
+  stateArchivePrefix: {
+    env: ["STATE_ARCHIVE_PREFIX"],
+    schema: textSetting,
+    default: { value: "review-states/" },
+    doc: "the key prefix of those states (the CDK app's lifecycle rule expires objects under it)",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -1,6 +1,7 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -16,6 +17,7 @@ import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
 import { RetryPolicy } from "../shared/RetryPolicy.js";
+import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../states/index.js";
 import { DecideTelemetry } from "./DecideTelemetry.js";
 import type { DecideDeps } from "./decideBatch.js";
 import type { DecideConfig } from "./readDecideConfig.js";
@@ -41,6 +43,12 @@ export interface DecideParts {
   clock?: Clock;
   /** Called when a job's last line has ended (see `JobLedgerOptions.onEnded`). Default none. */
   onJobEnded?: (jobId: string) => Promise<void>;
+  /**
+   * The S3 client of the state archive, when `STATE_ARCHIVE_BUCKET` is set. Default: an `S3Client`
+   * with the SDK's standard retries (a state put has no retry policy of its own; a failed one
+   * gives the group's items back).
+   */
+  s3?: S3Client;
 }
 
 /**
@@ -48,7 +56,8 @@ export interface DecideParts {
  * (SDK retries off), and the flow control of this function instance (functions/flow): the
  * endpoint's calls under an adaptive concurrency limit (up to `MAX_CONCURRENT_GROUPS`), a
  * retry budget and a latency estimate (no call starts that the deadline would abort), and a requeuer that sends records failed only for capacity back to their queue
- * as delayed copies. Built once per instance (at cold start), so the limit and the budget carry
+ * as delayed copies; with `STATE_ARCHIVE_BUCKET`, the S3 archive of the whole states of items sent
+ * to review. Built once per instance (at cold start), so the limit and the budget carry
  * over from one invocation to the next, as the AWS SDK's retry quota does per client.
  *
  * @throws PolicyLoadError when the policies do not load.
@@ -105,5 +114,14 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
     },
     ...(parts.sqs ? { requeuer: new BusyRecordRequeuer({ sqs: parts.sqs }) } : {}),
     ...(clock ? { clock } : {}),
+    ...(config.stateArchiveBucket
+      ? {
+          states: new S3StateArchive({
+            s3: parts.s3 ?? new S3Client({}),
+            bucket: config.stateArchiveBucket,
+            prefix: config.stateArchivePrefix || DEFAULT_STATE_PREFIX,
+          }),
+        }
+      : {}),
   };
 }

@@ -31,6 +31,13 @@ export interface DecideConfig {
   jobsTable?: string;
   /** `MAX_RECEIVE_COUNT`: the work queue's; a job line failing its last receive is dead-lettered. Default 0 (not counted). */
   maxReceiveCount?: number;
+  /**
+   * `STATE_ARCHIVE_BUCKET`: where the whole state of an item sent to review is kept (see
+   * `functions/states`). Default none ("" or unset): the review shows the outcome's preview.
+   */
+  stateArchiveBucket?: string;
+  /** `STATE_ARCHIVE_PREFIX`: the key prefix of those states. Default `review-states/`. */
+  stateArchivePrefix?: string;
 }
 
 /**

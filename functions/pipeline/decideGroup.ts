@@ -5,6 +5,7 @@ import type { Clock } from "../shared/Clock.js";
 import type { Deadline } from "../shared/Deadline.js";
 import { DeadlineExceededError, PermanentError } from "../shared/errors.js";
 import { mapBounded } from "../shared/mapBounded.js";
+import { markAudit } from "./auditOf.js";
 import { decidedOutcome, type OutcomeTimes, refusedItemOutcome } from "./buildOutcome.js";
 import { buildSystemOneBody } from "./buildSystemOneBody.js";
 import type { PipelinePorts } from "./ports.js";
@@ -12,7 +13,7 @@ import { readSystemOneResponse } from "./readSystemOneResponse.js";
 import type { DecisionGroup, ItemOrigin, ItemResult, ParsedItem } from "./types.js";
 
 /** The ports {@link decideGroup} and {@link writeOutcome} use, the clock chosen. */
-export type GroupPorts = Required<PipelinePorts>;
+export type GroupPorts = Required<Omit<PipelinePorts, "states">> & Pick<PipelinePorts, "states">;
 
 /** The two moments that bound a call: no group starts after `startBy`; no write runs after `finishBy`. */
 export interface CallDeadlines {
@@ -103,14 +104,51 @@ export async function decideGroup(
     return { ...failAll(error), requested: true };
   }
   const request = { endpointName: endpoint.endpointName, invocation, read, groupSize: size };
-  return writeAll((item) =>
-    decidedOutcome(
+  const built = new Map(
+    pending.map(({ item }) => [
       item,
-      applyPolicy(group.policy, item.facts, read.response.answers),
-      request,
-      timesNow(ports.clock, deadlines),
-    ),
+      markAudit(
+        decidedOutcome(
+          item,
+          applyPolicy(group.policy, item.facts, read.response.answers),
+          request,
+          timesNow(ports.clock, deadlines),
+        ),
+        group.policy,
+      ),
+    ]),
   );
+  try {
+    await archiveState(group.stateText, [...built.values()], ports, deadlines.finishBy);
+  } catch (error) {
+    // Nothing is written: the items come back and are decided again (the model's answer is
+    // deterministic), so no reviewer meets an item whose whole state was lost.
+    return { ...failAll(error), requested: true };
+  }
+  return writeAll((item) => built.get(item) as Outcome);
+}
+
+/**
+ * Keeps the group's state in the archive when one of its outcomes goes to review (fallback or
+ * audit) and the outcome's preview is not the whole state. One put per group: its items share
+ * the state.
+ */
+async function archiveState(
+  stateText: string,
+  outcomes: readonly Outcome[],
+  ports: Pick<GroupPorts, "states">,
+  finishBy: Deadline,
+): Promise<void> {
+  const archive = ports.states;
+  if (archive === undefined) return;
+  const waiting = outcomes.find(
+    (outcome) =>
+      (outcome.status === "fallback" || outcome.audit !== undefined) &&
+      outcome.state_sha256 !== undefined &&
+      outcome.state_preview !== stateText,
+  );
+  if (waiting?.state_sha256 === undefined) return;
+  await archive.put(waiting.state_sha256, stateText, { deadline: finishBy });
 }
 
 /**

@@ -12,6 +12,7 @@
  * results file. The core reaches nothing but its ports (`ports.ts`): no SQS, no AWS SDK client,
  * no Powertools, so it is unit-tested with in-memory ports.
  */
+export { auditDraw, auditOf, markAudit } from "./auditOf.js";
 export { buildSystemOneBody } from "./buildSystemOneBody.js";
 export { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
 export {
@@ -31,6 +32,7 @@ export type {
   PipelinePorts,
   PipelineTelemetry,
   SinkRecordResult,
+  StateArchiveWriter,
 } from "./ports.js";
 export { readSystemOneResponse } from "./readSystemOneResponse.js";
 export type {

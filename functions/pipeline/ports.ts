@@ -108,6 +108,19 @@ export interface PipelineTelemetry {
   flush(groups: number): void;
 }
 
+/**
+ * Where the whole state of an item sent to review is kept for the reviewer (an outcome holds only
+ * a preview), content-addressed by the sha256 of its text: writing the same state twice is
+ * harmless, and a reader checks what it gets against the hash.
+ */
+export interface StateArchiveWriter {
+  /**
+   * Keeps `stateText` under `stateSha256` (its hex sha256).
+   * @throws whatever kept it from writing: the group's items are given back, nothing is written.
+   */
+  put(stateSha256: string, stateText: string, options: { deadline: Deadline }): Promise<void>;
+}
+
 /** Everything the core reaches outside itself through. */
 export interface PipelinePorts {
   endpoint: DecisionEndpoint;
@@ -115,4 +128,9 @@ export interface PipelinePorts {
   telemetry: PipelineTelemetry;
   /** Default: the system clock. */
   clock?: Clock;
+  /**
+   * Where the whole state of an item going to review (fallback or audit) is kept when it is longer
+   * than the outcome's preview. Default: none (the review sees the preview).
+   */
+  states?: StateArchiveWriter;
 }

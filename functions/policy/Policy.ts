@@ -35,6 +35,8 @@ export interface PolicyParts {
   factsSchema: z.ZodType<Record<string, unknown>>;
   rules: CompiledRule[];
   events: CompiledEventMapping[];
+  /** `audit_rate`: the fraction of decided items also sent to review as audit items. Default 0. */
+  auditRate?: number;
 }
 
 /**
@@ -58,6 +60,11 @@ export class Policy {
   readonly rules: readonly CompiledRule[];
   /** The EventBridge mappings, in file order. */
   readonly events: readonly CompiledEventMapping[];
+  /**
+   * `audit_rate` (0 to 1): the fraction of the items the model decided that are sent to review
+   * as audit items as well (`functions/pipeline/auditOf`). 0 when the file sets none.
+   */
+  readonly auditRate: number;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -71,6 +78,7 @@ export class Policy {
     this.factsSchema = parts.factsSchema;
     this.rules = Object.freeze([...parts.rules]);
     this.events = Object.freeze([...parts.events]);
+    this.auditRate = parts.auditRate ?? 0;
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

@@ -48,6 +48,7 @@ export function compilePolicy(
   const description = PolicySections.description.safeParse(fields.description);
   const questionsDocument = PolicySections.questions.safeParse(fields.questions);
   const factsDocument = PolicySections.facts.safeParse(fields.facts);
+  const auditRate = PolicySections.audit_rate.safeParse(fields.audit_rate);
 
   const questions = questionsDocument.success
     ? Object.entries(questionsDocument.data).map(toQuestion)
@@ -61,7 +62,7 @@ export function compilePolicy(
   );
   const events = compileEvents(fields.events, report);
 
-  if (!name.success || !version.success || !description.success) return undefined;
+  if (!name.success || !version.success || !description.success || !auditRate.success) return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
   return new Policy({
@@ -75,6 +76,7 @@ export function compilePolicy(
     factsSchema: factsSchemaOf(facts),
     rules,
     events,
+    auditRate: auditRate.data ?? 0,
   });
 }
 

@@ -362,6 +362,14 @@ export const PolicySections = {
     .describe("Question id → question, asked in this order."),
   facts: z.record(IdentifierSchema, FactDeclarationSchema).optional().describe("Fact name → declaration."),
   rules: z.array(RuleSchema).optional().describe("Applied in file order after thresholds and fallbacks."),
+  audit_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe(
+      "Fraction (0 to 1, default 0) of the items the model decided that are also sent to review as audit items, drawn by a hash of the policy and item id: unbiased labels for calibrate.",
+    ),
   events: z
     .array(EventMappingSchema)
     .optional()

@@ -1,13 +1,15 @@
-import type { Duration } from "aws-cdk-lib";
+import { type Duration, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { DECIDE_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
+import { bucketLogicalId } from "./bucketLogicalId.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link DecideFunction}. */
@@ -34,6 +36,8 @@ export interface DecideFunctionProps {
   maxConcurrentGroups: number;
   metricsNamespace: string;
   logRetention: RetentionDays;
+  /** Where it keeps the whole state of items sent to review (it may only put objects under the prefix). */
+  reviewStates?: { bucket: IBucket; prefix: string };
 }
 
 /** How long the deployed function gives back an item whose policy it has not loaded (a rollout under way). */
@@ -66,6 +70,12 @@ export class DecideFunction extends Construct {
         // A rollout (new policy files with new code) takes minutes; items of a policy that an
         // instance has not loaded yet wait this long in the queue before they are rejected.
         [variableOf(DECIDE_SETTINGS.unknownPolicyWaitSeconds)]: String(UNKNOWN_POLICY_WAIT_SECONDS),
+        ...(props.reviewStates === undefined
+          ? {}
+          : {
+              [variableOf(DECIDE_SETTINGS.stateArchiveBucket)]: props.reviewStates.bucket.bucketName,
+              [variableOf(DECIDE_SETTINGS.stateArchivePrefix)]: props.reviewStates.prefix,
+            }),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -93,6 +103,20 @@ export class DecideFunction extends Construct {
         resources: [props.queue.queueArn],
       }),
     );
+
+    if (props.reviewStates !== undefined) {
+      fn.role.addToPolicy(
+        new PolicyStatement({
+          actions: ["s3:PutObject"],
+          resources: [props.reviewStates.bucket.arnForObjects(`${props.reviewStates.prefix}*`)],
+        }),
+      );
+      Validations.of(fn.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId(props.reviewStates.bucket)}.Arn>/${props.reviewStates.prefix}*]`,
+        reason:
+          "Review states are named by their sha256 under one prefix; the role may only put objects there.",
+      });
+    }
 
     this.eventSource = new SqsEventSource(props.queue, {
       batchSize: props.batchSize,

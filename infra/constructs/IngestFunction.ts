@@ -1,4 +1,4 @@
-import { type CfnElement, Duration, Validations } from "aws-cdk-lib";
+import { Duration, Validations } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
@@ -8,6 +8,7 @@ import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { INGEST_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
+import { bucketLogicalId } from "./bucketLogicalId.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link IngestFunction}. */
@@ -66,7 +67,7 @@ export class IngestFunction extends Construct {
       new PolicyStatement({ actions: ["s3:GetObject", "s3:GetObjectVersion"], resources: [objects] }),
     );
     Validations.of(fn.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${idOf(props.bucket)}.Arn>/${props.prefix}*]`,
+      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId(props.bucket)}.Arn>/${props.prefix}*]`,
       reason: "Batch files are any objects under the ingest prefix; the role reads nothing else.",
     });
     fn.role.addToPolicy(
@@ -79,11 +80,4 @@ export class IngestFunction extends Construct {
       }),
     );
   }
-}
-
-/** The logical id of a bucket defined in this app, as cdk-nag names it in findings. */
-function idOf(bucket: IBucket): string {
-  const resource = bucket.node.defaultChild;
-  if (resource === undefined) return bucket.node.id;
-  return bucket.stack.getLogicalId(resource as CfnElement);
 }

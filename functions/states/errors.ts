@@ -1,0 +1,6 @@
+import { PipelineError } from "../shared/errors.js";
+
+/** A state could not be kept as asked (its text is not the one its name says). */
+export class StateArchiveError extends PipelineError {
+  override name = "StateArchiveError";
+}

@@ -1,0 +1,56 @@
+/**
+ * The whole states of items sent to review in the synthesized stack: the decide function is told
+ * the bucket and prefix, may only put objects under that prefix, and the bucket expires them.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Match, type Template } from "aws-cdk-lib/assertions";
+import { REVIEW_STATES_PREFIX, REVIEW_STATES_RETENTION_DAYS } from "../../infra/constructs/IngestBucket.js";
+import { synthDecisionsStack } from "./synthDecisionsStack.js";
+
+describe("review states in the CDK app", () => {
+  let template: Template;
+  let dispose: () => void;
+
+  before(() => {
+    const synthesised = synthDecisionsStack();
+    template = synthesised.template;
+    dispose = () => synthesised.dispose();
+  });
+  after(() => dispose?.());
+
+  it("expires the states under their prefix of the ingest bucket", () => {
+    assert.equal(REVIEW_STATES_PREFIX, "review-states/");
+    template.hasResourceProperties("AWS::S3::Bucket", {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Id: "ReviewStates",
+            Prefix: REVIEW_STATES_PREFIX,
+            ExpirationInDays: REVIEW_STATES_RETENTION_DAYS,
+            Status: "Enabled",
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("gives the decide function the bucket and prefix, and s3:PutObject under the prefix only", () => {
+    const functions = template.findResources("AWS::Lambda::Function", {
+      Properties: {
+        Environment: { Variables: Match.objectLike({ STATE_ARCHIVE_PREFIX: REVIEW_STATES_PREFIX }) },
+      },
+    });
+    assert.equal(Object.keys(functions).length, 1, "one function keeps review states");
+    const variables = Object.values(functions)[0]?.Properties.Environment.Variables;
+    assert.ok(variables.STATE_ARCHIVE_BUCKET?.Ref, "the bucket is the stack's own (a Ref)");
+    const policies = template.findResources("AWS::IAM::Policy");
+    const puts = Object.values(policies)
+      .flatMap(
+        (policy) => policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[],
+      )
+      .filter((statement) => statement.Action === "s3:PutObject");
+    assert.equal(puts.length, 1);
+    assert.match(JSON.stringify(puts[0]?.Resource), /\/review-states\/\*/);
+  });
+});
