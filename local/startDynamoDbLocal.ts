@@ -21,7 +21,7 @@ export interface StartDynamoDbLocalOptions {
   java?: string;
   /** Where the compiled launcher is cached. Default `<repo>/.cache/dynamodb-local`. */
   cacheDir?: string;
-  /** How long to wait until it listens. Default 60000 ms. */
+  /** How long to wait until it listens. Default 300000 ms (a JVM start on a starved machine). */
   readyTimeoutMs?: number;
   /** The environment of the JVM (DDB_LOCAL_TELEMETRY=0 is always added). Default: this process's. */
   env?: NodeJS.ProcessEnv;
@@ -87,7 +87,9 @@ export async function startDynamoDbLocal(options: StartDynamoDbLocalOptions = {}
     args: processArgs,
     env: { ...(options.env ?? process.env), DDB_LOCAL_TELEMETRY: "0" },
     readyLine: READY_LINE,
-    readyTimeoutMs: options.readyTimeoutMs,
+    // The JVM's start is CPU-bound: on 2 cores at load average ~27 it took over 60 s (the
+    // process helper's default), so DynamoDB Local gets the adapter's 300 s.
+    readyTimeoutMs: options.readyTimeoutMs ?? 300_000,
     commandIsJava: true,
     classifyFailure: (output) =>
       /Address already in use|BindException|Could not start server on port/i.test(output)
