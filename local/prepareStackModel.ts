@@ -1,12 +1,22 @@
 import { join } from "node:path";
 import { defaultModelCacheDir, ensureGeneratedModel } from "../adapter/models/generateModel.js";
 import { DEFAULT_MODEL_SEED, type ModelKind } from "../adapter/models/modelKinds.js";
-import { writeModelManifest } from "../adapter/models/modelManifest.js";
+import {
+  modelManifestPath,
+  readModelManifest,
+  sha256File,
+  writeModelManifest,
+} from "../adapter/models/modelManifest.js";
 
 /** The model the local stack serves. */
 export interface StackModel {
   /** The GGUF's path. */
   path: string;
+  /**
+   * SHA-256 of the GGUF: as its `model-manifest.json` records it (the adapter refuses a file that
+   * differs), or hashed here when it has none. What outcomes record as `model_sha256`.
+   */
+  sha256: string;
   /** True for the generated demo model: random weights, meaningless answers, a real pipeline. */
   generated: boolean;
   /** The generated kind, when generated. */
@@ -30,10 +40,16 @@ export async function prepareStackModel(
   modelPath: string | undefined,
   kind = DEMO_MODEL_KIND,
 ): Promise<StackModel> {
-  if (modelPath !== undefined) return { path: modelPath, generated: false };
+  if (modelPath !== undefined) {
+    const manifest = await readModelManifest(modelManifestPath(modelPath)).catch(() => undefined);
+    return { path: modelPath, sha256: manifest?.sha256 ?? (await sha256File(modelPath)), generated: false };
+  }
   const path = await ensureGeneratedModel(kind, {
     cacheDir: join(defaultModelCacheDir(), "..", "local-stack", kind),
   });
-  await writeModelManifest(path, { source: `generated:${kind}`, revision: `seed ${DEFAULT_MODEL_SEED}` });
-  return { path, generated: true, kind };
+  const manifest = await writeModelManifest(path, {
+    source: `generated:${kind}`,
+    revision: `seed ${DEFAULT_MODEL_SEED}`,
+  });
+  return { path, sha256: manifest.sha256, generated: true, kind };
 }

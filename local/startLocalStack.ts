@@ -360,6 +360,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         endpoint_name: endpointName,
         adapter_url: adapter.url,
         model: model.path,
+        model_sha256: model.sha256,
         model_generated: String(model.generated),
         ...(trigger === undefined ? {} : { ingest_prefix: trigger.prefix, ingest_suffix: trigger.suffix }),
       }),

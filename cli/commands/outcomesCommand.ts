@@ -1,7 +1,8 @@
 /**
- * `decisions outcomes list|show|export|review`: the outcomes table (DynamoDB Local or AWS) as the
- * people who own the decisions use it — the review queue of a policy, one outcome in full, exports
- * (JSONL, CSV, labelled data for `decisions calibrate`) and recording a person's review.
+ * `decisions outcomes list|show|export|review|redecide`: the outcomes table (DynamoDB Local or AWS)
+ * as the people who own the decisions use it — the review queue of a policy, one outcome in full,
+ * exports (JSONL, CSV, labelled data for `decisions calibrate`), recording a person's review, and
+ * deciding again items that ended wrongly.
  */
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
@@ -20,8 +21,11 @@ import {
   formatReviewHistory,
   OutcomeNotFoundError,
   OutcomesReader,
+  planRedecide,
   reviewOutcome,
+  sendRedecides,
 } from "../../operations/outcomes/index.js";
+import { createSqsClient } from "../../operations/queue/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../operations/shared/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines, inertText } from "../inertText.js";
@@ -30,18 +34,29 @@ import type { CliCommand, CliOutput } from "../types.js";
 
 const DEFAULT_TABLE = "outcomes";
 const DEFAULT_LIMIT = 20;
+/** A range redecide sends more than this many items only with --yes. */
+const CONFIRM_OVER = 10;
+/** Item ids a dry run lists at most. */
+const DRY_RUN_LISTED = 20;
 
 const USAGE = `usage:
-  decisions outcomes list   --policy <p> [--status <s>] [--limit N] [--json] [table options]
+  decisions outcomes list   --policy <p> [--status <s> | --conflicts] [--limit N] [--json] [table options]
   decisions outcomes show   <id> --policy <p> [table options]
   decisions outcomes export --policy <p> [--status <s>] [--format jsonl|csv] [--labelled] [--out <file>] [table options]
   decisions outcomes review <id> --policy <p> --set <question>=<answer> [--set …] [--by <name>]
                             [--expect-updated-at <time>] [table options]
+  decisions outcomes redecide <id> --policy <p> --queue-url <url> [--sqs-endpoint-url <url>] [--wait <s>] [table options]
+  decisions outcomes redecide --policy <p> --status <s> --since <time> [--until <time>]
+                            (--dry-run | --queue-url <url> [--yes]) [--sqs-endpoint-url <url>] [--wait <s>] [table options]
 
 list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest first: of one status through the
          by-status index (--status fallback: the items waiting for a person), or of every status.
+         --conflicts: the outcomes under whose id a work item with another payload came (read from the
+         whole policy). A rule's or a person's answer is shown with the model's probability of that
+         answer (P=…), not the probability of the model's own answer.
 show     one outcome, as stored (JSON, on stdout), and its history on stderr: how it was decided and
-         every review (who, when, which answers, what a partial review left open).
+         every review (who, when, which answers, what a partial review left open); the JSON
+         holds the outcomes it replaced (history) and payload conflicts.
 export   every outcome of a policy (or of one status) as JSON Lines (default) or CSV, to --out or stdout.
          --labelled: the reviewed outcomes as labelled data for \`decisions calibrate\` (per line the policy,
          item id and, per question a person answered, the model's distribution and the person's answer).
@@ -52,6 +67,11 @@ review   records a person's answers on an outcome (typically a fallback one): ea
          are checked against the policy's questions (choice: a label; score: a level; noul: yes/no).
          The write is refused if the outcome changed since it was read (--expect-updated-at: since the
          updated_at you saw in \`show\`).
+redecide sends the work item kept in an outcome (up to 16 KiB) to the work queue again with the supersede
+         marker set to the updated_at read: the decide path replaces the outcome only if it is still that
+         version, and keeps the old one in the new outcome's history. With --status and --since (and --until,
+         default now) every outcome of that status updated in the range; --dry-run counts and lists them;
+         more than ${CONFIRM_OVER} are sent only with --yes. --wait <s>: wait up to s seconds for the new outcomes.
 
 statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
@@ -74,6 +94,14 @@ const FLAGS = {
   set: { type: "string", multiple: true },
   by: { type: "string" },
   "expect-updated-at": { type: "string" },
+  conflicts: { type: "boolean" },
+  "queue-url": { type: "string" },
+  "sqs-endpoint-url": { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  "dry-run": { type: "boolean" },
+  yes: { type: "boolean" },
+  wait: { type: "string" },
   policies: { type: "string" },
   "endpoint-url": { type: "string" },
   region: { type: "string" },
@@ -82,14 +110,15 @@ const FLAGS = {
 
 /** Which flags each sub-command takes besides the table options. */
 const SUB_FLAGS: Record<Sub, readonly string[]> = {
-  list: ["policy", "status", "limit", "json"],
+  list: ["policy", "status", "conflicts", "limit", "json"],
   show: ["policy"],
   export: ["policy", "status", "format", "labelled", "out"],
   review: ["policy", "set", "by", "expect-updated-at"],
+  redecide: ["policy", "status", "since", "until", "dry-run", "yes", "queue-url", "sqs-endpoint-url", "wait"],
 };
 const TABLE_FLAGS = ["table", "endpoint-url", "region", "policies", "help"];
 
-type Sub = "list" | "show" | "export" | "review";
+type Sub = "list" | "show" | "export" | "review" | "redecide";
 type Values = ReturnType<typeof parse>["values"];
 
 function parse(args: string[]) {
@@ -107,7 +136,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
         stdout.write(USAGE);
         return 0;
       }
-      if (sub !== "list" && sub !== "show" && sub !== "export" && sub !== "review") {
+      if (sub !== "list" && sub !== "show" && sub !== "export" && sub !== "review" && sub !== "redecide") {
         throw new UsageError(sub === undefined ? "a sub-command is needed" : `unknown sub-command "${sub}"`, {
           usage: USAGE,
         });
@@ -122,7 +151,8 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
           throw new UsageError(`--${flag} is not an option of "outcomes ${sub}"`, { usage: USAGE });
         }
       }
-      const takesId = sub === "show" || sub === "review";
+      const takesId =
+        sub === "show" || sub === "review" || (sub === "redecide" && values.since === undefined);
       if (positionals.length !== (takesId ? 1 : 0)) {
         throw new UsageError(takesId ? "exactly one outcome id is needed" : `"outcomes ${sub}" takes no id`, {
           usage: USAGE,
@@ -144,6 +174,8 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
             return await exportTo(table, policy, values, stdout, stderr);
           case "review":
             return await review(client, tableName, policy, positionals[0] ?? "", values, stdout, stderr);
+          case "redecide":
+            return await redecide(table, policy, positionals[0], values, stdout, stderr);
         }
       } finally {
         client.destroy();
@@ -163,14 +195,21 @@ async function list(
 ): Promise<number> {
   const status = readStatus(values.status);
   const limit = readLimit(values.limit);
-  const outcomes = await table.newest(policy, { limit, ...(status === undefined ? {} : { status }) });
+  if (values.conflicts === true && status !== undefined)
+    throw new UsageError("--conflicts lists outcomes of every status; leave out --status", { usage: USAGE });
+  const outcomes =
+    values.conflicts === true
+      ? await table.withConflicts(policy, { limit })
+      : await table.newest(policy, { limit, ...(status === undefined ? {} : { status }) });
   if (values.json === true) {
     for (const outcome of outcomes) stdout.write(`${inertJson(outcome)}\n`);
     return 0;
   }
   // Ids, answers and reasons come from the table, written by producers: shown inert, so that none
   // can move the cursor or repaint a line.
-  const what = inertText(`${policy}${status === undefined ? "" : ` with status ${status}`}`);
+  const what = inertText(
+    `${policy}${status === undefined ? "" : ` with status ${status}`}${values.conflicts === true ? " with payload conflicts" : ""}`,
+  );
   if (outcomes.length === 0) {
     stdout.write(`no outcomes of ${what} in ${table.tableName}\n`);
     return 0;
@@ -180,11 +219,14 @@ async function list(
   const idWidth = Math.min(40, Math.max(2, ...ids.map((id) => id.length)));
   outcomes.forEach((outcome, index) => {
     const answers = Object.entries(outcome.answers ?? {}).map(
-      ([qid, answer]) =>
-        `${qid}=${answer.answer} (${answer.probability.toFixed(2)}${answer.source === "model" ? "" : `, ${answer.source}`})`,
+      ([qid, answer]) => `${qid}=${answer.answer} (${describeAnswer(answer)})`,
     );
     const reason = outcome.reason === undefined ? "" : `  — ${outcome.reason.split("\n")[0]}`;
-    const rest = inertText(`${answers.join("  ")}${reason}`);
+    const marks = [
+      outcome.conflict_count !== undefined ? `  [${outcome.conflict_count} conflict(s)]` : "",
+      outcome.history !== undefined ? `  [${outcome.history.length} earlier outcome(s)]` : "",
+    ].join("");
+    const rest = inertText(`${answers.join("  ")}${reason}${marks}`);
     stdout.write(
       `${inertText(outcome.updated_at)}  ${inertText(outcome.status).padEnd(10)}  ${(ids[index] ?? "").padEnd(idWidth)}  ${rest}\n`,
     );
@@ -292,6 +334,131 @@ async function review(
       ),
     );
   return 0;
+}
+
+/**
+ * How `list` shows an answer: the model's own answer with its probability; a rule's, the fallback's
+ * or a person's with the model's probability of that same answer (`P=…`, from the distribution),
+ * or none when the distribution does not hold it — never the probability of another answer.
+ */
+function describeAnswer(answer: NonNullable<StoredOutcome["answers"]>[string]): string {
+  if (answer.source === "model") return answer.probability.toFixed(2);
+  const own = answer.distribution[String(answer.answer)];
+  return own === undefined ? answer.source : `${answer.source}, P=${own.toFixed(2)}`;
+}
+
+async function redecide(
+  table: OutcomesReader,
+  policy: string,
+  id: string | undefined,
+  values: Values,
+  stdout: CliOutput["stdout"],
+  stderr: CliOutput["stderr"],
+): Promise<number> {
+  let chosen: StoredOutcome[];
+  if (id !== undefined) {
+    for (const flag of ["status", "until", "dry-run", "yes"] as const) {
+      if (values[flag] !== undefined)
+        throw new UsageError(`--${flag} selects a range: give --since instead of an id`, { usage: USAGE });
+    }
+    const outcome = await table.get(policy, id);
+    if (outcome === undefined) throw new OutcomeNotFoundError(table.tableName, policy, id);
+    chosen = [outcome];
+  } else {
+    const status = readStatus(values.status);
+    if (status === undefined) throw new UsageError("a range redecide needs --status", { usage: USAGE });
+    const since = readTime(values.since, "--since");
+    const until = values.until === undefined ? new Date().toISOString() : readTime(values.until, "--until");
+    chosen = [];
+    for await (const page of table.inRange(policy, status, { since, until })) chosen.push(...page);
+    stdout.write(
+      inertLines(
+        `${chosen.length} outcome(s) of ${policy} with status ${status} updated from ${since} to ${until}\n`,
+      ),
+    );
+  }
+  const plan = planRedecide(chosen);
+  for (const unsendable of plan.unsendable) {
+    stderr.write(inertLines(`not sent: ${unsendable.policy}/${unsendable.id}: ${unsendable.reason}\n`));
+  }
+  if (values["dry-run"] === true) {
+    const listed = plan.ready.slice(0, DRY_RUN_LISTED).map((outcome) => inertText(outcome.id));
+    stdout.write(
+      `dry run: ${plan.ready.length} would be sent again, ${plan.unsendable.length} cannot be${listed.length > 0 ? `: ${listed.join(", ")}${plan.ready.length > listed.length ? ", …" : ""}` : ""}\n`,
+    );
+    return 0;
+  }
+  if (plan.ready.length > CONFIRM_OVER && values.yes !== true) {
+    stderr.write(
+      `${plan.ready.length} outcomes would be sent again (more than ${CONFIRM_OVER}); nothing sent. See them with --dry-run, send them with --yes.\n`,
+    );
+    return 1;
+  }
+  if (plan.ready.length === 0) {
+    stderr.write("nothing to send\n");
+    return plan.unsendable.length > 0 ? 1 : 0;
+  }
+  const queueUrl = values["queue-url"];
+  if (queueUrl === undefined || queueUrl === "")
+    throw new UsageError("--queue-url is required to send (or --dry-run)", { usage: USAGE });
+  const waitSeconds = values.wait === undefined ? 0 : readWait(values.wait);
+  const sqs = createSqsClient({ region: values.region, endpointUrl: values["sqs-endpoint-url"] }, queueUrl);
+  let sent: Awaited<ReturnType<typeof sendRedecides>>;
+  try {
+    sent = await sendRedecides(plan.ready, { sqs, queueUrl });
+  } finally {
+    sqs.destroy();
+  }
+  const failed = sent.filter((entry) => !entry.ok);
+  for (const entry of failed) {
+    if (!entry.ok)
+      stderr.write(inertLines(`not sent: ${entry.policy}/${entry.id}: ${entry.code}: ${entry.message}\n`));
+  }
+  stdout.write(
+    `sent ${sent.length - failed.length} item(s) to be decided again; each replaces the outcome at the updated_at read, which stays in its history\n`,
+  );
+  if (waitSeconds > 0) await waitForRedecides(table, sent, waitSeconds, stdout);
+  return failed.length > 0 || plan.unsendable.length > 0 ? 1 : 0;
+}
+
+/** Reads the sent items until each has a newer outcome, or `seconds` pass; prints each one's status. */
+async function waitForRedecides(
+  table: OutcomesReader,
+  sent: Awaited<ReturnType<typeof sendRedecides>>,
+  seconds: number,
+  stdout: CliOutput["stdout"],
+): Promise<void> {
+  const waiting = new Map(
+    sent.filter((entry) => entry.ok).map((entry) => [`${entry.policy}/${entry.id}`, entry]),
+  );
+  const until = Date.now() + seconds * 1000;
+  while (waiting.size > 0 && Date.now() < until) {
+    for (const [key, entry] of waiting) {
+      const outcome = await table.get(entry.policy, entry.id);
+      if (outcome !== undefined && entry.ok && outcome.updated_at !== entry.updatedAt) {
+        stdout.write(inertLines(`${key}: ${outcome.status} (updated_at ${outcome.updated_at})\n`));
+        waiting.delete(key);
+      }
+    }
+    if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  for (const key of waiting.keys())
+    stdout.write(inertLines(`${key}: not decided again within ${seconds} s\n`));
+}
+
+function readTime(text: string | undefined, flag: string): string {
+  if (text === undefined) throw new UsageError(`${flag} is required`, { usage: USAGE });
+  const time = Date.parse(text);
+  if (!Number.isFinite(time))
+    throw new UsageError(`${flag} must be an ISO-8601 time, got "${text}"`, { usage: USAGE });
+  return new Date(time).toISOString();
+}
+
+function readWait(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > 3600)
+    throw new UsageError(`--wait must be whole seconds from 1 to 3600, got "${text}"`, { usage: USAGE });
+  return value;
 }
 
 function describeReview(outcome: StoredOutcome): string {

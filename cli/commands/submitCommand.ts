@@ -3,6 +3,7 @@
  * events to a work queue (fauxqs locally, or SQS) with SendMessageBatch, each body exactly as
  * written in the file, and reports every entry that did not get there.
  */
+import { SUPERSEDE_ANY, SUPERSEDE_ATTRIBUTE } from "../../functions/outcomes/index.js";
 import { createSqsClient, type FailedEntry, submitMessages } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
 import { inertText } from "../inertText.js";
@@ -12,7 +13,7 @@ import type { CliCommand, CliOutput } from "../types.js";
 /** Usage text of `decisions submit`. */
 export function submitUsage(): string {
   return [
-    "usage: decisions submit <items.jsonl | event.json> --queue-url <url> [--endpoint-url <url>] [--region <r>]",
+    "usage: decisions submit <items.jsonl | event.json> --queue-url <url> [--supersede] [--endpoint-url <url>] [--region <r>]",
     "",
     "Sends work items or EventBridge events to a queue with SendMessageBatch (10 per call). A .json file",
     "is one JSON document (an event, or an array of them); any other file is JSON Lines, one message per",
@@ -24,6 +25,9 @@ export function submitUsage(): string {
     "  --queue-url <url>      the work queue (as `decisions up` prints it, or an SQS queue URL)",
     "  --endpoint-url <url>   an SQS endpoint other than AWS's, e.g. http://127.0.0.1:<port> (fauxqs)",
     "  --region <region>      default: the SDK's configuration, the queue URL's region, or us-east-1 locally",
+    "  --supersede            each item replaces the outcome that stands for its id when the decide function",
+    "                         reads it (the old one is kept in the new outcome's history). Without it an item",
+    "                         whose id has an outcome is a duplicate (another payload: a conflict, recorded).",
     "",
   ].join("\n");
 }
@@ -41,6 +45,7 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
           "queue-url": { type: "string" },
           "endpoint-url": { type: "string" },
           region: { type: "string" },
+          supersede: { type: "boolean" },
           help: { type: "boolean", short: "h" },
         },
         allowPositionals: true,
@@ -59,7 +64,18 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       const target = { region: values.region, endpointUrl: values["endpoint-url"] };
       const sqs = createSqsClient(target, queueUrl);
       try {
-        const report = await submitMessages({ sqs, queueUrl, file });
+        const report = await submitMessages({
+          sqs,
+          queueUrl,
+          file,
+          ...(values.supersede === true
+            ? {
+                messageAttributes: {
+                  [SUPERSEDE_ATTRIBUTE]: { DataType: "String", StringValue: SUPERSEDE_ANY },
+                },
+              }
+            : {}),
+        });
         for (const failed of report.failed) stderr.write(`${inertText(describeFailure(failed))}\n`);
         const total = report.sent.length + report.failed.length;
         if (total === 0) {

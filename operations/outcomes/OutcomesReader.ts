@@ -109,6 +109,52 @@ export class OutcomesReader {
     for (const partition of partitions) yield* this.#pages(statusQuery(this.tableName, policy, partition));
   }
 
+  /**
+   * Every outcome of a policy with one status whose `updated_at` is within [since, until] (ISO-8601
+   * UTC, compared as text as the index sorts them), newest first, one page at a time — through the
+   * `by-status` index's sort key, so only those items are read.
+   * @throws OutcomesTableError, MalformedOutcomeError
+   */
+  async *inRange(
+    policy: string,
+    status: StoredOutcomeStatus,
+    range: { since: string; until: string },
+  ): AsyncGenerator<StoredOutcome[]> {
+    const query = statusQuery(this.tableName, policy, status);
+    yield* this.#pages({
+      ...query,
+      KeyConditionExpression: "#pk = :pk AND #sk BETWEEN :since AND :until",
+      ExpressionAttributeNames: { ...query.ExpressionAttributeNames, "#sk": OUTCOMES_STATUS_INDEX.sort },
+      ExpressionAttributeValues: {
+        ...query.ExpressionAttributeValues,
+        ":since": range.since,
+        ":until": range.until,
+      },
+    });
+  }
+
+  /**
+   * The newest `limit` outcomes of a policy on which a payload conflict was recorded (a different
+   * work item came under their id). Reads the policy's partition with a filter: every outcome of
+   * the policy is read (not only the conflicts), page by page, until the end.
+   * @throws OutcomesTableError, MalformedOutcomeError
+   */
+  async withConflicts(policy: string, options: { limit: number }): Promise<StoredOutcome[]> {
+    const found: StoredOutcome[] = [];
+    for await (const page of this.#pages({
+      TableName: this.tableName,
+      KeyConditionExpression: "#pk = :pk",
+      FilterExpression: "attribute_exists(#conflicts)",
+      ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition, "#conflicts": "conflict_count" },
+      ExpressionAttributeValues: { ":pk": policy },
+    })) {
+      found.push(...page);
+    }
+    return found
+      .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0))
+      .slice(0, options.limit);
+  }
+
   async *#pages(query: QueryCommandInput, limit?: number): AsyncGenerator<StoredOutcome[]> {
     let after: Record<string, unknown> | undefined;
     do {

@@ -1,4 +1,4 @@
-import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { MessageAttributeValue, SQSClient } from "@aws-sdk/client-sqs";
 import { readMessageFile } from "./readMessageFile.js";
 import { type SendMessageBatchesOptions, sendMessageBatches } from "./sendMessageBatches.js";
 import type { FailedEntry, SendReport } from "./types.js";
@@ -13,6 +13,8 @@ export interface SubmitMessagesOptions extends SendMessageBatchesOptions {
   file: string;
   /** Largest message body in UTF-8 bytes; longer ones are refused before sending. Default 1 MiB. */
   maxMessageBytes?: number;
+  /** Message attributes every message carries (`submit --supersede`: the supersede marker). Default none. */
+  messageAttributes?: Record<string, MessageAttributeValue>;
 }
 
 /**
@@ -28,7 +30,12 @@ export async function submitMessages(options: SubmitMessagesOptions): Promise<Se
     options.file,
     options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
   );
-  const results = await sendMessageBatches(options.sqs, options.queueUrl, file.messages, options);
+  const attributes = options.messageAttributes;
+  const messages =
+    attributes === undefined
+      ? file.messages
+      : file.messages.map((message) => ({ ...message, messageAttributes: attributes }));
+  const results = await sendMessageBatches(options.sqs, options.queueUrl, messages, options);
   const report: SendReport = { sent: [], failed: [] };
   const failed: FailedEntry[] = file.refused.map((entry) => ({ ...entry, senderFault: true, attempts: 0 }));
   results.forEach((result, index) => {

@@ -161,7 +161,30 @@ describe("decisions outcomes (DynamoDB Local)", () => {
       rows.slice(1).map((row) => row.split(/\s+/)[2]),
       ["t-5", "t-4", "t-2", "t-3", "t-1"],
     );
-    assert.match(rows[3] ?? "", /fallback\s+t-2\s+.*queue=triage \(0\.\d\d, fallback\)/);
+    assert.match(rows[3] ?? "", /fallback\s+t-2\s+.*queue=triage \(fallback, P=0\.\d\d\)/);
+  });
+
+  it("lists a rule's answer with the model's probability of that answer, not of the model's own", async () => {
+    tables += 1;
+    const table = `outcomes-${tables}`;
+    await doc.send(new CreateTableCommand(outcomesTableDefinition(table)));
+    const held = outcomeOf(
+      policy,
+      "t-legal",
+      "2026-12-01T11:00:00.000Z",
+      { billing: 0.907, legal: 0.093 },
+      { legal_hold: true },
+    );
+    assert.equal(held.answers?.queue?.source, "rule");
+    await doc.send(new PutCommand({ TableName: table, Item: held }));
+    const { command, stdout } = capture();
+
+    await command.run(["list", "--table", table, "--policy", policy.name, ...endpoint]);
+
+    // The calibrated distribution's probability of "legal", whatever the model's own answer had.
+    const own = held.answers?.queue?.distribution.legal ?? Number.NaN;
+    assert.ok(own < 0.5, "legal is not the model's own answer");
+    assert.ok(stdout().includes(`queue=legal (rule, P=${own.toFixed(2)})`), stdout());
   });
 
   it("shows one outcome as stored", async () => {
