@@ -141,6 +141,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "functions", "operations"],
   },
   {
+    name: "jobs",
+    summary:
+      "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",
+    module: "./commands/jobsCommand.js",
+    exportName: "jobsCommand",
+    parts: ["contract", "operations"],
+  },
+  {
     name: "classify",
     summary: "decide a JSONL file of work items in this process with a policy (resumable), outcomes to JSONL",
     module: "./commands/classifyCommand.js",

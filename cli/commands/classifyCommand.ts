@@ -16,6 +16,7 @@ import {
   InProcessEndpoint,
   ResultsFile,
   readItemLines,
+  writeClassifyResults,
 } from "../../operations/classify/index.js";
 import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../operations/shared/index.js";
 import { DEFAULT_START_KIND } from "../constants.js";
@@ -27,18 +28,24 @@ import type { CliCommand, CliOutput } from "../types.js";
 /** Usage text of `decisions classify`. */
 export function classifyUsage(): string {
   return [
-    "usage: decisions classify <items.jsonl> --policy <name> [--model <file.gguf>] [--out <results.jsonl>]",
+    "usage: decisions classify <items.jsonl> --policy <name> [--model <file.gguf>] [--out <outcomes.jsonl>]",
+    "                          [--results <results.jsonl>]",
     "",
     "Decides every work item of a JSONL file in this process, the way the pipeline does (same parsing,",
     "shared-state grouping, prompt, policy rules and outcome format), and appends one outcome per line",
     "to --out. Rerunning skips the items --out already holds, so an interrupted run resumes; a killed",
     "run loses at most the item in flight. Items without a `policy` field get --policy.",
+    "Once every item has its outcome it writes the results as a batch job does (one line per input line,",
+    "in input order: line, id, policy, status, per question answer and probability, reason) to --results",
+    "and a manifest (counts, timings, policy versions, models) beside it (<results>.manifest.json).",
     "",
     "options:",
     "  --policy <name>        the policy to decide with (required)",
     `  --model <file.gguf>    the model (default: a generated ${DEFAULT_START_KIND} with random weights:`,
     "                         the answers are meaningless, the pipeline is real)",
-    "  --out <file>           the results (default: <items>.outcomes.jsonl beside the input)",
+    "  --out <file>           the outcomes (default: <items>.outcomes.jsonl beside the input)",
+    "  --results <file>       the results (default: <items>.results.jsonl beside the input); the manifest",
+    "                         goes to the same name ending .manifest.json",
     "  --policies <dir>       the policy files (default: this repository's policies/)",
     "  --threads <n>          CPU threads for the engine (default: every core)",
     "  --context-size <n>     the engine's context in tokens: the longest prompt (default 8192)",
@@ -59,6 +66,7 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
           policy: { type: "string" },
           model: { type: "string" },
           out: { type: "string" },
+          results: { type: "string" },
           policies: { type: "string" },
           threads: { type: "string" },
           "context-size": { type: "string" },
@@ -79,8 +87,12 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
         throw new UsageError("--policy is required", { usage });
       const threads = readPositive(values.threads, "--threads", availableParallelism(), usage);
       const contextSize = readPositive(values["context-size"], "--context-size", 8192, usage);
-      const out =
-        values.out ?? join(dirname(input), `${basename(input).replace(/\.jsonl?$/i, "")}.outcomes.jsonl`);
+      const base = join(dirname(input), basename(input).replace(/\.jsonl?$/i, ""));
+      const out = values.out ?? `${base}.outcomes.jsonl`;
+      const resultsPath = values.results ?? `${base}.results.jsonl`;
+      const manifestPath = `${resultsPath.replace(/(\.results)?\.jsonl?$/i, "")}.manifest.json`;
+      if ([out, input].includes(resultsPath) || [out, input, resultsPath].includes(manifestPath))
+        throw new UsageError("--results must name a file other than the input and --out", { usage });
 
       const policyDir = values.policies ?? defaultPolicyDir();
       const policies = await loadPolicies(policyDir);
@@ -117,6 +129,7 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
         hideCursor: stderr.isTTY === true,
       });
       const started = performance.now();
+      const startedAt = new Date();
       let summary: ClassifySummary | undefined;
       try {
         if (resume.truncatedBytes > 0) {
@@ -162,7 +175,19 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
         process.removeListener("SIGINT", onSignal);
         await file.close();
       }
+      const manifest = await writeClassifyResults({
+        input,
+        lines: items.map((item) => (item.origin.kind === "file" ? item.origin.line : 0)),
+        keys: summary.keys,
+        outcomes: out,
+        results: resultsPath,
+        manifest: manifestPath,
+        startedAt,
+      });
       stdout.write(describeSummary(summary, policyName, out, (performance.now() - started) / 1000));
+      stdout.write(
+        `results: ${resultsPath} (${manifest.result_lines} line(s), ${manifest.status}); manifest: ${manifestPath}\n`,
+      );
       return 0;
     },
   };

@@ -10,6 +10,7 @@ export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
+export { createJobsCommand, type JobsCommandIo, jobsCommand } from "./jobsCommand.js";
 export { createModelsCommand, modelsCommand } from "./modelsCommand.js";
 export { createOutcomesCommand, outcomesCommand } from "./outcomesCommand.js";
 export {

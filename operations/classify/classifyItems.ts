@@ -52,6 +52,12 @@ export interface ClassifySummary {
   repeated: string[];
   /** Outcomes written by this run, by status. */
   written: Partial<Record<OutcomeStatus, number>>;
+  /**
+   * Per input item (same order as `items`), the policy and id its outcome is stored under — for a
+   * repeated id or an item skipped on resume, the outcome that stands. What the results file is
+   * assembled from (`writeClassifyResults`).
+   */
+  keys: { policy: string; id: string }[];
   /** Groups of items sharing a state (one engine call each), and the calls this run made. */
   groups: number;
   requests: number;
@@ -75,7 +81,15 @@ export interface ClassifySummary {
 export async function classifyItems(options: ClassifyItemsOptions): Promise<ClassifySummary> {
   const before = options.resume.done;
   const total = options.items.length;
-  const summary: ClassifySummary = { total, skipped: 0, repeated: [], written: {}, groups: 0, requests: 0 };
+  const summary: ClassifySummary = {
+    total,
+    skipped: 0,
+    repeated: [],
+    written: {},
+    keys: [],
+    groups: 0,
+    requests: 0,
+  };
   let done = 0;
   const settled = (): void => {
     done += 1;
@@ -123,6 +137,12 @@ export async function classifyItems(options: ClassifyItemsOptions): Promise<Clas
   options.signal?.throwIfAborted();
   const failed = run.results.find((result) => result.status === "failed");
   if (failed !== undefined) throw failed.reason;
+  summary.keys = run.results.map((result) => {
+    if (result.status === "recorded") return { policy: result.outcome.policy, id: result.outcome.id };
+    if (result.status === "duplicate") return { policy: result.policy, id: result.id };
+    // Unreachable: a failed item was thrown above.
+    throw result.reason;
+  });
   summary.groups = run.groups;
   summary.requests = run.requests;
   return summary;

@@ -12,3 +12,4 @@ export {
 export { InProcessEndpoint, type InProcessEndpointOptions } from "./InProcessEndpoint.js";
 export { ResultsFile, type ResumeState, resultKey } from "./ResultsFile.js";
 export { readItemLines } from "./readItemLines.js";
+export { type WriteClassifyResultsOptions, writeClassifyResults } from "./writeClassifyResults.js";

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { createClassifyCommand } from "../../../cli/commands/classifyCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { JobManifestSchema, JobResultLineSchema } from "../../../contract/index.js";
 
 const CHILD = fileURLToPath(new URL("../../operations/classify/runClassify.fixture.ts", import.meta.url));
 const ITEMS = 40;
@@ -89,6 +90,8 @@ describe("decisions classify (tiny-qwen3)", () => {
       "1",
       "--out",
       full,
+      "--results",
+      join(dir, "full.results.jsonl"),
     ]);
     assert.equal(fullCode, 0, uninterrupted.stderr());
     assert.match(
@@ -140,9 +143,16 @@ describe("decisions classify (tiny-qwen3)", () => {
       "1",
       "--out",
       partial,
+      "--results",
+      join(dir, "partial.results.jsonl"),
     ]);
 
     assert.equal(code, 0, rerun.stderr());
+    // Results lines carry no times: a resumed run's are an uninterrupted run's, byte for byte.
+    assert.equal(
+      await readFile(join(dir, "partial.results.jsonl"), "utf8"),
+      await readFile(join(dir, "full.results.jsonl"), "utf8"),
+    );
     assert.match(rerun.stderr(), new RegExp(`resuming, ${before} outcome\\(s\\) already there`));
     const resumed = await outcomesIn(partial);
     const ids = resumed.map((outcome) => outcome.id as string);
@@ -151,6 +161,78 @@ describe("decisions classify (tiny-qwen3)", () => {
     const byId = (list: Record<string, unknown>[]) =>
       [...list].sort((a, b) => String(a.id).localeCompare(String(b.id))).map(stable);
     assert.deepEqual(byId(resumed), byId(await outcomesIn(full)));
+  });
+
+  it("writes the jobs' results format in input order and a manifest whose counts add up", async () => {
+    const mixed = join(dir, "mixed.jsonl");
+    const ticket = (id: string, subject: string) =>
+      JSON.stringify({
+        id,
+        state: { subject, body: "It stopped working." },
+        facts: { customer_tier: "free" },
+      });
+    await writeFile(
+      mixed,
+      [
+        ticket("m-1", "printer"),
+        "",
+        "{ not json",
+        ticket("m-2", "screen"),
+        ticket("m-1", "printer again"),
+        JSON.stringify({ id: "m-3", policy: "incident-priority", state: "db down" }),
+        "",
+      ].join("\n"),
+    );
+    const run = capture();
+    const code = await run.command.run([
+      mixed,
+      "--policy",
+      "ticket-routing",
+      "--model",
+      model,
+      "--threads",
+      "1",
+    ]);
+    assert.equal(code, 0, run.stderr());
+    const results = (await readFile(join(dir, "mixed.results.jsonl"), "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JobResultLineSchema.parse(JSON.parse(line)));
+    assert.deepEqual(
+      results.map((line) => [line.line, line.id, line.duplicate ?? false]),
+      [
+        [1, "m-1", false],
+        [3, "line-3", false],
+        [4, "m-2", false],
+        [5, "m-1", true],
+        [6, "m-3", false],
+      ],
+    );
+    assert.equal(results[1]?.status, "rejected");
+    assert.match(results[1]?.reason ?? "", /JSON/);
+    assert.equal(results[4]?.status, "rejected");
+    // Another policy's item: rejected with the reason (its facts, or that --policy is another).
+    assert.ok((results[4]?.reason ?? "") !== "");
+    for (const line of [results[0], results[2]]) {
+      assert.notEqual(line?.status, "rejected");
+      for (const answer of Object.values(line?.answers ?? {})) {
+        assert.ok(answer.probability >= 0 && answer.probability <= 1);
+      }
+      assert.ok(Object.keys(line?.answers ?? {}).length > 0);
+    }
+    const manifest = JobManifestSchema.parse(
+      JSON.parse(await readFile(join(dir, "mixed.manifest.json"), "utf8")),
+    );
+    assert.equal(manifest.status, "complete_with_errors");
+    assert.equal(manifest.result_lines, 5);
+    assert.equal(manifest.counts.lines, 5);
+    const outcomes = Object.values(manifest.counts.outcomes).reduce((sum, count) => sum + count, 0);
+    assert.equal(manifest.counts.ended, outcomes + manifest.counts.dead_lettered);
+    assert.equal(manifest.counts.ended, manifest.counts.lines);
+    assert.equal(manifest.counts.outcomes.rejected, 2);
+    assert.equal(manifest.counts.duplicates, 1);
+    assert.ok(manifest.results_uri.endsWith("/mixed.results.jsonl"));
+    assert.match(run.stdout(), /results: .*mixed\.results\.jsonl \(5 line\(s\), complete_with_errors\)/);
   });
 
   it("needs an items file and --policy", async () => {
