@@ -129,12 +129,14 @@ describe("the decide handler on the local stack (integration)", () => {
 
   it("fails the records of groups not started before the deadline and writes the started ones", async () => {
     const clock = new ShiftedClock();
-    // Remaining 30 s, margin 10 s: groups start until +20 s, writes run until +29 s. The first
-    // request moves the clock 25 s on: its group is written, the next ones are not started.
-    const decide = await stack.handler({ maxConcurrentGroups: 1, deadlineMarginMs: 10_000 }, { clock });
+    // Remaining 120 s, margin 60 s: groups start until +60 s, writes run until +119 s. The first
+    // request moves the clock 65 s on: its group is written, the next ones are not started. The
+    // first call and its write have the other 54 s of real time, so a starved machine (answers of
+    // seconds) still writes it.
+    const decide = await stack.handler({ maxConcurrentGroups: 1, deadlineMarginMs: 60_000 }, { clock });
     let shifted = false;
     stack.proxy.onRequest = () => {
-      if (!shifted) clock.offsetMs += 25_000;
+      if (!shifted) clock.offsetMs += 65_000;
       shifted = true;
     };
     const event = sqsEvent([
@@ -143,7 +145,7 @@ describe("the decide handler on the local stack (integration)", () => {
       ticket("T-third", { subject: "Third" }),
     ]);
 
-    const response = await decide.invoke(event, 30_000);
+    const response = await decide.invoke(event, 120_000);
 
     stack.proxy.onRequest = undefined;
     assert.deepEqual(
