@@ -15,6 +15,7 @@ export {
 export { DEFAULT_REQUEST_LIMITS, MAX_CHAT_MESSAGES, SYSTEM_ONE_MAX_LABELS } from "./constants.js";
 export { describeType } from "./describeType.js";
 export { JsonTextError, type JsonTextErrorKind } from "./errors.js";
+export { isIntegerLikeKey } from "./isIntegerLikeKey.js";
 export { JsonText } from "./JsonText.js";
 export { jsonNodeAt } from "./jsonNodeAt.js";
 export { jsonSchemaOf, WIRE_SCHEMA_NAMES, type WireSchemaName } from "./jsonSchemaOf.js";

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_REQUEST_LIMITS, SYSTEM_ONE_MAX_LABELS } from "./constants.js";
+import { isIntegerLikeKey } from "./isIntegerLikeKey.js";
 import { checkQuestionExtensions, DebiasInfoSchema, questionExtensionFields } from "./questionExtensions.js";
 import {
   closedObject,
@@ -66,6 +67,18 @@ export function systemOneRequestSchema(options: RequestSchemaOptions = {}) {
   }).superRefine((question, ctx) => {
     const labels = Array.isArray(question.criteria) ? question.criteria : Object.keys(question.criteria);
     checkQuestionExtensions(question, labels.length, ctx);
+    // The options are offered in the criteria's written order, and a parsed JSON object has lost
+    // it for integer-like keys ({"1": …, "0": …} reads back as {"0": …, "1": …}, the prompt of the
+    // list ["0", "1"]). Refused, as the policy loader refuses them, rather than silently reordered.
+    if (!Array.isArray(question.criteria)) {
+      for (const label of labels.filter(isIntegerLikeKey)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["criteria", label],
+          message: `label "${label}" is integer-like: a JSON object cannot keep its written order; send the labels as a list (["1", "0"]) or use other labels`,
+        });
+      }
+    }
   });
   const score = closedObject({
     type: z.literal("score"),

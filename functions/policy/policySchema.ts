@@ -7,6 +7,7 @@
  * question, CEL compiled against the declared facts) are made by `compilePolicy`.
  */
 import { z } from "zod";
+import { isIntegerLikeKey } from "../../contract/wire/isIntegerLikeKey.js";
 
 /**
  * CEL keywords and reserved words: a question or fact named like one could not be read as
@@ -116,9 +117,7 @@ const InstructionsSchema = z.string().min(1).max(8000).describe("The question as
 const LabelSchema = z.string().min(1).max(200);
 
 /** "0", "17": JSON objects move such keys to the front, which would reorder the options offered. */
-function isIntegerLike(label: string): boolean {
-  return /^(0|[1-9][0-9]*)$/.test(label);
-}
+const isIntegerLike = isIntegerLikeKey;
 
 const ChoiceQuestionSchema = z
   .strictObject({

@@ -273,6 +273,28 @@ describe("DecisionServer on a fake engine", () => {
       ]);
     });
 
+    it("refuses a criteria map with integer-like labels, whose written order JSON cannot keep", async () => {
+      // {"1": …, "0": …} parses to {"0": …, "1": …}: scored, it would be the prompt of ["0", "1"].
+      const question = (criteria: string) =>
+        `{"state": "s", "questions": {"q": {"type": "choice", "instructions": "i", "criteria": ${criteria}}}}`;
+
+      const map = await send(h.port, { body: question(`{"1": "one", "0": "zero", "x": null}`) });
+      const list = await send(h.port, { body: question(`["1", "0"]`) });
+      const ordinary = await send(h.port, {
+        body: question(`{"01": "one", "-1": null, "4294967295": null}`),
+      });
+
+      assert.equal(map.status, 400);
+      assert.deepEqual(
+        map.json.problems.map((p: { field: string }) => p.field),
+        ['questions.q.criteria["0"]', 'questions.q.criteria["1"]'],
+      );
+      assert.match(map.json.problems[0].message, /label "0" is integer-like: .*send the labels as a list/);
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(Object.keys(list.json.answers.q.probabilities).sort(), ["0", "1"]);
+      assert.equal(ordinary.status, 200, "keys JavaScript does not move are accepted as maps");
+    });
+
     it("refuses shared decisions whose states are equal as values but written differently (2 and 2.0)", async () => {
       const d = supportRouteDecision();
       const rest = `"question": ${JSON.stringify(d.question)}, "options": ${JSON.stringify(d.options)}`;
@@ -457,6 +479,43 @@ describe("DecisionServer on a fake engine", () => {
       assert.equal(typeof line?.duration_ms, "number");
       assert.ok((line?.input_tokens as number) > 0);
     });
+  });
+});
+
+describe("DecisionServer with hide-cache-details", () => {
+  it("leaves cached_tokens and evaluated_tokens out of every answer, and only those", async () => {
+    // They tell a caller whether another caller sent the same state recently (docs/security.md,
+    // "The cache oracle"); input_tokens and the rest of the answer stay.
+    const hidden = await startFakeServer({ hideCacheDetails: true });
+    const shown = await startFakeServer({});
+    try {
+      const semif = { decisions: [supportRouteDecision()] };
+      const systemOne = {
+        state: "s",
+        questions: { q: { type: "choice", instructions: "i", criteria: ["a", "b"] } },
+      };
+
+      const [hiddenSemif, shownSemif, hiddenSystemOne] = await Promise.all([
+        send(hidden.port, { body: semif }),
+        send(shown.port, { body: semif }),
+        send(hidden.port, { body: systemOne }),
+      ]);
+
+      assert.equal(hiddenSemif.status, 200, hiddenSemif.text);
+      assert.equal(hiddenSystemOne.status, 200, hiddenSystemOne.text);
+      assert.doesNotMatch(hiddenSemif.text, /cached_tokens|evaluated_tokens/);
+      assert.doesNotMatch(hiddenSystemOne.text, /cached_tokens|evaluated_tokens/);
+      const [withDetails] = shownSemif.json.results;
+      const [withoutDetails] = hiddenSemif.json.results;
+      assert.equal(typeof withDetails.cached_tokens, "number");
+      assert.equal(typeof withDetails.evaluated_tokens, "number");
+      const { cached_tokens: _cached, evaluated_tokens: _evaluated, ...rest } = withDetails;
+      assert.deepEqual(Object.keys(withoutDetails).sort(), Object.keys(rest).sort());
+      assert.equal(withoutDetails.input_tokens, withDetails.input_tokens);
+    } finally {
+      await hidden.close();
+      await shown.close();
+    }
   });
 });
 
