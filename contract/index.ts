@@ -124,6 +124,7 @@ export {
   type EnvironmentValues,
   readEnvironment,
 } from "./settings/readEnvironment.js";
+export { REVIEW_CONSOLE_SETTINGS } from "./settings/reviewConsoleSettings.js";
 export { defaultTextOf, type Setting, type SettingDefault, variableOf } from "./settings/Setting.js";
 export { SettingValueError } from "./settings/SettingValueError.js";
 export {

@@ -12,6 +12,7 @@ import {
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { type DecideCapacity, deriveDecideCapacity } from "./capacity/deriveDecideCapacity.js";
+import { readConsoleSite } from "./config/readConsoleSite.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
 import { DecideFunction } from "./constructs/DecideFunction.js";
@@ -23,6 +24,7 @@ import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
+import { ReviewConsole } from "./constructs/ReviewConsole.js";
 import { StandardEndpoint } from "./constructs/StandardEndpoint.js";
 import { WorkQueue } from "./constructs/WorkQueue.js";
 
@@ -61,6 +63,8 @@ export class DecisionsStack extends Stack {
   readonly incidents: IncidentRule;
   readonly alarms: PipelineAlarms;
   readonly dashboard: PipelineDashboard;
+  /** The deployed review console: page on CloudFront, HTTP API with a Cognito JWT authorizer. */
+  readonly reviewConsole: ReviewConsole;
   /** The decide function's concurrency, derived from what the endpoint admits at minimum capacity. */
   readonly decideCapacity: DecideCapacity;
   /** The policies deployed with the functions. */
@@ -216,6 +220,17 @@ export class DecisionsStack extends Stack {
       decideFunction: this.decide.function,
       ingestFunction: this.ingest.function,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
+    });
+
+    this.reviewConsole = new ReviewConsole(this, "ReviewConsole", {
+      entry: join(projectRoot, "console", "lambda", "handler.ts"),
+      projectRoot,
+      site: readConsoleSite(),
+      table: this.outcomes.table,
+      statusIndexArn: this.outcomes.statusIndexArn,
+      policyNames: this.policies.map((policy) => policy.name),
+      memorySize: settings.functionMemoryMb,
+      logRetention,
     });
 
     this.warnWhenNoPolicyMapsIncidents(settings);

@@ -19,6 +19,7 @@ export {
   InfraConfigError,
   PolicyCatalogueError,
   parsePinnedImage,
+  readConsoleSite,
   readInfraSettings,
   readPolicyCatalogue,
 } from "./config/index.js";
@@ -37,6 +38,13 @@ export {
   PipelineAlarms,
   PipelineDashboard,
   PipelineFunction,
+  REVIEW_CONSOLE_ROUTES,
+  REVIEW_CONSOLE_TABLE_ACTIONS,
+  REVIEWERS_GROUP_NAME,
+  ReviewConsole,
+  ReviewConsoleApi,
+  ReviewConsoleSite,
+  ReviewerPool,
   StandardEndpoint,
   WorkQueue,
 } from "./constructs/index.js";

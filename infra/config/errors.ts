@@ -61,3 +61,14 @@ export class PolicyCatalogueError extends Error {
     this.policyDir = policyDir;
   }
 }
+
+/** The review console's static site did not build at synth (its sources, or esbuild). */
+export class ConsoleSiteBuildError extends Error {
+  override name = "ConsoleSiteBuildError";
+  constructor(detail: string, options?: ErrorOptions) {
+    super(
+      `the review console's page did not build (console/writeConsoleSiteMain.ts): ${detail}\nFix the console's sources (console/web/) and synth again.`,
+      options,
+    );
+  }
+}

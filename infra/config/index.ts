@@ -1,9 +1,16 @@
 /** Configuration of the CDK app: the context knobs, their validation, and values derived from them. */
 
 export type { ImageReferenceFailure, InfraConfigProblem } from "./errors.js";
-export { ImageReferenceError, InfraConfigError, PolicyCatalogueError } from "./errors.js";
+export {
+  ConsoleSiteBuildError,
+  ImageReferenceError,
+  InfraConfigError,
+  PolicyCatalogueError,
+} from "./errors.js";
 export type { PinnedImage } from "./parsePinnedImage.js";
 export { parsePinnedImage } from "./parsePinnedImage.js";
+export type { ConsoleSite } from "./readConsoleSite.js";
+export { readConsoleSite } from "./readConsoleSite.js";
 export type { ContextValue, InfraKnob, InfraSettings } from "./readInfraSettings.js";
 export { INFRA_KNOBS, readInfraSettings } from "./readInfraSettings.js";
 export type { PolicyCatalogueEntry } from "./readPolicyCatalogue.js";

@@ -1,5 +1,11 @@
 import { SERVER_SETTINGS } from "../../adapter/server/config.js";
-import { DECIDE_SETTINGS, defaultTextOf, INGEST_SETTINGS, type Setting } from "../../contract/index.js";
+import {
+  DECIDE_SETTINGS,
+  defaultTextOf,
+  INGEST_SETTINGS,
+  REVIEW_CONSOLE_SETTINGS,
+  type Setting,
+} from "../../contract/index.js";
 import { INFRA_KNOBS } from "../../infra/config/readInfraSettings.js";
 
 /** A default in a table: a value as code, a rule in words (the settings kit's `text`). */
@@ -84,6 +90,14 @@ export function configurationPage(): string {
     "SDK clients read their standard variables (`AWS_REGION`, `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL_SQS`, …).",
     "",
     ...functionTable(INGEST_SETTINGS),
+    "",
+    "## The review console's API function",
+    "",
+    "`console/lambda/handler.ts` (deployed console only), read at cold start",
+    "(`console/lambda/readReviewConsoleConfig.ts`); the DynamoDB client reads `AWS_REGION` and",
+    "`AWS_ENDPOINT_URL_DYNAMODB`.",
+    "",
+    ...functionTable(REVIEW_CONSOLE_SETTINGS),
     "",
     "## The CDK app's context knobs",
     "",
