@@ -68,7 +68,7 @@ export class ReviewConsoleSite extends Construct {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(props.logRetentionDays ?? 90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     this.bucket = new Bucket(this, "Assets", {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -77,7 +77,7 @@ export class ReviewConsoleSite extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: this.logs,
       serverAccessLogsPrefix: "s3/",
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
     this.headers = new ResponseHeadersPolicy(this, "Headers", {
       comment: "Review console: HSTS, CSP without inline scripts, nosniff, no framing, no referrer",
