@@ -162,16 +162,19 @@ describe("the deployed function's table access", () => {
       logLevel: "silent",
     });
     const text = bundle.outputFiles[0]?.text ?? "";
-    // The command classes the bundle imports from the DynamoDB clients (imports left unused are
-    // dropped by tree shaking, so these are the ones the code constructs).
-    const imports = [
+    // The command classes the bundle imports from the DynamoDB clients (`X` or `X as Y`), counted
+    // only where the bundle constructs them (`new Y(`): a module reached through an index may bring
+    // an import whose code tree shaking dropped.
+    const specifiers = [
       ...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*"@aws-sdk\/(?:lib-dynamodb|client-dynamodb)"/g),
     ].flatMap((match) => (match[1] ?? "").split(","));
-    const used = new Set(
-      imports
-        .map((name) => /^\s*(\w+?)(?:Item)?Command\b/.exec(name)?.[1])
-        .filter((name): name is string => name !== undefined),
-    );
+    const used = new Set<string>();
+    for (const specifier of specifiers) {
+      const parts = /^\s*(\w+?)(?:Item)?Command(?:\s+as\s+(\w+))?\s*$/.exec(specifier);
+      if (parts?.[1] === undefined) continue;
+      const local = parts[2] ?? `${parts[1]}${specifier.includes("ItemCommand") ? "Item" : ""}Command`;
+      if (new RegExp(`new ${local}\\(`).test(text)) used.add(parts[1]);
+    }
     const action: Record<string, string> = {
       Get: "dynamodb:GetItem",
       Put: "dynamodb:PutItem",
