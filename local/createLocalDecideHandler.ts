@@ -46,6 +46,9 @@ export async function createLocalDecideHandler(
       // The whole states of items sent to review go to the stack's bucket (fauxqs keeps them until
       // the stack's data is removed; the deployed bucket expires them by a lifecycle rule).
       ...(context.bucket === undefined ? {} : { STATE_ARCHIVE_BUCKET: context.bucket }),
+      ...(context.jobs === undefined
+        ? {}
+        : { JOBS_TABLE: context.jobs.table, MAX_RECEIVE_COUNT: String(context.jobs.maxReceiveCount) }),
       ...options.environment,
       OUTCOMES_TABLE: context.table,
       ENDPOINT_NAME: context.endpointName,
@@ -71,6 +74,7 @@ export async function createLocalDecideHandler(
     s3: context.s3,
     logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),
     metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide" }),
+    ...(context.jobs === undefined ? {} : { onJobEnded: context.jobs.onJobEnded }),
   });
   return createDecideHandler(deps);
 }

@@ -38,12 +38,17 @@ export interface LocalIngestHandlerOptions {
  * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
  */
 export async function createLocalIngestHandler(
-  context: Pick<StackHandlerContext, "region" | "table" | "queueUrl" | "endpoints">,
+  context: Pick<StackHandlerContext, "region" | "table" | "queueUrl" | "endpoints" | "jobs">,
   options: LocalIngestHandlerOptions = {},
 ): Promise<LocalIngestHandler> {
   const policyDir = options.policyDir ?? join(packageRoot(), "policies");
   const config = readIngestConfig(
-    { WORK_QUEUE_URL: context.queueUrl, OUTCOMES_TABLE: context.table, POLICY_DIR: policyDir },
+    {
+      WORK_QUEUE_URL: context.queueUrl,
+      OUTCOMES_TABLE: context.table,
+      POLICY_DIR: policyDir,
+      ...(context.jobs === undefined ? {} : { JOBS_TABLE: context.jobs.table }),
+    },
     policyDir,
   );
   const common = { region: context.region, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
@@ -56,6 +61,7 @@ export async function createLocalIngestHandler(
     dynamodb,
     logger: new Logger({ serviceName: "ingest", logLevel: options.logLevel ?? "SILENT" }),
     metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "ingest" }),
+    ...(context.jobs === undefined ? {} : { onJobEnded: context.jobs.onJobEnded }),
   });
   const handler = createIngestHandler(deps);
   return {

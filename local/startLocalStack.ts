@@ -3,12 +3,14 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { JobCompletedDetail } from "../contract/index.js";
 import { outcomesTableDefinition } from "../functions/outcomes/outcomesTable.js";
 import { createLocalClients, type LocalClients } from "./createLocalClients.js";
 import { createLocalIngestHandler, type LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
 import { createWorkQueue, type WorkQueue } from "./createWorkQueue.js";
 import { LocalPartError, PartStartError } from "./errors.js";
 import { type IngestedObjectReport, IngestTrigger } from "./IngestTrigger.js";
+import { LocalJobs } from "./LocalJobs.js";
 import { prepareStackModel, type StackModel } from "./prepareStackModel.js";
 import {
   type SqsBatchHandler,
@@ -38,6 +40,11 @@ export interface StackHandlerContext {
   functionTimeoutMs: number;
   /** Registers a cleanup (closing the handler's own clients) run when the stack stops. */
   onStop(cleanup: () => Promise<void> | void): void;
+  /**
+   * Batch jobs, when the stack runs them: the jobs table (`JOBS_TABLE`), the receive count at which
+   * a record is dead-lettered (`MAX_RECEIVE_COUNT`), and the call that starts a job's results.
+   */
+  jobs?: { table: string; maxReceiveCount: number; onJobEnded: (jobId: string) => Promise<void> };
 }
 
 /** Options of {@link startLocalStack}; every default is applied here. */
@@ -82,8 +89,23 @@ export interface StartLocalStackOptions {
    * IngestTrigger}). Default: off (`npm start` invokes ingest itself).
    */
   ingest?: LocalIngestOptions;
+  /**
+   * Run batch jobs (a job per ingested object, results and a manifest in the bucket when its last
+   * line has ended): the jobs table is created and handed to the functions. Default: off.
+   */
+  jobs?: LocalJobsSettings;
   /** Where progress lines go ("DynamoDB Local ready on … (1.2 s)"). Default: nowhere. */
   log?: (line: string) => void;
+}
+
+/** Batch jobs on the local stack ({@link LocalJobs}). */
+export interface LocalJobsSettings {
+  /** The jobs table. Default `"jobs"`. */
+  table?: string;
+  /** Told of every "Decision Job Completed" event. Default: nothing. */
+  onCompleted?: (detail: JobCompletedDetail) => void;
+  /** Told when a job's results could not be written. Default: nothing. */
+  onError?: (jobId: string, error: unknown) => void;
 }
 
 /** The ingest trigger's settings on the local stack; defaults are the CDK app's. */
@@ -261,6 +283,22 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         }),
       async () => undefined,
     );
+    const jobs =
+      options.jobs === undefined
+        ? undefined
+        : await timed(
+            "the jobs table",
+            () =>
+              LocalJobs.start({
+                dynamodb: clients.dynamodb,
+                s3: clients.s3,
+                jobsTable: options.jobs?.table ?? "jobs",
+                outcomesTable: table,
+                onCompleted: options.jobs?.onCompleted ?? (() => undefined),
+                onError: options.jobs?.onError ?? (() => undefined),
+              }),
+            (part) => part.stop(),
+          );
     const handlerContext: StackHandlerContext = {
       region,
       ...clients,
@@ -276,6 +314,11 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       },
       functionTimeoutMs,
       onStop: (cleanup) => started.push({ name: "the handler", stop: cleanup }),
+      ...(jobs === undefined
+        ? {}
+        : {
+            jobs: { table: jobs.table, maxReceiveCount: queue.maxReceiveCount, onJobEnded: jobs.onJobEnded },
+          }),
     };
     const handler = await Promise.resolve()
       .then(() => options.createHandler(handlerContext))
@@ -363,6 +406,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         model_sha256: model.sha256,
         model_generated: String(model.generated),
         ...(trigger === undefined ? {} : { ingest_prefix: trigger.prefix, ingest_suffix: trigger.suffix }),
+        ...(jobs === undefined ? {} : { jobs_table: jobs.table }),
       }),
       stop,
       [Symbol.asyncDispose]: stop,

@@ -85,6 +85,16 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         log: note,
         createHandler: (context) => createLocalDecideHandler(context, { logLevel: functionLogLevel }),
         ingest: { logLevel: functionLogLevel, onIngested: (report) => note(describeIngested(report)) },
+        jobs: {
+          onCompleted: (detail) =>
+            note(
+              `job ${detail.job_id} ${detail.status}: ${JSON.stringify(detail.counts)} results ${detail.results_uri}`,
+            ),
+          onError: (jobId, error) =>
+            note(
+              `job ${jobId}: its results could not be written: ${error instanceof Error ? error.message : String(error)}`,
+            ),
+        },
         poller: {
           onBatch: ({ records, outcome }) => {
             if (outcome.failed.length === 0) return;
