@@ -10,11 +10,27 @@
  * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
  * - `jobs/`: batch jobs (one per ingested object version): the job record, its table's keys, the
  *   results line, the manifest and the "Decision Job Completed" event.
+ * - `failures/`: the failure record of a record the decide function gave back (reason, attempts,
+ *   time), kept in the outcomes table under its own key prefix.
  * - `metrics/`: the metric names the decide function emits and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
  * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
  *   and the functions, which the CDK app's knobs reuse where they set one.
  */
+export {
+  FAILURE_CLASSES,
+  FAILURE_REASON_CHARS,
+  FAILURE_RECORD_KIND,
+  FAILURE_RECORD_PREFIX,
+  FAILURE_RECORD_RETENTION_SECONDS,
+  FAILURE_RECORD_TTL_ATTRIBUTE,
+  type FailureClass,
+  type FailureRecord,
+  FailureRecordSchema,
+  failureKeyOfItem,
+  failureKeyOfMessage,
+  isFailureRecordKey,
+} from "./failures/FailureRecordSchema.js";
 export {
   JOB_COMPLETED_DETAIL_TYPE,
   JOB_EVENT_SOURCE,

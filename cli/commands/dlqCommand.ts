@@ -3,7 +3,11 @@
  * moving its messages back to the work queue (sent first, deleted from the DLQ only once sent).
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { FailureRecordStore } from "../../functions/failures/index.js";
+import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import {
+  type AttachedFailures,
+  attachFailureRecords,
   createSqsClient,
   type DeadLetter,
   findSourceQueues,
@@ -15,17 +19,24 @@ import { inertJson, inertLines, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
+const DEFAULT_TABLE = "outcomes";
+
 const USAGE = `usage:
   decisions dlq list    --queue-url <dlq url> [--max N] [--json] [--endpoint-url <url>] [--region <r>]
+                        [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
   decisions dlq redrive --queue-url <dlq url> [--to <work queue url>] [--max N] [--endpoint-url <url>] [--region <r>]
 
 list     shows each message of the dead-letter queue without consuming it: message id, policy and item
          id (or the event's source and detail-type), how often it was received, when it was sent and
-         first received, the reason when the message carries one, and a preview of its body (--json:
-         one JSON object per message). Listing counts as one receive of each message.
+         first received, why it failed — the reason the message carries, or the decide function's
+         failure record of it (its last reason, attempts and time, read from the outcomes table) — and
+         a preview of its body (--json: one JSON object per message). Listing counts as one receive of
+         each message.
 redrive  moves messages back: each is sent to the work queue (body and attributes unchanged) and only
-         then deleted from the dead-letter queue. --to defaults to the queue SQS names as the source of
-         the dead-letter queue. The exit code is 1 when any message was not moved.
+         then deleted from the dead-letter queue. --to defaults to the queue whose redrive policy names
+         the dead-letter queue (SQS's ListDeadLetterSourceQueues, or every queue's RedrivePolicy where
+         the service lacks that action, as the local stack's does). The exit code is 1 when any message
+         was not moved.
 
 options:
   --queue-url <url>      the dead-letter queue
@@ -33,6 +44,11 @@ options:
   --max <n>              at most this many messages (default: list 1000, redrive all)
   --endpoint-url <url>   an SQS endpoint other than AWS's, e.g. http://127.0.0.1:<port> (fauxqs)
   --region <region>      default: the SDK's configuration, the queue URL's region, or us-east-1 locally
+  --table <name>         list: the outcomes table holding the failure records (default "${DEFAULT_TABLE}",
+                         as the local stack names it; the deployed stack's is its OutcomesTableName output)
+  --dynamodb-endpoint-url <url>
+                         list: a DynamoDB endpoint other than AWS's (DynamoDB Local: up's dynamodb_endpoint).
+                         With --endpoint-url and without this, no failure record is read.
 `;
 
 const FLAGS = {
@@ -42,6 +58,8 @@ const FLAGS = {
   json: { type: "boolean" },
   "endpoint-url": { type: "string" },
   region: { type: "string" },
+  table: { type: "string" },
+  "dynamodb-endpoint-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -74,10 +92,14 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
         throw new UsageError("--to is for redrive", { usage: USAGE });
       if (sub === "redrive" && values.json === true)
         throw new UsageError("--json is for list", { usage: USAGE });
+      if (sub === "redrive" && (values.table !== undefined || values["dynamodb-endpoint-url"] !== undefined))
+        throw new UsageError("--table and --dynamodb-endpoint-url are for list", { usage: USAGE });
       const sqs = createSqsClient({ region: values.region, endpointUrl: values["endpoint-url"] }, dlqUrl);
       try {
         if (sub === "list") {
-          const letters = await listDeadLetters(sqs, dlqUrl, max === undefined ? {} : { max });
+          const listed = await listDeadLetters(sqs, dlqUrl, max === undefined ? {} : { max });
+          const { letters, unreadable } = await withFailureRecords(listed, values);
+          if (unreadable !== undefined) stderr.write(`${inertText(`note: ${unreadable}`)}\n`);
           if (values.json === true) for (const letter of letters) stdout.write(`${inertJson(letter)}\n`);
           else stdout.write(formatLetters(letters, dlqUrl));
           return 0;
@@ -141,8 +163,14 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
     );
     if (letter.sourceArn) lines.push(`  from ${letter.sourceArn}`);
     lines.push(
-      `  reason: ${letter.reason ?? "none recorded (the consumer failed or timed out on every receive)"}`,
+      `  reason: ${letter.reason ?? "none recorded (no failure record: the consumer timed out or failed before writing one, or the records were not read)"}`,
     );
+    const { failure } = letter;
+    if (failure !== undefined) {
+      lines.push(
+        `  last failure: ${failure.lastFailedAt} at receive ${failure.attempts}, ${failure.error} (${failure.failureClass}); first ${failure.firstFailedAt}`,
+      );
+    }
     if (letter.attributes.length > 0) lines.push(`  attributes: ${letter.attributes.join(", ")}`);
     lines.push(`  body (${letter.body.bytes} bytes): ${letter.body.preview}`);
   }
@@ -150,6 +178,37 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
   // repainted line).
   return `${lines.map(inertText).join("\n")}\n`;
 }
+
+/**
+ * The letters with their failure records, read from the outcomes table: at `--dynamodb-endpoint-url`,
+ * or at AWS's when SQS is AWS's too (no `--endpoint-url`); an emulator's SQS with AWS's DynamoDB is
+ * never a pair, so nothing is read then.
+ */
+async function withFailureRecords(letters: DeadLetter[], values: Values): Promise<AttachedFailures> {
+  const endpointUrl = values["dynamodb-endpoint-url"];
+  if (letters.length === 0) return { letters };
+  if (endpointUrl === undefined && values["endpoint-url"] !== undefined) {
+    return {
+      letters,
+      unreadable:
+        "failure records not read: with --endpoint-url, give --dynamodb-endpoint-url (and --table) to read the reasons the decide function recorded",
+    };
+  }
+  const client = createOutcomesClient({ region: values.region, endpointUrl });
+  try {
+    const store = new FailureRecordStore({ client, tableName: values.table ?? DEFAULT_TABLE });
+    return await attachFailureRecords(letters, store);
+  } finally {
+    client.destroy();
+  }
+}
+
+type Values = {
+  region?: string | undefined;
+  table?: string | undefined;
+  "endpoint-url"?: string | undefined;
+  "dynamodb-endpoint-url"?: string | undefined;
+};
 
 function describeItem(letter: DeadLetter): string {
   const { body } = letter;

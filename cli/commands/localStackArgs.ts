@@ -38,7 +38,8 @@ export function localStackUsage(): string[] {
     "  --java <path>                the java command for DynamoDB Local (default: java on PATH)",
     "  --region <name>              region of the clients and ARNs (default us-east-1)",
     "  --data-dir <folder>          keep DynamoDB Local's tables in this folder (default: in memory)",
-    "  --function-log-level <level> the decide function's Powertools log level (default SILENT)",
+    "  --function-log-level <level> the decide function's Powertools log level (default: up WARN, on",
+    "                               stderr; start SILENT)",
     ...Object.entries(PORT_FLAGS).map(
       ([flag, part]) => `  --${flag.padEnd(27)}port of ${part} (default: a free one)`,
     ),
@@ -63,6 +64,8 @@ export function readLocalStackArgs(
   values: Record<string, string | boolean | undefined>,
   env: Readonly<Record<string, string | undefined>>,
   usage: string,
+  /** The log level without `--function-log-level`. Default `"SILENT"`. */
+  defaultLogLevel: LocalStackArgs["functionLogLevel"] = "SILENT",
 ): LocalStackArgs {
   const text = (flag: string): string | undefined => {
     const value = values[flag];
@@ -77,7 +80,7 @@ export function readLocalStackArgs(
     }
     return number;
   };
-  const level = (text("function-log-level") ?? "SILENT").toUpperCase();
+  const level = (text("function-log-level") ?? defaultLogLevel).toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new UsageError(`--function-log-level must be one of ${LOG_LEVELS.join(", ")}, got "${level}"`, {
       usage,

@@ -8,6 +8,7 @@ import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { FailureRecordStore } from "../../functions/failures/index.js";
 import {
   STORED_OUTCOME_STATUSES,
   type StoredOutcome,
@@ -56,7 +57,10 @@ list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest firs
          answer (P=…), not the probability of the model's own answer.
 show     one outcome, as stored (JSON, on stdout), and its history on stderr: how it was decided and
          every review (who, when, which answers, what a partial review left open); the JSON
-         holds the outcomes it replaced (history) and payload conflicts.
+         holds the outcomes it replaced (history) and payload conflicts. For an item without an
+         outcome, the decide function's failure record of it, when there is one: {"outcome": null,
+         "last_failure": {reason, error, failure_class, attempts, failures, first_failed_at,
+         last_failed_at, message_id, …}}, exit code 1.
 export   every outcome of a policy (or of one status) as JSON Lines (default) or CSV, to --out or stdout.
          --labelled: the reviewed outcomes as labelled data for \`decisions calibrate\` (per line the policy,
          item id and, per question a person answered, the model's distribution and the person's answer).
@@ -169,7 +173,16 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
           case "list":
             return await list(table, policy, values, stdout);
           case "show":
-            return await show(table, policy, positionals[0] ?? "", stdout, stderr);
+            return await show(
+              table,
+              new FailureRecordStore({ client, tableName }),
+              policy,
+              positionals[0] ?? "",
+              {
+                stdout,
+                stderr,
+              },
+            );
           case "export":
             return await exportTo(table, policy, values, stdout, stderr);
           case "review":
@@ -236,23 +249,32 @@ async function list(
 
 async function show(
   table: OutcomesReader,
+  failures: FailureRecordStore,
   policy: string,
   id: string,
-  stdout: CliOutput["stdout"],
-  stderr: CliOutput["stderr"],
+  { stdout, stderr }: CliOutput,
 ): Promise<number> {
   const outcome = await table.get(policy, id);
-  if (outcome === undefined) throw new OutcomeNotFoundError(table.tableName, policy, id);
-  stdout.write(`${inertJson(outcome, 2)}\n`);
-  // The history for a person on stderr, so that stdout stays the outcome's JSON for tools.
+  if (outcome !== undefined) {
+    stdout.write(`${inertJson(outcome, 2)}\n`);
+    // The history for a person on stderr, so that stdout stays the outcome's JSON for tools.
+    stderr.write(
+      inertLines(
+        `history of ${policy}/${id}:\n${formatReviewHistory(outcome)
+          .map((line) => `  ${line}\n`)
+          .join("")}`,
+      ),
+    );
+    return 0;
+  }
+  // No outcome yet: the decide function's failure record says why the item is still undecided.
+  const failure = await failures.byItem(policy, id);
+  if (failure === undefined) throw new OutcomeNotFoundError(table.tableName, policy, id);
   stderr.write(
-    inertLines(
-      `history of ${policy}/${id}:\n${formatReviewHistory(outcome)
-        .map((line) => `  ${line}\n`)
-        .join("")}`,
-    ),
+    `${inertText(`no outcome of ${policy}/${id} yet; the decide function gave its record back ${failure.failures} time(s), last at ${failure.last_failed_at}: ${failure.reason}`)}\n`,
   );
-  return 0;
+  stdout.write(`${inertJson({ policy, id, outcome: null, last_failure: failure }, 2)}\n`);
+  return 1;
 }
 
 async function exportTo(

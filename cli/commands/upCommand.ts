@@ -45,7 +45,83 @@ export function upUsage(): string {
     "  --review-port <n>      port of the review console on 127.0.0.1 (default: a free one)",
     "  --reviewer <name>      the reviewer's name when the console's page names none",
     "",
+    "the event source (as the CDK app's, scaled for one machine):",
+    ...EVENT_SOURCE_FLAGS.map(
+      ({ flag, what, fallback }) => `  --${flag.padEnd(27)}${what} (default ${fallback})`,
+    ),
+    "Records the function gives back are logged on stderr (warn level) and keep a failure record;",
+    "`decisions dlq list` and `decisions outcomes show` read it.",
+    "",
   ].join("\n");
+}
+
+/** up's event-source flags: the queue's and the mapping's settings, as the CDK app has them. */
+const EVENT_SOURCE_FLAGS = [
+  {
+    flag: "function-timeout",
+    what: "the decide function's timeout, in seconds (1–900)",
+    fallback: "30",
+    min: 1,
+    max: 900,
+  },
+  {
+    flag: "visibility-timeout",
+    what: "the work queue's visibility timeout, in seconds: how long a record given back waits (0–43200)",
+    fallback: "6 × the function timeout",
+    min: 0,
+    max: 43_200,
+  },
+  {
+    flag: "max-receive-count",
+    what: "receives before a message moves to the DLQ (1–1000)",
+    fallback: "5",
+    min: 1,
+    max: 1000,
+  },
+  {
+    flag: "batch-size",
+    what: "records per invocation at most (1–10000)",
+    fallback: "10",
+    min: 1,
+    max: 10_000,
+  },
+  {
+    flag: "batch-window",
+    what: "how long a batch keeps gathering records, in milliseconds (0–300000)",
+    fallback: "500",
+    min: 0,
+    max: 300_000,
+  },
+] as const;
+
+type EventSourceFlag = (typeof EVENT_SOURCE_FLAGS)[number]["flag"];
+
+/** The stack options the event-source flags set (only those given: startLocalStack applies the rest). */
+function readEventSourceArgs(values: Record<string, unknown>, usage: string) {
+  const read = (flag: EventSourceFlag): number | undefined => {
+    const text = values[flag];
+    if (typeof text !== "string") return undefined;
+    const { min, max } = EVENT_SOURCE_FLAGS.find((entry) => entry.flag === flag) ?? { min: 0, max: 0 };
+    const number = Number(text);
+    if (!/^\d+$/.test(text) || number < min || number > max) {
+      throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${text}"`, { usage });
+    }
+    return number;
+  };
+  const functionTimeout = read("function-timeout");
+  const visibility = read("visibility-timeout");
+  const maxReceiveCount = read("max-receive-count");
+  const batchSize = read("batch-size");
+  const batchWindow = read("batch-window");
+  return {
+    ...(functionTimeout !== undefined ? { functionTimeoutMs: functionTimeout * 1000 } : {}),
+    ...(visibility !== undefined ? { visibilityTimeoutSeconds: visibility } : {}),
+    ...(maxReceiveCount !== undefined ? { maxReceiveCount } : {}),
+    poller: {
+      ...(batchSize !== undefined ? { batchSize } : {}),
+      ...(batchWindow !== undefined ? { maximumBatchingWindowMs: batchWindow } : {}),
+    },
+  };
 }
 
 /** Where `up` writes and which signals stop it (tests pass their own). */
@@ -67,7 +143,12 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       const usage = upUsage();
       const { values } = parseCommandArgs({
         args,
-        options: { ...localStackFlags(), "review-port": { type: "string" }, reviewer: { type: "string" } },
+        options: {
+          ...localStackFlags(),
+          "review-port": { type: "string" },
+          reviewer: { type: "string" },
+          ...Object.fromEntries(EVENT_SOURCE_FLAGS.map(({ flag }) => [flag, { type: "string" as const }])),
+        },
         usage,
       });
       if (values.help === true) {
@@ -75,13 +156,16 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         return 0;
       }
       const env = io.env ?? process.env;
-      const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage);
+      // Warn and error lines go to stderr (Powertools' console), so the stdout line stays one line.
+      const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage, "WARN");
+      const eventSource = readEventSourceArgs(values, usage);
       disableMetricsUnlessAsked(env);
       const note = (line: string): void => {
         stderr.write(`${line}\n`);
       };
       const stack = await startLocalStack({
         ...settings,
+        ...eventSource,
         log: note,
         createHandler: (context) => createLocalDecideHandler(context, { logLevel: functionLogLevel }),
         ingest: { logLevel: functionLogLevel, onIngested: (report) => note(describeIngested(report)) },
@@ -96,9 +180,12 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
             ),
         },
         poller: {
+          ...eventSource.poller,
           onBatch: ({ records, outcome }) => {
             if (outcome.failed.length === 0) return;
-            const why = outcome.wholeBatchFailure ?? "reported in batchItemFailures";
+            const why =
+              outcome.wholeBatchFailure ??
+              `reported in batchItemFailures: ${outcome.failed.map((record) => record.messageId).join(", ")} (the function's log lines and failure records say why)`;
             note(
               `${outcome.failed.length} of ${records.length} records failed and return after the visibility timeout: ${why}`,
             );

@@ -116,6 +116,15 @@ export class DecideTelemetry implements PipelineTelemetry {
     this.logger.warn("record failed, SQS will redeliver it", fields);
   }
 
+  /** The failure record of a record given back could not be written (the record goes back all the same). */
+  failureRecordNotWritten(messageId: string, reason: unknown): void {
+    this.logger.warn("failure record not written", {
+      messageId,
+      error: reason instanceof Error ? reason.name : typeof reason,
+      reason: reason instanceof Error ? reason.message : String(reason),
+    });
+  }
+
   /** A record re-queued for capacity as a delayed copy: its item waits in the copy, its receive count is kept for real failures. */
   recordRequeued(messageId: string, copy: RequeuedRecord, reason: unknown): void {
     this.metrics.addMetric(DECIDE_METRICS.requeuedRecords, MetricUnit.Count, 1);

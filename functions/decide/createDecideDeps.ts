@@ -6,6 +6,7 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
+import { FailureRecordStore } from "../failures/index.js";
 import {
   AdaptiveConcurrencyLimiter,
   BusyRecordRequeuer,
@@ -106,6 +107,12 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
       ...(jobs ? { jobs } : {}),
     }),
     ...(jobs ? { jobs: { ledger: jobs, maxReceiveCount: config.maxReceiveCount ?? 0 } } : {}),
+    // Why a record went back, where `decisions dlq list` and `outcomes show` look (contract/failures).
+    failures: new FailureRecordStore({
+      client: documents,
+      tableName: config.outcomesTable,
+      ...(clock ? { clock } : {}),
+    }),
     telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),
     settings: {
       deadlineMarginMs: config.deadlineMarginMs,

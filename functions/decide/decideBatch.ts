@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
 import { REASON_CHARS } from "../../contract/outcome/outcomeLimits.js";
+import type { FailureRecordStore, RecordFailure } from "../failures/index.js";
 import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
 import type { JobLedger } from "../jobs/JobLedger.js";
 import { readJobAttributes } from "../jobs/readJobAttributes.js";
@@ -7,6 +8,7 @@ import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/in
 import type { PolicySet } from "../policy/index.js";
 import type { Clock } from "../shared/Clock.js";
 import { Deadline } from "../shared/Deadline.js";
+import { mapBounded } from "../shared/mapBounded.js";
 import { truncateText } from "../shared/truncateText.js";
 import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
@@ -99,13 +101,24 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
    * last receive is counted as dead-lettered (see {@link countDeadLettered}). Default: none.
    */
   jobs?: { ledger: JobLedger; maxReceiveCount: number };
+  /**
+   * Where the failure record of each record given back is written (the outcomes table, under its
+   * own key prefix). Default: none (nothing recorded beyond the log line).
+   */
+  failures?: FailureRecordStore;
 }
+
+/** Failure records written at once at the end of a batch. */
+const FAILURE_RECORD_CONCURRENCY = 8;
+/** The longest the failure records may take: they explain, and must not make the invocation time out. */
+const FAILURE_RECORD_BUDGET_MS = 3000;
 
 /**
  * The decide function's batch: each SQS record read into a work item ({@link parseRecord}), the
  * items decided by the pipeline core (`decideItems`), and the records whose items failed (a
  * transient failure, a deadline) returned as `batchItemFailures`, each logged and counted, so SQS
- * redelivers exactly those. Permanent failures are not among them: they became `rejected`
+ * redelivers exactly those, and each one's failure record written (`failures`: its reason,
+ * attempts and time, for `decisions dlq list` and `decisions outcomes show`). Permanent failures are not among them: they became `rejected`
  * outcomes. With a `requeuer`, a record that failed only because the pipeline was busy is
  * re-queued as a delayed copy instead (functions/flow) and reported done. Never throws: should the
  * core throw, every record is reported as failed.
@@ -147,14 +160,57 @@ export async function decideBatch(
     }
   }
   const batchItemFailures: SQSBatchResponse["batchItemFailures"] = [];
+  const given: RecordFailure[] = [];
   for (const [index, record] of records.entries()) {
     const result = results[index];
     if (result?.status !== "failed" || requeued.has(index)) continue;
-    deps.telemetry.recordFailed(record.messageId, result.reason, itemOf(result));
+    const item = itemOf(result);
+    deps.telemetry.recordFailed(record.messageId, result.reason, item);
     batchItemFailures.push({ itemIdentifier: record.messageId });
     if (deps.jobs !== undefined) await countDeadLettered(record, result.reason, deps.jobs, deps.telemetry);
+    given.push({
+      messageId: record.messageId,
+      ...(item ? { item } : {}),
+      reason: result.reason,
+      attempts: receiveCountOf(record),
+    });
+  }
+  if (deps.failures !== undefined && given.length > 0) {
+    await recordFailures(deps.failures, given, context, deps.telemetry);
   }
   return { batchItemFailures };
+}
+
+/**
+ * Writes the failure records of the records given back, within what is left of the invocation
+ * (at most {@link FAILURE_RECORD_BUDGET_MS}). A record not written is logged; the records go back
+ * to SQS either way.
+ */
+async function recordFailures(
+  store: FailureRecordStore,
+  failures: readonly RecordFailure[],
+  context: { getRemainingTimeInMillis(): number },
+  telemetry: DecideTelemetry,
+): Promise<void> {
+  const budget = Math.min(FAILURE_RECORD_BUDGET_MS, context.getRemainingTimeInMillis() - 500);
+  if (budget <= 0) {
+    for (const failure of failures) telemetry.failureRecordNotWritten(failure.messageId, "no time was left");
+    return;
+  }
+  const signal = AbortSignal.timeout(budget);
+  const written = await mapBounded(failures, FAILURE_RECORD_CONCURRENCY, (failure) =>
+    store.record(failure, { signal }),
+  );
+  for (const [index, result] of written.entries()) {
+    if (result.status === "rejected") {
+      telemetry.failureRecordNotWritten(failures[index]?.messageId ?? "", result.reason);
+    }
+  }
+}
+
+function receiveCountOf(record: SQSRecord): number {
+  const count = Number.parseInt(record.attributes?.ApproximateReceiveCount ?? "1", 10);
+  return Number.isFinite(count) ? count : 1;
 }
 
 function itemOf(result: ItemResult): { policy: string; id: string } | undefined {

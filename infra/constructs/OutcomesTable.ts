@@ -5,6 +5,7 @@ import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
 import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { FAILURE_RECORD_TTL_ATTRIBUTE } from "../../contract/failures/FailureRecordSchema.js";
 import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
 
 /** Props of {@link OutcomesTable}. */
@@ -17,6 +18,16 @@ export interface OutcomesTableProps {
   /** Name of the EventBridge bus the outcomes are published to. */
   busName: string;
 }
+
+/**
+ * The stream records the Pipe publishes: inserts and modifications of outcomes. A failure record
+ * (contract/failures, in the same table under its own key prefix) carries `record_kind`, which no
+ * outcome has, and is left out: it is no outcome.
+ */
+export const OUTCOME_EVENTS_PATTERN = {
+  eventName: ["INSERT", "MODIFY"],
+  dynamodb: { NewImage: { record_kind: { S: [{ exists: false }] } } },
+};
 
 /** `source` of the events the Pipe puts on the outcomes bus. */
 export const OUTCOME_EVENT_SOURCE = "decisions.outcomes";
@@ -51,6 +62,8 @@ export class OutcomesTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      // Failure records (contract/failures) expire; outcomes have no such attribute and never do.
+      timeToLiveAttribute: FAILURE_RECORD_TTL_ATTRIBUTE,
       removalPolicy: props.removalPolicy,
       // A table that is kept is also protected from a deletion by hand (or by a renamed construct).
       deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
@@ -106,7 +119,7 @@ export class OutcomesTable extends Construct {
           maximumRetryAttempts: 10,
           deadLetterConfig: { arn: this.undelivered.queueArn },
         },
-        filterCriteria: { filters: [{ pattern: JSON.stringify({ eventName: ["INSERT", "MODIFY"] }) }] },
+        filterCriteria: { filters: [{ pattern: JSON.stringify(OUTCOME_EVENTS_PATTERN) }] },
       },
       target: this.bus.eventBusArn,
       targetParameters: {

@@ -1,6 +1,7 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
 import { REQUEUE_ATTRIBUTES } from "../../functions/flow/requeueAttributes.js";
 
 /** A message found in the dead-letter queue. */
@@ -13,7 +14,7 @@ export interface DeadLetter {
   firstMessageId?: string;
 }
 
-/** Every item of the outcomes table (Scan, all pages, strongly consistent). */
+/** Every outcome of the outcomes table (Scan, all pages, strongly consistent; failure records left out). */
 export async function scanOutcomeRows(
   dynamodb: DynamoDBClient,
   table: string,
@@ -25,7 +26,8 @@ export async function scanOutcomeRows(
     const page = await documents.send(
       new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
     );
-    rows.push(...(page.Items ?? []));
+    // Failure records share the table under their own key prefix: they are no outcomes.
+    rows.push(...(page.Items ?? []).filter((item) => !isFailureRecordKey(item.policy)));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return rows;

@@ -3,6 +3,12 @@
  * (`decisions submit`), and list and move back the messages of its dead-letter queue
  * (`decisions dlq`). Bodies travel exactly as written.
  */
+export {
+  type AttachedFailures,
+  attachFailureRecords,
+  type DeadLetterFailure,
+  type FailureRecordLookup,
+} from "./attachFailureRecords.js";
 export { BODY_PREVIEW_CHARS, SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 export { createSqsClient, regionOfQueueUrl } from "./createSqsClient.js";
 export { type BodySummary, describeMessageBody } from "./describeMessageBody.js";

@@ -1,4 +1,5 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
+import type { DeadLetterFailure } from "./attachFailureRecords.js";
 import { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";
@@ -20,12 +21,18 @@ export interface DeadLetter {
   sourceArn?: string;
   /**
    * Why it failed, when the message carries it: a message attribute named like `ErrorMessage`,
-   * `ERROR_MESSAGE`, `reason` (Lambda's and EventBridge Pipes' dead letters carry those); else undefined.
+   * `ERROR_MESSAGE`, `reason` (Lambda's and EventBridge Pipes' dead letters carry those); else the
+   * reason of its failure record when one was read; else undefined.
    */
   reason?: string;
   /** The names of its message attributes. */
   attributes: string[];
   body: BodySummary;
+  /**
+   * The decide function's failure record of it (the last reason, attempts, times), when one was
+   * read (`attachFailureRecords`).
+   */
+  failure?: DeadLetterFailure;
 }
 
 /** Options of {@link listDeadLetters}. */

@@ -214,7 +214,7 @@ describe("alarms", () => {
 });
 
 describe("the outcomes Pipe", () => {
-  it("publishes inserts and modifications only, keeping what it cannot deliver", () => {
+  it("publishes inserts and modifications of outcomes only (no failure record), keeping what it cannot deliver", () => {
     const { template } = synthVariant("cpu");
     const [, pipe] = only(template, "AWS::Pipes::Pipe");
     const source = pipe.Properties.SourceParameters as {
@@ -224,8 +224,21 @@ describe("the outcomes Pipe", () => {
 
     assert.deepEqual(
       source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern)),
-      [{ eventName: ["INSERT", "MODIFY"] }],
+      [
+        {
+          eventName: ["INSERT", "MODIFY"],
+          // Failure records share the table (their own key prefix) and carry record_kind; outcomes do not.
+          dynamodb: { NewImage: { record_kind: { S: [{ exists: false }] } } },
+        },
+      ],
     );
+    const outcomes = resources(template, "AWS::DynamoDB::Table").find(
+      ([, candidate]) => candidate.Properties.StreamSpecification !== undefined,
+    );
+    assert.deepEqual(outcomes?.[1].Properties.TimeToLiveSpecification, {
+      AttributeName: "expires_at",
+      Enabled: true,
+    });
     const undelivered = resources(template, "AWS::SQS::Queue").find(
       ([id]) =>
         JSON.stringify(source.DynamoDBStreamParameters.DeadLetterConfig.Arn) ===

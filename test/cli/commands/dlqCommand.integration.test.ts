@@ -180,13 +180,31 @@ describe("decisions dlq (fauxqs)", () => {
     assert.equal((await receiveAll(sqs, queue.dlqUrl, 60)).length, 1);
   });
 
-  it("asks for --to when SQS cannot tell the source queue", async () => {
+  it("finds the source queue without --to through the redrive policies where SQS cannot list them (fauxqs)", async () => {
     const queue = await deadLettered();
+    const { command, stdout, stderr } = capture();
+
+    const code = await command.run([
+      "redrive",
+      "--queue-url",
+      queue.dlqUrl,
+      "--endpoint-url",
+      fauxqs.endpoint,
+    ]);
+
+    assert.equal(code, 0, stderr());
+    assert.match(stdout(), new RegExp(`moved 4 message\\(s\\) from ${queue.dlqUrl} to ${queue.queueUrl}\n`));
+    assert.equal((await receiveAll(sqs, queue.queueUrl, 60)).length, 4);
+  });
+
+  it("asks for --to when no queue's redrive policy names the DLQ", async () => {
+    const queue = await deadLettered();
+    const orphan = await createWorkQueue(sqs, { name: `orphan-${queues}`, endpoint: fauxqs.endpoint });
     const { command } = capture();
 
     await assert.rejects(
-      command.run(["redrive", "--queue-url", queue.dlqUrl, "--endpoint-url", fauxqs.endpoint]),
-      /name it with --to/,
+      command.run(["redrive", "--queue-url", orphan.queueUrl, "--endpoint-url", fauxqs.endpoint]),
+      /no queue sends its dead letters here; name it with --to/,
     );
     await assert.rejects(
       command.run([

@@ -1,0 +1,41 @@
+/** `decisions up`'s event-source flags: documented in its usage, checked before anything starts. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createUpCommand, upUsage } from "../../../cli/commands/upCommand.js";
+import { UsageError } from "../../../cli/errors.js";
+
+describe("decisions up: the event source's flags", () => {
+  it("lists each flag with its default in the usage", () => {
+    const usage = upUsage();
+
+    for (const [flag, fallback] of [
+      ["function-timeout", "30"],
+      ["visibility-timeout", "6 × the function timeout"],
+      ["max-receive-count", "5"],
+      ["batch-size", "10"],
+      ["batch-window", "500"],
+    ]) {
+      assert.match(usage, new RegExp(`--${flag} .*\\(default ${fallback}\\)`), flag);
+    }
+    assert.match(usage, /--function-log-level <level> .*default: up WARN/);
+  });
+
+  it("refuses a value out of range, naming the flag, before starting any part", async () => {
+    const up = createUpCommand({ stdout: { write: () => true }, stderr: { write: () => true }, env: {} });
+
+    for (const [flag, value] of [
+      ["--batch-size", "0"],
+      ["--max-receive-count", "many"],
+      ["--visibility-timeout", "-1"],
+      ["--function-timeout", "901"],
+      ["--batch-window", "1.5"],
+    ] as const) {
+      await assert.rejects(
+        up.run([flag, value]),
+        (error: unknown) =>
+          error instanceof UsageError && error.message.includes(`${flag} must be an integer`),
+        flag,
+      );
+    }
+  });
+});
