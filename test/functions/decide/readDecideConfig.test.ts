@@ -21,6 +21,8 @@ describe("readDecideConfig", () => {
       unknownPolicyWaitSeconds: 0,
       jobsTable: "",
       maxReceiveCount: 0,
+      stateArchiveBucket: undefined,
+      stateArchivePrefix: "review-states/",
     });
   });
 

@@ -10,6 +10,7 @@ import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { DynamoDBDocumentClient, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
+import { isFailureRecordKey } from "../../../contract/index.js";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
 import type { DecideConfig } from "../../../functions/decide/readDecideConfig.js";
@@ -124,7 +125,8 @@ export async function startDecideStack(): Promise<DecideStack> {
           },
           outcomes: async () => {
             const output = await documents.send(new ScanCommand({ TableName: table, ConsistentRead: true }));
-            return (output.Items ?? []) as Outcome[];
+            // The decide function's failure records share the table under their own keys: not outcomes.
+            return (output.Items ?? []).filter((item) => !isFailureRecordKey(item.policy)) as Outcome[];
           },
           outcome: async (policy, id) => {
             const output = await documents.send(
