@@ -7,7 +7,7 @@ import { createDecideDeps, createDecideHandler, readDecideConfig } from "../func
 import { createSageMakerRuntimeClient } from "../functions/endpoint/index.js";
 import { LOCAL_CREDENTIALS } from "./createLocalClients.js";
 import type { SqsBatchHandler } from "./SqsEventSourcePoller.js";
-import type { StackHandlerContext } from "./startLocalStack.js";
+import type { StackHandlerContext } from "./StackHandlerContext.js";
 
 /** Log levels of the decide function's Powertools logger. */
 export type FunctionLogLevel = "DEBUG" | "INFO" | "WARN" | "ERROR" | "SILENT";

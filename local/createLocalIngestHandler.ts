@@ -14,7 +14,7 @@ import {
 } from "../functions/ingest/index.js";
 import { LOCAL_CREDENTIALS } from "./createLocalClients.js";
 import type { FunctionLogLevel } from "./createLocalDecideHandler.js";
-import type { StackHandlerContext } from "./startLocalStack.js";
+import type { StackHandlerContext } from "./StackHandlerContext.js";
 
 /** The ingest function as the local stack runs it: invoke it, then close its clients. */
 export interface LocalIngestHandler {

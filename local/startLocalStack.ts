@@ -1,8 +1,5 @@
 import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
-import type { S3Client } from "@aws-sdk/client-s3";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
-import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { JobCompletedDetail } from "../contract/index.js";
 import { outcomesTableDefinition } from "../functions/outcomes/outcomesTable.js";
 import { createLocalClients, type LocalClients } from "./createLocalClients.js";
@@ -17,35 +14,13 @@ import {
   SqsEventSourcePoller,
   type SqsEventSourcePollerOptions,
 } from "./SqsEventSourcePoller.js";
+import type { StackHandlerContext } from "./StackHandlerContext.js";
 import { type AdapterProcess, startAdapterProcess } from "./startAdapterProcess.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "./startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "./startFauxqs.js";
 import { type SageMakerGateway, startSageMakerGateway } from "./startSageMakerGateway.js";
 
-/** What a handler factory gets from the stack: SDK clients on the local parts and the names. */
-export interface StackHandlerContext {
-  region: string;
-  sqs: SQSClient;
-  s3: S3Client;
-  dynamodb: DynamoDBClient;
-  sagemakerRuntime: SageMakerRuntimeClient;
-  table: string;
-  endpointName: string;
-  queueUrl: string;
-  /** The stack's bucket (ingest; the decide function keeps review states under a prefix of it). Absent: no archive. */
-  bucket?: string;
-  /** The endpoint URLs, as `AWS_ENDPOINT_URL_<SERVICE>` would carry them. */
-  endpoints: { sqs: string; s3: string; dynamodb: string; sagemakerRuntime: string };
-  /** The function timeout the poller applies (`context.getRemainingTimeInMillis()`). */
-  functionTimeoutMs: number;
-  /** Registers a cleanup (closing the handler's own clients) run when the stack stops. */
-  onStop(cleanup: () => Promise<void> | void): void;
-  /**
-   * Batch jobs, when the stack runs them: the jobs table (`JOBS_TABLE`), the receive count at which
-   * a record is dead-lettered (`MAX_RECEIVE_COUNT`), and the call that starts a job's results.
-   */
-  jobs?: { table: string; maxReceiveCount: number; onJobEnded: (jobId: string) => Promise<void> };
-}
+export type { StackHandlerContext };
 
 /** Options of {@link startLocalStack}; every default is applied here. */
 export interface StartLocalStackOptions {

@@ -18,7 +18,7 @@ import {
   readItemLines,
   writeClassifyResults,
 } from "../../operations/classify/index.js";
-import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../operations/shared/index.js";
+import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../operations/common/index.js";
 import { DEFAULT_START_KIND } from "../constants.js";
 import { ensureServedModel } from "../ensureServedModel.js";
 import { UsageError } from "../errors.js";

@@ -14,6 +14,7 @@ import {
   type StoredOutcome,
   type StoredOutcomeStatus,
 } from "../../functions/outcomes/index.js";
+import { defaultPolicyDir, loadNamedPolicy } from "../../operations/common/index.js";
 import {
   createOutcomesClient,
   type ExportCounts,
@@ -27,7 +28,6 @@ import {
   sendRedecides,
 } from "../../operations/outcomes/index.js";
 import { createSqsClient } from "../../operations/queue/index.js";
-import { defaultPolicyDir, loadNamedPolicy } from "../../operations/shared/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";

@@ -15,7 +15,7 @@ import {
   type PolicyProblem,
   type PolicySet,
 } from "../../functions/policy/index.js";
-import { defaultPolicyDir } from "../../operations/shared/index.js";
+import { defaultPolicyDir } from "../../operations/common/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";

@@ -1,12 +1,12 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
+import { ConfigurationError } from "../common/errors.js";
+import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
 import type { PipelineTelemetry } from "../pipeline/index.js";
-import { ConfigurationError } from "../shared/errors.js";
-import type { RetryEvent } from "../shared/RetryPolicy.js";
 
 /**
  * The decide function's logs and metrics (Powertools): the pipeline core's telemetry port, and the

@@ -5,6 +5,8 @@ import { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Clock } from "../common/Clock.js";
+import { RetryPolicy } from "../common/RetryPolicy.js";
 import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
 import { FailureRecordStore } from "../failures/index.js";
 import {
@@ -16,8 +18,6 @@ import {
 import { JobLedger } from "../jobs/JobLedger.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
-import type { Clock } from "../shared/Clock.js";
-import { RetryPolicy } from "../shared/RetryPolicy.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../states/index.js";
 import { DecideTelemetry } from "./DecideTelemetry.js";
 import type { DecideDeps } from "./decideBatch.js";

@@ -1,15 +1,15 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
 import { REASON_CHARS } from "../../contract/outcome/outcomeLimits.js";
+import type { Clock } from "../common/Clock.js";
+import { Deadline } from "../common/Deadline.js";
+import { mapBounded } from "../common/mapBounded.js";
+import { truncateText } from "../common/truncateText.js";
 import type { FailureRecordStore, RecordFailure } from "../failures/index.js";
 import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
 import type { JobLedger } from "../jobs/JobLedger.js";
 import { readJobAttributes } from "../jobs/readJobAttributes.js";
 import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/index.js";
 import type { PolicySet } from "../policy/index.js";
-import type { Clock } from "../shared/Clock.js";
-import { Deadline } from "../shared/Deadline.js";
-import { mapBounded } from "../shared/mapBounded.js";
-import { truncateText } from "../shared/truncateText.js";
 import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
 

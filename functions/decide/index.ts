@@ -4,7 +4,7 @@
  * DynamoDB clients behind the core's ports.
  */
 export { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
-export { ConfigError, type ConfigProblem } from "../shared/ConfigError.js";
+export { ConfigError, type ConfigProblem } from "../common/ConfigError.js";
 export { createDecideDeps, type DecideParts } from "./createDecideDeps.js";
 export { createDecideHandler } from "./createDecideHandler.js";
 export { DecideTelemetry } from "./DecideTelemetry.js";

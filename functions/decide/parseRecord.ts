@@ -1,9 +1,9 @@
 import type { SQSRecord } from "aws-lambda";
 import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
+import { stripByteOrderMark } from "../common/stripByteOrderMark.js";
 import { readRequeueLineage } from "../flow/requeueAttributes.js";
 import { readJobAttributes } from "../jobs/readJobAttributes.js";
 import type { WorkItemInput } from "../pipeline/index.js";
-import { stripByteOrderMark } from "../shared/stripByteOrderMark.js";
 
 /**
  * Reads one SQS record into the pipeline core's input: its body as it arrived (less a leading

@@ -1,5 +1,5 @@
 import { DECIDE_SETTINGS } from "../../contract/index.js";
-import { parseEnvironment } from "../shared/envSchemas.js";
+import { parseEnvironment } from "../common/envSchemas.js";
 
 /**
  * The decide function's configuration, read once at cold start. Each variable's parser, default and

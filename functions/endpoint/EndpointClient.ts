@@ -1,8 +1,8 @@
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { Deadline } from "../common/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import type { AdaptiveConcurrencyLimiter, Permit } from "../flow/AdaptiveConcurrencyLimiter.js";
 import type { CallLatencyEstimate } from "../flow/CallLatencyEstimate.js";
-import { Deadline } from "../shared/Deadline.js";
-import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { classifyEndpointError } from "./classifyEndpointError.js";
 import { EndpointBusyError, TransientEndpointError } from "./errors.js";
 

@@ -2,8 +2,8 @@
  * Errors of the decision-endpoint client, translated from the SageMaker runtime client's errors
  * where they enter ({@link classifyEndpointError}). Fields carry the data; nothing needs parsing.
  */
-import { ConfigurationError, PermanentError, PipelineError, TransientError } from "../shared/errors.js";
-import { truncateText } from "../shared/truncateText.js";
+import { ConfigurationError, PermanentError, PipelineError, TransientError } from "../common/errors.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** What is known about a failed InvokeEndpoint call. */
 export interface EndpointFailure {

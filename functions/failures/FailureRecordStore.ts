@@ -10,9 +10,9 @@ import {
   failureKeyOfItem,
   failureKeyOfMessage,
 } from "../../contract/failures/FailureRecordSchema.js";
-import { type Clock, systemClock } from "../shared/Clock.js";
-import { ConfigurationError, TransientError } from "../shared/errors.js";
-import { truncateText } from "../shared/truncateText.js";
+import { type Clock, systemClock } from "../common/Clock.js";
+import { ConfigurationError, TransientError } from "../common/errors.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** Options of a {@link FailureRecordStore}. */
 export interface FailureRecordStoreOptions {

@@ -1,5 +1,5 @@
-import { type Clock, systemClock } from "../shared/Clock.js";
-import type { Deadline } from "../shared/Deadline.js";
+import { type Clock, systemClock } from "../common/Clock.js";
+import type { Deadline } from "../common/Deadline.js";
 
 /** Options of an {@link AdaptiveConcurrencyLimiter}. */
 export interface AdaptiveConcurrencyLimiterOptions {

@@ -5,7 +5,7 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import type { SQSRecord } from "aws-lambda";
-import { PipelineError } from "../shared/errors.js";
+import { PipelineError } from "../common/errors.js";
 import { REQUEUE_ATTRIBUTES, readRequeueLineage } from "./requeueAttributes.js";
 
 /** Options of a {@link BusyRecordRequeuer}. */

@@ -1,6 +1,6 @@
 import type { SQSRecord } from "aws-lambda";
-import { TransientError } from "../shared/errors.js";
-import { mapBounded } from "../shared/mapBounded.js";
+import { TransientError } from "../common/errors.js";
+import { mapBounded } from "../common/mapBounded.js";
 import type { BusyRecordRequeuer, RequeuedRecord } from "./BusyRecordRequeuer.js";
 import { isBusyFailure } from "./isBusyFailure.js";
 

@@ -4,7 +4,7 @@ import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
-import { Deadline } from "../shared/Deadline.js";
+import { Deadline } from "../common/Deadline.js";
 import { checkpointsOfEvent } from "./checkpointsOfEvent.js";
 import { type IngestDeps, ingestObject } from "./ingestObject.js";
 import type { IngestResult } from "./types.js";

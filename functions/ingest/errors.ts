@@ -1,4 +1,4 @@
-import { PipelineError } from "../shared/errors.js";
+import { PipelineError } from "../common/errors.js";
 import type { IngestCheckpoint } from "./types.js";
 
 /**

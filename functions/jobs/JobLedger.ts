@@ -17,11 +17,11 @@ import {
 import { emptyJobCounts, type FinalJobStatus, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
 import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
 import { type Outcome, OutcomeSchema } from "../../contract/outcome/OutcomeSchema.js";
+import { type Clock, systemClock } from "../common/Clock.js";
+import type { Deadline } from "../common/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
-import { type Clock, systemClock } from "../shared/Clock.js";
-import type { Deadline } from "../shared/Deadline.js";
-import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
 import { type JobObject, jobIdOf } from "./jobIdOf.js";
 import { resultLineOf } from "./resultLineOf.js";
 

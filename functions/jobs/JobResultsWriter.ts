@@ -20,8 +20,8 @@ import {
   JOB_RESULTS_FILE,
   JOB_RESULTS_PREFIX,
 } from "../../contract/jobs/jobsTableKeys.js";
-import { type Clock, systemClock } from "../shared/Clock.js";
-import { Deadline } from "../shared/Deadline.js";
+import { type Clock, systemClock } from "../common/Clock.js";
+import { Deadline } from "../common/Deadline.js";
 import { JobResultsMismatchError } from "./errors.js";
 import type { JobLedger } from "./JobLedger.js";
 

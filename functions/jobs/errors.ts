@@ -1,4 +1,4 @@
-import { PipelineError } from "../shared/errors.js";
+import { PipelineError } from "../common/errors.js";
 
 /** The jobs table's line items of a job do not match its line count: its results are not complete. */
 export class JobResultsMismatchError extends PipelineError {

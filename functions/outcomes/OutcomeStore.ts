@@ -9,8 +9,8 @@ import {
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { type Outcome, OutcomeSchema, type OutcomeStatus } from "../../contract/outcome/OutcomeSchema.js";
 import { OUTCOMES_STATUS_INDEX } from "../../contract/outcome/outcomesTableKeys.js";
-import type { Deadline } from "../shared/Deadline.js";
-import type { RetryEvent, RetryPolicy } from "../shared/RetryPolicy.js";
+import type { Deadline } from "../common/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { boundOutcomeSize, jsonBytes, minimalRejectedOutcome } from "./boundOutcomeSize.js";
 import { classifyStoreError } from "./classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, OutcomeStoreError } from "./errors.js";

@@ -5,7 +5,7 @@ import {
   STATE_PREVIEW_CHARS,
   TRUNCATED_DISTRIBUTION_LABELS,
 } from "../../contract/outcome/outcomeLimits.js";
-import { truncateText } from "../shared/truncateText.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** Code points kept of each segment of `reason_path` (a fact or state key can be 450 KB). */
 export const REASON_PATH_SEGMENT_CHARS = 200;

@@ -1,4 +1,4 @@
-import { httpStatusOf, isTransientNetworkError } from "../shared/isTransientNetworkError.js";
+import { httpStatusOf, isTransientNetworkError } from "../common/isTransientNetworkError.js";
 import { OutcomeStoreError, OutcomesTableConfigurationError, TransientOutcomeStoreError } from "./errors.js";
 
 /** DynamoDB error names that mean "try again later". */

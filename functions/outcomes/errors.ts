@@ -1,5 +1,5 @@
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
-import { ConfigurationError, PipelineError, TransientError } from "../shared/errors.js";
+import { ConfigurationError, PipelineError, TransientError } from "../common/errors.js";
 
 /**
  * An outcome for this (policy, id) exists already: the first one stands (a redelivered or

@@ -1,6 +1,6 @@
 import { CONFLICT_PREVIEW_CHARS, WORK_ITEM_KEPT_BYTES } from "../../contract/outcome/outcomeRecordSchemas.js";
-import { sha256Hex } from "../shared/sha256Hex.js";
-import { truncateText } from "../shared/truncateText.js";
+import { sha256Hex } from "../common/sha256Hex.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** What an outcome keeps of the work item it was decided from. */
 export interface PayloadSummary {

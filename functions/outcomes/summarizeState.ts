@@ -1,6 +1,6 @@
 import { STATE_PREVIEW_CHARS } from "../../contract/outcome/outcomeLimits.js";
-import { sha256Hex } from "../shared/sha256Hex.js";
-import { truncateText } from "../shared/truncateText.js";
+import { sha256Hex } from "../common/sha256Hex.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** What an outcome keeps of a state: its hash, size and a bounded preview. */
 export interface StateSummary {

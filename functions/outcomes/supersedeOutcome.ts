@@ -11,7 +11,7 @@ import {
   type OutcomeHistoryEntry,
   SUPERSEDE_ANY,
 } from "../../contract/outcome/outcomeRecordSchemas.js";
-import { truncateText } from "../shared/truncateText.js";
+import { truncateText } from "../common/truncateText.js";
 
 /** What the decide path does with a new outcome when one already stands for its (policy, id). */
 export type StandingAction =

@@ -1,8 +1,8 @@
+import { truncateText } from "../common/truncateText.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { Outcome, OutcomeSource, OutcomeStatus, PayloadSummary } from "../outcomes/index.js";
 import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { Policy, PolicyDecision } from "../policy/index.js";
-import { truncateText } from "../shared/truncateText.js";
 import type { ReadResponse } from "./readSystemOneResponse.js";
 import type { ItemOrigin, ParsedItem, RejectedItem } from "./types.js";
 

@@ -1,10 +1,10 @@
+import type { Clock } from "../common/Clock.js";
+import type { Deadline } from "../common/Deadline.js";
+import { DeadlineExceededError, PermanentError } from "../common/errors.js";
+import { mapBounded } from "../common/mapBounded.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { Outcome } from "../outcomes/index.js";
 import { applyPolicy } from "../policy/index.js";
-import type { Clock } from "../shared/Clock.js";
-import type { Deadline } from "../shared/Deadline.js";
-import { DeadlineExceededError, PermanentError } from "../shared/errors.js";
-import { mapBounded } from "../shared/mapBounded.js";
 import { markAudit } from "./auditOf.js";
 import { decidedOutcome, type OutcomeTimes, refusedItemOutcome } from "./buildOutcome.js";
 import { buildSystemOneBody } from "./buildSystemOneBody.js";

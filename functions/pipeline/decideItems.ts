@@ -1,8 +1,8 @@
+import { systemClock } from "../common/Clock.js";
+import { Deadline } from "../common/Deadline.js";
+import { UnknownPolicyError } from "../common/errors.js";
+import { mapBounded } from "../common/mapBounded.js";
 import type { PolicySet } from "../policy/index.js";
-import { systemClock } from "../shared/Clock.js";
-import { Deadline } from "../shared/Deadline.js";
-import { UnknownPolicyError } from "../shared/errors.js";
-import { mapBounded } from "../shared/mapBounded.js";
 import { rejectedItemOutcome } from "./buildOutcome.js";
 import { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
 import { type CallDeadlines, decideGroup, type GroupPorts, settled, writeOutcome } from "./decideGroup.js";

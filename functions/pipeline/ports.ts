@@ -5,11 +5,11 @@
  * in-process endpoint, its results file and a progress counter; unit tests in-memory fakes.
  */
 
+import type { Clock } from "../common/Clock.js";
+import type { Deadline } from "../common/Deadline.js";
+import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { Outcome, OutcomeStatus } from "../outcomes/index.js";
-import type { Clock } from "../shared/Clock.js";
-import type { Deadline } from "../shared/Deadline.js";
-import type { RetryEvent } from "../shared/RetryPolicy.js";
 
 /** Per-call settings the core gives a {@link DecisionEndpoint}. */
 export interface EndpointCallOptions {

@@ -1,7 +1,7 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { Deadline } from "../common/Deadline.js";
+import { sha256Hex } from "../common/sha256Hex.js";
 import type { StateArchiveWriter } from "../pipeline/ports.js";
-import type { Deadline } from "../shared/Deadline.js";
-import { sha256Hex } from "../shared/sha256Hex.js";
 import { StateArchiveError } from "./errors.js";
 
 /** Options of {@link S3StateArchive}. */

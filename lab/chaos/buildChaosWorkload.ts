@@ -1,5 +1,5 @@
-import type { WorkItemInput } from "../../functions/shared/index.js";
-import { sha256Hex } from "../../functions/shared/index.js";
+import type { WorkItemInput } from "../../functions/common/index.js";
+import { sha256Hex } from "../../functions/common/index.js";
 import type { SeededRandom } from "./SeededRandom.js";
 
 /** The kinds of poison message a chaos run sends (about 1% of its messages, at least one of each). */

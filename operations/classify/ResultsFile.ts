@@ -1,7 +1,7 @@
 import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
 import type { Outcome } from "../../functions/outcomes/index.js";
 import type { OutcomeSink, SinkRecordResult } from "../../functions/pipeline/index.js";
-import { InputFileError } from "../shared/errors.js";
+import { InputFileError } from "../common/errors.js";
 
 /** What {@link ResultsFile.open} found in an existing results file. */
 export interface ResumeState {

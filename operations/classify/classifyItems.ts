@@ -1,3 +1,4 @@
+import { systemClock } from "../../functions/common/Clock.js";
 import type { OutcomeStatus } from "../../functions/outcomes/index.js";
 import {
   type DecisionEndpoint,
@@ -6,7 +7,6 @@ import {
   type WorkItemInput,
 } from "../../functions/pipeline/index.js";
 import type { Policy, PolicySet } from "../../functions/policy/index.js";
-import { systemClock } from "../../functions/shared/Clock.js";
 import { type ResultsFile, type ResumeState, resultKey } from "./ResultsFile.js";
 
 /** Progress of a run, after each item settled. */

@@ -13,7 +13,7 @@ import {
   type JobResultLine,
   OUTCOME_STATUSES,
 } from "../../contract/index.js";
-import { InputFileError } from "../shared/errors.js";
+import { InputFileError } from "../common/errors.js";
 import { resultKey } from "./ResultsFile.js";
 
 /** Options of {@link writeClassifyResults}. */

@@ -1,4 +1,4 @@
-import { OperationError } from "../shared/errors.js";
+import { OperationError } from "../common/errors.js";
 
 /** The jobs table holds no job of this id. */
 export class JobNotFoundError extends OperationError {

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { type AwsTarget, awsClientConfig } from "../shared/awsClientConfig.js";
+import { type AwsTarget, awsClientConfig } from "../common/awsClientConfig.js";
 
 /**
  * A DynamoDB document client for the outcomes table at a command's `--region` / `--endpoint-url`

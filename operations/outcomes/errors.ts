@@ -1,5 +1,5 @@
 import type { StoredOutcome } from "../../functions/outcomes/index.js";
-import { OperationError } from "../shared/errors.js";
+import { OperationError } from "../common/errors.js";
 
 /** No outcome is stored for (policy, id). */
 export class OutcomeNotFoundError extends OperationError {

@@ -1,5 +1,5 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
-import { type AwsTarget, awsClientConfig } from "../shared/awsClientConfig.js";
+import { type AwsTarget, awsClientConfig } from "../common/awsClientConfig.js";
 
 /**
  * An SQS client for a command's `--region` / `--endpoint-url` and the queue it works on.

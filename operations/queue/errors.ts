@@ -1,4 +1,4 @@
-import { OperationError } from "../shared/errors.js";
+import { OperationError } from "../common/errors.js";
 
 /** The queue a dead-letter queue's messages came from cannot be found: `--to` must name it. */
 export class SourceQueueUnknownError extends OperationError {

@@ -6,11 +6,11 @@
 export {
   type AttachedFailures,
   attachFailureRecords,
-  type DeadLetterFailure,
   type FailureRecordLookup,
 } from "./attachFailureRecords.js";
 export { BODY_PREVIEW_CHARS, SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 export { createSqsClient, regionOfQueueUrl } from "./createSqsClient.js";
+export type { DeadLetterFailure } from "./DeadLetterFailure.js";
 export { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
 export { SourceQueueUnknownError } from "./errors.js";
 export { findSourceQueues } from "./findSourceQueues.js";

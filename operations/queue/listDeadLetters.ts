@@ -1,5 +1,5 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
-import type { DeadLetterFailure } from "./attachFailureRecords.js";
+import type { DeadLetterFailure } from "./DeadLetterFailure.js";
 import { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";

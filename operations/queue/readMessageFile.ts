@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { InputFileError } from "../shared/errors.js";
+import { InputFileError } from "../common/errors.js";
 import { type MessageFileFormat, parseMessageFile } from "./parseMessageFile.js";
 import type { MessageFile } from "./types.js";
 

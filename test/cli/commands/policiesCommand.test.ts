@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { createPoliciesCommand, type PoliciesReport } from "../../../cli/commands/policiesCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { loadPolicies, PolicyLoadError } from "../../../functions/policy/index.js";
-import { defaultPolicyDir } from "../../../operations/shared/index.js";
+import { defaultPolicyDir } from "../../../operations/common/index.js";
 
 function capture(): { command: ReturnType<typeof createPoliciesCommand>; stdout: () => string } {
   let out = "";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { ConfigError } from "../../../functions/common/ConfigError.js";
 import { readDecideConfig } from "../../../functions/decide/readDecideConfig.js";
-import { ConfigError } from "../../../functions/shared/ConfigError.js";
 
 describe("readDecideConfig", () => {
   it("applies the defaults to a minimal environment", () => {

@@ -5,6 +5,9 @@ import {
   ModelError,
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
+import { Deadline } from "../../../functions/common/Deadline.js";
+import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/common/errors.js";
+import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { EndpointClient } from "../../../functions/endpoint/EndpointClient.js";
 import {
   EndpointBusyError,
@@ -14,9 +17,6 @@ import {
 import { AdaptiveConcurrencyLimiter } from "../../../functions/flow/AdaptiveConcurrencyLimiter.js";
 import { CallLatencyEstimate } from "../../../functions/flow/CallLatencyEstimate.js";
 import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
-import { Deadline } from "../../../functions/shared/Deadline.js";
-import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/shared/errors.js";
-import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { ManualClock } from "../../support/ManualClock.js";
 

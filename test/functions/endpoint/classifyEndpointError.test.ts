@@ -6,13 +6,13 @@ import {
   ServiceUnavailable,
   ValidationError,
 } from "@aws-sdk/client-sagemaker-runtime";
+import { ConfigurationError, PermanentError, TransientError } from "../../../functions/common/errors.js";
 import { classifyEndpointError } from "../../../functions/endpoint/classifyEndpointError.js";
 import {
   EndpointConfigurationError,
   PermanentEndpointError,
   TransientEndpointError,
 } from "../../../functions/endpoint/errors.js";
-import { ConfigurationError, PermanentError, TransientError } from "../../../functions/shared/errors.js";
 
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 

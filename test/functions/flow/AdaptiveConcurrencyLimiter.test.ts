@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Deadline } from "../../../functions/common/Deadline.js";
 import {
   AdaptiveConcurrencyLimiter,
   type Permit,
 } from "../../../functions/flow/AdaptiveConcurrencyLimiter.js";
-import { Deadline } from "../../../functions/shared/Deadline.js";
 import { ManualClock } from "../../support/ManualClock.js";
 
 function setup(options: {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSRecord } from "aws-lambda";
+import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/common/errors.js";
 import { TransientEndpointError } from "../../../functions/endpoint/errors.js";
 import { BusyRecordRequeuer, RequeueError } from "../../../functions/flow/BusyRecordRequeuer.js";
 import { REQUEUE_ATTRIBUTES, readRequeueLineage } from "../../../functions/flow/requeueAttributes.js";
 import { requeueBusyRecords } from "../../../functions/flow/requeueBusyRecords.js";
-import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/shared/errors.js";
 
 type Sent = { name: string; input: Record<string, unknown> };
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { EndpointBusyError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
-import { isBusyFailure } from "../../../functions/flow/isBusyFailure.js";
 import {
   DeadlineExceededError,
   PermanentError,
   RetriesExhaustedError,
-} from "../../../functions/shared/errors.js";
+} from "../../../functions/common/errors.js";
+import { EndpointBusyError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
+import { isBusyFailure } from "../../../functions/flow/isBusyFailure.js";
 
 const endpoint = (errorName: string, extra: object = {}) =>
   new TransientEndpointError({ endpointName: "decisions", errorName, ...extra });

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { Deadline } from "../../../functions/common/Deadline.js";
+import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { JobLedger, jobsTableDefinition } from "../../../functions/jobs/index.js";
 import {
   type Outcome,
@@ -10,8 +12,6 @@ import {
   OutcomeStore,
   outcomesTableDefinition,
 } from "../../../functions/outcomes/index.js";
-import { Deadline } from "../../../functions/shared/Deadline.js";
-import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 
 const at = "2026-12-01T23:00:00.000Z";

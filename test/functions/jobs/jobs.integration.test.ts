@@ -20,10 +20,10 @@ import {
   JobManifestSchema,
   JobResultLineSchema,
 } from "../../../contract/index.js";
+import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { createDecideDeps, createDecideHandler, readDecideConfig } from "../../../functions/decide/index.js";
 import { createIngestDeps, createIngestHandler, readIngestConfig } from "../../../functions/ingest/index.js";
 import { JobLedger, JobResultsWriter, jobsTableDefinition } from "../../../functions/jobs/index.js";
-import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { createLambdaContext } from "../../../local/createLambdaContext.js";
 import { type LocalStack, startLocalStack } from "../../../local/index.js";
 import { s3PutEvent } from "../../../local/s3PutEvent.js";

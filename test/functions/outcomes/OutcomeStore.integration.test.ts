@@ -7,15 +7,15 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { Deadline } from "../../../functions/common/Deadline.js";
+import { RetriesExhaustedError } from "../../../functions/common/errors.js";
+import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import {
   type Outcome,
   OutcomeAlreadyRecordedError,
   OutcomeStore,
   outcomesTableDefinition,
 } from "../../../functions/outcomes/index.js";
-import { Deadline } from "../../../functions/shared/Deadline.js";
-import { RetriesExhaustedError } from "../../../functions/shared/errors.js";
-import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { FakeClock } from "../../support/FakeClock.js";
 

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ResourceNotFoundException } from "@aws-sdk/client-dynamodb";
+import { ConfigurationError, PermanentError, TransientError } from "../../../functions/common/errors.js";
 import { classifyStoreError } from "../../../functions/outcomes/classifyStoreError.js";
 import {
   OutcomeStoreError,
   OutcomesTableConfigurationError,
   TransientOutcomeStoreError,
 } from "../../../functions/outcomes/errors.js";
-import { ConfigurationError, PermanentError, TransientError } from "../../../functions/shared/errors.js";
 
 describe("classifyStoreError", () => {
   it("treats a missing table as a configuration error: the record goes back, the item is not at fault", () => {

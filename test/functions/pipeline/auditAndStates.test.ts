@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { sha256Hex } from "../../../functions/common/sha256Hex.js";
 import {
   auditDraw,
   auditOf,
@@ -13,7 +14,6 @@ import {
   type WorkItemInput,
 } from "../../../functions/pipeline/index.js";
 import { type Policy, PolicySet, parsePolicy } from "../../../functions/policy/index.js";
-import { sha256Hex } from "../../../functions/shared/sha256Hex.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { policyText } from "../policy/fabricate.js";
 import { confidentAnswer, MemoryEndpoint, MemorySink, RecordingTelemetry } from "./memoryPorts.js";

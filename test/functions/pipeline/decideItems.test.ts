@@ -4,6 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import {
+  ConfigurationError,
+  DeadlineExceededError,
+  RetriesExhaustedError,
+  UnknownPolicyError,
+} from "../../../functions/common/errors.js";
 import { EndpointConfigurationError, PermanentEndpointError } from "../../../functions/endpoint/index.js";
 import { TransientOutcomeStoreError } from "../../../functions/outcomes/index.js";
 import {
@@ -13,12 +19,6 @@ import {
   type WorkItemInput,
 } from "../../../functions/pipeline/index.js";
 import { type Policy, PolicySet, parsePolicy } from "../../../functions/policy/index.js";
-import {
-  ConfigurationError,
-  DeadlineExceededError,
-  RetriesExhaustedError,
-  UnknownPolicyError,
-} from "../../../functions/shared/errors.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { policyText } from "../policy/fabricate.js";
 import { confidentAnswer, MemoryEndpoint, MemorySink, RecordingTelemetry } from "./memoryPorts.js";

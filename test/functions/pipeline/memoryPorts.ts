@@ -3,6 +3,8 @@
  * and records each request body, a write-once outcome map, and telemetry that records its calls.
  * Nothing here starts a process or opens a socket.
  */
+
+import type { RetryEvent } from "../../../functions/common/RetryPolicy.js";
 import type { EndpointInvocation } from "../../../functions/endpoint/index.js";
 import type { Outcome, OutcomeStatus } from "../../../functions/outcomes/index.js";
 import type {
@@ -14,7 +16,6 @@ import type {
   SinkRecordResult,
 } from "../../../functions/pipeline/index.js";
 import type { Policy } from "../../../functions/policy/index.js";
-import type { RetryEvent } from "../../../functions/shared/RetryPolicy.js";
 
 /** What the endpoint does with one request: answer with a body, or throw. */
 export type Answer = (body: string, call: number) => string | Promise<string>;

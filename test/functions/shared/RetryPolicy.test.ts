@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
-import { Deadline } from "../../../functions/shared/Deadline.js";
+import { Deadline } from "../../../functions/common/Deadline.js";
 import {
   DeadlineExceededError,
   PermanentError,
   RetriesExhaustedError,
   TransientError,
-} from "../../../functions/shared/errors.js";
-import { RetryPolicy } from "../../../functions/shared/RetryPolicy.js";
+} from "../../../functions/common/errors.js";
+import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
+import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { FakeClock } from "../../support/FakeClock.js";
 
 /** An operation that fails transiently `failures` times, then returns "ok"; it counts its calls. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mapBounded } from "../../../functions/shared/mapBounded.js";
+import { mapBounded } from "../../../functions/common/mapBounded.js";
 
 describe("mapBounded", () => {
   it("keeps at most `limit` in flight and returns settled results in item order", async () => {

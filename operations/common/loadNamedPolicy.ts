@@ -5,7 +5,7 @@ import { UnknownPolicyError } from "./errors.js";
 
 /**
  * The repository's `policies/` folder, found from this module both in the sources
- * (`operations/shared/`) and in the build (`dist/operations/shared/`).
+ * (`operations/common/`) and in the build (`dist/operations/common/`).
  */
 export function defaultPolicyDir(): string {
   const sources = fileURLToPath(new URL("../../policies/", import.meta.url));
