@@ -16,7 +16,7 @@ import {
 } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines, inertText } from "../inertText.js";
-import { parseCommandArgs } from "../parseCommandArgs.js";
+import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 const DEFAULT_TABLE = "outcomes";
@@ -69,21 +69,20 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
   const stderr = output.stderr ?? process.stderr;
   return {
     async run(args) {
-      const [sub, ...rest] = args;
-      if (sub === "help" || sub === "--help" || sub === "-h") {
+      // Which flag goes with which sub-command is checked below, with messages of its own.
+      const parsed = parseSubCommandArgs({
+        command: "dlq",
+        args,
+        options: FLAGS,
+        subFlags: { list: [], redrive: [] },
+        sharedFlags: Object.keys(FLAGS),
+        usage: USAGE,
+      });
+      if (parsed.help) {
         stdout.write(USAGE);
         return 0;
       }
-      if (sub !== "list" && sub !== "redrive") {
-        throw new UsageError(sub === undefined ? "a sub-command is needed" : `unknown sub-command "${sub}"`, {
-          usage: USAGE,
-        });
-      }
-      const { values } = parseCommandArgs({ args: rest, options: FLAGS, usage: USAGE });
-      if (values.help === true) {
-        stdout.write(USAGE);
-        return 0;
-      }
+      const { sub, values } = parsed;
       const dlqUrl = values["queue-url"];
       if (dlqUrl === undefined || dlqUrl === "")
         throw new UsageError("--queue-url is required", { usage: USAGE });

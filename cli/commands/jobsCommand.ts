@@ -15,8 +15,10 @@ import { JobsReader, jobSummary, readJobResults, waitForJob } from "../../operat
 import { createOutcomesClient } from "../../operations/outcomes/createOutcomesClient.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";
-import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { ParsedCommandArgs } from "../parseCommandArgs.js";
+import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
+import { TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "jobs";
 const DEFAULT_LIMIT = 20;
@@ -44,22 +46,18 @@ results  the job's JSONL results (one line per input line, in input order) to --
          (URIs null until the results are written).
 
 table options:
-  --table <name>            the jobs table (default "${DEFAULT_TABLE}", as the local stack names it)
-  --endpoint-url <url>      a DynamoDB endpoint other than AWS's, e.g. http://127.0.0.1:<port> (DynamoDB Local)
-  --region <region>         default: the SDK's configuration, or us-east-1 locally
+${tableOptionsUsage({ what: "jobs", default: DEFAULT_TABLE }, 28).join("\n")}
   --s3-endpoint-url <url>   results: an S3 endpoint other than AWS's (decisions up's s3_endpoint)
 `;
 
 const FLAGS = {
-  table: { type: "string" },
+  ...TABLE_OPTION_FLAGS,
   limit: { type: "string" },
   json: { type: "boolean" },
   timeout: { type: "string" },
   interval: { type: "string" },
   out: { type: "string" },
   "s3-endpoint-url": { type: "string" },
-  "endpoint-url": { type: "string" },
-  region: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -70,13 +68,9 @@ const SUB_FLAGS: Record<Sub, readonly string[]> = {
   wait: ["timeout", "interval", "json"],
   results: ["out", "s3-endpoint-url"],
 };
-const TABLE_FLAGS = ["table", "endpoint-url", "region", "help"];
+const SHARED_FLAGS = [...TABLE_OPTION_NAMES, "help"];
 
-type Values = ReturnType<typeof parse>["values"];
-
-function parse(args: string[]) {
-  return parseCommandArgs({ args, options: FLAGS, allowPositionals: true, usage: USAGE });
-}
+type Values = ParsedCommandArgs<typeof FLAGS>["values"];
 
 /** Where `jobs` writes and how it learns of Ctrl-C (tests pass their own). */
 export interface JobsCommandIo extends CliOutput {
@@ -93,26 +87,20 @@ export function createJobsCommand(io: Partial<JobsCommandIo> = {}): CliCommand {
   const signals = io.signals ?? process;
   return {
     async run(args) {
-      const [sub, ...rest] = args;
-      if (sub === "help" || sub === "--help" || sub === "-h") {
+      const parsed = parseSubCommandArgs({
+        command: "jobs",
+        args,
+        options: FLAGS,
+        subFlags: SUB_FLAGS,
+        sharedFlags: SHARED_FLAGS,
+        allowPositionals: true,
+        usage: USAGE,
+      });
+      if (parsed.help) {
         stdout.write(USAGE);
         return 0;
       }
-      if (sub !== "list" && sub !== "show" && sub !== "wait" && sub !== "results") {
-        throw new UsageError(sub === undefined ? "a sub-command is needed" : `unknown sub-command "${sub}"`, {
-          usage: USAGE,
-        });
-      }
-      const { values, positionals } = parse(rest);
-      if (values.help === true) {
-        stdout.write(USAGE);
-        return 0;
-      }
-      for (const flag of Object.keys(values)) {
-        if (!SUB_FLAGS[sub].includes(flag) && !TABLE_FLAGS.includes(flag)) {
-          throw new UsageError(`--${flag} is not an option of "jobs ${sub}"`, { usage: USAGE });
-        }
-      }
+      const { sub, values, positionals } = parsed;
       const takesId = sub !== "list";
       if (positionals.length !== (takesId ? 1 : 0)) {
         throw new UsageError(takesId ? "exactly one job id is needed" : `"jobs ${sub}" takes no id`, {

@@ -30,8 +30,10 @@ import {
 import { createSqsClient } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines, inertText } from "../inertText.js";
-import { parseCommandArgs } from "../parseCommandArgs.js";
+import type { ParsedCommandArgs } from "../parseCommandArgs.js";
+import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
+import { TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "outcomes";
 const DEFAULT_LIMIT = 20;
@@ -80,14 +82,12 @@ redecide sends the work item kept in an outcome (up to 16 KiB) to the work queue
 statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
 table options:
-  --table <name>         the outcomes table (default "${DEFAULT_TABLE}", as the local stack names it)
-  --endpoint-url <url>   a DynamoDB endpoint other than AWS's, e.g. http://127.0.0.1:<port> (DynamoDB Local)
-  --region <region>      default: the SDK's configuration, or us-east-1 locally
+${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
   --policies <dir>       the policy files (export --labelled, review; default: this repository's policies/)
 `;
 
 const FLAGS = {
-  table: { type: "string" },
+  ...TABLE_OPTION_FLAGS,
   policy: { type: "string" },
   status: { type: "string" },
   limit: { type: "string" },
@@ -107,8 +107,6 @@ const FLAGS = {
   yes: { type: "boolean" },
   wait: { type: "string" },
   policies: { type: "string" },
-  "endpoint-url": { type: "string" },
-  region: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -120,14 +118,10 @@ const SUB_FLAGS: Record<Sub, readonly string[]> = {
   review: ["policy", "set", "by", "expect-updated-at"],
   redecide: ["policy", "status", "since", "until", "dry-run", "yes", "queue-url", "sqs-endpoint-url", "wait"],
 };
-const TABLE_FLAGS = ["table", "endpoint-url", "region", "policies", "help"];
+const SHARED_FLAGS = [...TABLE_OPTION_NAMES, "policies", "help"];
 
 type Sub = "list" | "show" | "export" | "review" | "redecide";
-type Values = ReturnType<typeof parse>["values"];
-
-function parse(args: string[]) {
-  return parseCommandArgs({ args, options: FLAGS, allowPositionals: true, usage: USAGE });
-}
+type Values = ParsedCommandArgs<typeof FLAGS>["values"];
 
 /** Builds the `decisions outcomes` command writing to the given streams (tests pass their own). */
 export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliCommand {
@@ -135,26 +129,20 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
   const stderr = output.stderr ?? process.stderr;
   return {
     async run(args) {
-      const [sub, ...rest] = args;
-      if (sub === "help" || sub === "--help" || sub === "-h") {
+      const parsed = parseSubCommandArgs({
+        command: "outcomes",
+        args,
+        options: FLAGS,
+        subFlags: SUB_FLAGS,
+        sharedFlags: SHARED_FLAGS,
+        allowPositionals: true,
+        usage: USAGE,
+      });
+      if (parsed.help) {
         stdout.write(USAGE);
         return 0;
       }
-      if (sub !== "list" && sub !== "show" && sub !== "export" && sub !== "review" && sub !== "redecide") {
-        throw new UsageError(sub === undefined ? "a sub-command is needed" : `unknown sub-command "${sub}"`, {
-          usage: USAGE,
-        });
-      }
-      const { values, positionals } = parse(rest);
-      if (values.help === true) {
-        stdout.write(USAGE);
-        return 0;
-      }
-      for (const flag of Object.keys(values)) {
-        if (!SUB_FLAGS[sub].includes(flag) && !TABLE_FLAGS.includes(flag)) {
-          throw new UsageError(`--${flag} is not an option of "outcomes ${sub}"`, { usage: USAGE });
-        }
-      }
+      const { sub, values, positionals } = parsed;
       const takesId =
         sub === "show" || sub === "review" || (sub === "redecide" && values.since === undefined);
       if (positionals.length !== (takesId ? 1 : 0)) {

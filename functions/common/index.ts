@@ -30,5 +30,6 @@ export {
   type RetryRunOptions,
 } from "./RetryPolicy.js";
 export { sha256Hex } from "./sha256Hex.js";
+export { type StreamedTableShape, streamedTableDefinition } from "./streamedTableDefinition.js";
 export { BYTE_ORDER_MARK, stripByteOrderMark } from "./stripByteOrderMark.js";
 export { TRUNCATION_MARKER, truncateText } from "./truncateText.js";
