@@ -205,15 +205,7 @@ export class JobLedger {
     const atIngest = outcome.source.kind === "s3";
     const reasons = await this.#transact(
       [
-        {
-          Put: {
-            TableName: this.outcomesTable,
-            Item: outcome,
-            ConditionExpression: "attribute_not_exists(#id)",
-            ExpressionAttributeNames: { "#id": "id" },
-            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-          },
-        },
+        this.#putOutcome(outcome),
         this.#putLine(jobId, resultLineOf(line, outcome), auditOf(outcome)),
         this.#count(jobId, outcome.status, { atIngest, duplicate: false }),
       ],
@@ -228,6 +220,11 @@ export class JobLedger {
     const existing = existingRaw && unmarshall(existingRaw);
     const parsed = existing && OutcomeSchema.safeParse(existing);
     const standing = parsed?.success ? parsed.data : undefined;
+    if (lineReason?.Code === "ConditionalCheckFailed" && lineReason.Item?.status?.S === "dead_lettered") {
+      // The line was dead-lettered, and its message redriven: it ends now with an outcome.
+      const written = await this.#redeemDeadLettered(jobId, line, outcome, standing, options);
+      if (written) return outcome;
+    }
     if (outcomeReason?.Code === "ConditionalCheckFailed" && lineReason?.Code !== "ConditionalCheckFailed") {
       // The id had an outcome before this line: the line ends with it, counted once.
       if (standing !== undefined) {
@@ -401,14 +398,109 @@ export class JobLedger {
     }, options);
   }
 
-  #putLine(jobId: string, line: JobResultLine, audit: Partial<JobLineItem> = {}) {
+  /**
+   * A dead-lettered line whose message was redriven came back with an outcome: the line item is
+   * replaced by the outcome's line and the job's count moves from `dead_lettered` to the outcome's
+   * status (`ended` stays), in one transaction conditional on the line item still being
+   * dead-lettered, so the move happens once whatever is delivered twice. The outcome is written in
+   * the same transaction unless one stands for the id already (`standing`): the line then ends
+   * with that one (a duplicate when it came from another line). A concurrent writer of the
+   * outcome makes one more round with the outcome it wrote.
+   *
+   * @returns whether `outcome` was written here (false: another outcome stands, or another writer
+   *   moved the line first).
+   */
+  async #redeemDeadLettered(
+    jobId: string,
+    line: number,
+    outcome: Outcome,
+    standing: Outcome | undefined,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<boolean> {
+    let stands = standing;
+    for (let round = 0; round < 3; round += 1) {
+      const ending = stands ?? outcome;
+      const duplicate =
+        stands !== undefined && !(stands.source.job_id === jobId && stands.source.line === line);
+      const reasons = await this.#transact(
+        [
+          ...(stands === undefined ? [this.#putOutcome(outcome)] : []),
+          this.#putLine(jobId, resultLineOf(line, ending, duplicate), auditOf(ending), {
+            replacing: "dead_lettered",
+          }),
+          this.#moveCount(jobId, ending.status, { duplicate }),
+        ],
+        options,
+      );
+      if (reasons === undefined) return stands === undefined;
+      const [first] = reasons;
+      if (stands !== undefined || first?.Code !== "ConditionalCheckFailed") return false;
+      const parsed = first.Item && OutcomeSchema.safeParse(unmarshall(first.Item));
+      if (!parsed?.success) return false;
+      stands = parsed.data;
+    }
+    return false;
+  }
+
+  #putOutcome(outcome: Outcome) {
+    return {
+      Put: {
+        TableName: this.outcomesTable,
+        Item: outcome,
+        ConditionExpression: "attribute_not_exists(#id)",
+        ExpressionAttributeNames: { "#id": "id" },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+      },
+    };
+  }
+
+  /**
+   * The Put of a line item: once (no item stands at that line), or `replacing` a dead-lettered
+   * one. A failed condition returns the item that stands (the redriven line's case needs it).
+   */
+  #putLine(
+    jobId: string,
+    line: JobResultLine,
+    audit: Partial<JobLineItem> = {},
+    how: { replacing?: "dead_lettered" } = {},
+  ) {
     const item: JobLineItem = { ...line, ...audit, job_id: jobId, ended_at: this.#now() };
+    const condition: { expression: string; names: Record<string, string>; values?: Record<string, string> } =
+      how.replacing === undefined
+        ? { expression: "attribute_not_exists(#line)", names: { "#line": "line" } }
+        : {
+            expression: "#status = :replacing",
+            names: { "#status": "status" },
+            values: { ":replacing": how.replacing },
+          };
     return {
       Put: {
         TableName: this.jobsTable,
         Item: item,
-        ConditionExpression: "attribute_not_exists(#line)",
-        ExpressionAttributeNames: { "#line": "line" },
+        ConditionExpression: condition.expression,
+        ExpressionAttributeNames: condition.names,
+        ...(condition.values === undefined ? {} : { ExpressionAttributeValues: condition.values }),
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+      },
+    };
+  }
+
+  /** The job's count update of a dead-lettered line that ended with an outcome after all. */
+  #moveCount(jobId: string, status: string, how: { duplicate: boolean }) {
+    const sets = [
+      "counts.dead_lettered = counts.dead_lettered - :one",
+      "counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one",
+      "updated_at = :at",
+    ];
+    if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
+    return {
+      Update: {
+        TableName: this.jobsTable,
+        Key: { job_id: jobId, line: JOB_RECORD_LINE },
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(job_id) AND counts.dead_lettered >= :one",
+        ExpressionAttributeNames: { "#status": status },
+        ExpressionAttributeValues: { ":one": 1, ":zero": 0, ":at": this.#now() },
       },
     };
   }

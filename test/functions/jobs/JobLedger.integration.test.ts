@@ -169,4 +169,79 @@ describe("JobLedger on DynamoDB Local (integration)", () => {
       false,
     );
   });
+  it("moves a redriven dead-lettered line from dead-lettered to its outcome's status once, and triggers no second end", async () => {
+    // prepare: a job of two lines, line 2 dead-lettered, every line ended
+    const { job } = await ledger.start(
+      { bucket: "b", key: "redrive.jsonl", versionId: "v1" },
+      { deadline: deadline() },
+    );
+    const jobId = job.job_id;
+    await store.record(outcome(jobId, 1, "redrive-a", "decided"), { deadline: deadline() });
+    const deadLetter = {
+      line: 2,
+      id: "redrive-b",
+      policy: "ticket-routing",
+      status: "dead_lettered" as const,
+      reason: "x",
+    };
+    assert.equal(await ledger.recordDeadLettered(jobId, deadLetter, { deadline: deadline() }), true);
+    await ledger.markRead(jobId, 2, { deadline: deadline() });
+    assert.equal(ended.filter((id) => id === jobId).length, 1);
+    assert.equal((await ledger.get(jobId))?.counts.dead_lettered, 1);
+
+    // act: the redriven message is decided, then delivered again, and its last receive counted again
+    const first = await store.record(outcome(jobId, 2, "redrive-b", "decided"), { deadline: deadline() });
+    const again = await store.record(outcome(jobId, 2, "redrive-b", "decided"), { deadline: deadline() });
+    const deadAgain = await ledger.recordDeadLettered(jobId, deadLetter, { deadline: deadline() });
+
+    // assert: counted once under decided, no longer dead-lettered; the line item is the outcome's
+    assert.equal(first.recorded, true);
+    assert.equal(again.recorded, false);
+    assert.equal(deadAgain, false);
+    const stored = await ledger.get(jobId);
+    assert.deepEqual(stored?.counts, {
+      lines: 2,
+      sent: 2,
+      rejected_at_ingest: 0,
+      outcomes: { decided: 2, fallback: 0, overridden: 0, rejected: 0 },
+      dead_lettered: 0,
+      ended: 2,
+      duplicates: 0,
+    });
+    const lines = [];
+    for await (const item of ledger.lines(jobId))
+      lines.push([item.line, item.id, item.status, item.duplicate ?? false]);
+    assert.deepEqual(lines, [
+      [1, "redrive-a", "decided", false],
+      [2, "redrive-b", "decided", false],
+    ]);
+    assert.equal(ended.filter((id) => id === jobId).length, 1, "the end was triggered once");
+  });
+
+  it("moves a redriven dead-lettered line whose id already had an outcome to that outcome, as a duplicate", async () => {
+    // prepare: line 1 decided id "dup-a"; line 2, carrying the same id, dead-lettered
+    const { job } = await ledger.start(
+      { bucket: "b", key: "redrive-dup.jsonl", versionId: "v1" },
+      { deadline: deadline() },
+    );
+    const jobId = job.job_id;
+    await store.record(outcome(jobId, 1, "dup-a", "decided"), { deadline: deadline() });
+    await ledger.recordDeadLettered(
+      jobId,
+      { line: 2, id: "dup-a", policy: "ticket-routing", status: "dead_lettered", reason: "x" },
+      { deadline: deadline() },
+    );
+    await ledger.markRead(jobId, 2, { deadline: deadline() });
+
+    // act: line 2 redriven, offering another status
+    const result = await store.record(outcome(jobId, 2, "dup-a", "rejected"), { deadline: deadline() });
+
+    // assert: the standing outcome is the line's, counted once as a duplicate
+    assert.equal(result.recorded, false);
+    const counts = (await ledger.get(jobId))?.counts;
+    assert.equal(counts?.dead_lettered, 0);
+    assert.deepEqual(counts?.outcomes, { decided: 2, fallback: 0, overridden: 0, rejected: 0 });
+    assert.equal(counts?.duplicates, 1);
+    assert.equal(counts?.ended, 2);
+  });
 });
