@@ -1,7 +1,9 @@
 /**
  * `decisions calibrate`: fits each question's temperature (and finds its error-budget threshold)
- * from labelled decisions, reports before and after on a held-out split, and with `--write` writes
- * them into the policy file under a new version. With `--model` it first scores the labelled
+ * from labelled decisions weighted by the inverse of their probability of review (audit items
+ * 1/audit_rate), estimates the accuracy of automated decisions from the audit items, reports
+ * before and after on a held-out split, and with `--write` writes them into the policy file under
+ * a new version. With `--model` it first scores the labelled
  * states again in-process, every question in `--layout`, so that layouts can be compared.
  */
 import { readFile, writeFile } from "node:fs/promises";
@@ -50,7 +52,10 @@ const USAGE = `usage: decisions calibrate <labelled.jsonl> --policy <name|file.y
 Fits a temperature per question by maximum likelihood on labelled decisions (the format
 \`decisions outcomes export --labelled\` writes; see evaluation/README.md), reports accuracy,
 Brier score, NLL and 10-bin ECE before and after on a held-out split, and finds the lowest
-probability threshold whose automated decisions keep within the error budget.
+probability threshold whose automated decisions keep within the error budget. Each label is
+weighted by the inverse of its probability of review: 1 for a fallback, 1/audit_rate for an
+audit item; from the audit items alone it reports the accuracy of automated decisions with a
+95 % Wilson interval.
 
   --policy        a policy name (policies/<name>.yaml) or a policy file
   --question      calibrate this question only (default: every question with labels)

@@ -44,6 +44,13 @@ export const LabelledDecisionSchema = z.object({
    * needed to score the items again (`calibrate --model`); the outcomes export does not write it.
    */
   state: stateSchema(undefined).optional(),
+  /**
+   * Set on an audit item: a `decided` item the policy's `audit_rate` sent to review as well, with
+   * `rate` its probability of being audited. Its labels weigh 1/`rate` in `calibrate` (they stand
+   * for every decided item they were drawn from) and they alone estimate the accuracy of automated
+   * decisions. Absent: a fallback, reviewed because the model was unsure (weight 1).
+   */
+  audit: z.object({ rate: z.number().gt(0).max(1) }).optional(),
   /** Question id → its labelled answer; only questions a human answered. */
   questions: z.record(z.string(), LabelledAnswerSchema),
 });

@@ -3,9 +3,12 @@ import { type CoveragePoint, coverageErrorCurve } from "../metrics/coverageError
 import { type ForecastMetrics, forecastMetrics } from "../metrics/forecastMetrics.js";
 import { gradeForecasts } from "../metrics/gradeForecasts.js";
 import type { Forecast, GradedDecision, PredictionOptions } from "../metrics/types.js";
+import { weightOf } from "../metrics/weightOf.js";
+import { weightedWilsonInterval } from "../metrics/wilsonScoreInterval.js";
 import { calibrateForecast } from "./calibrateForecast.js";
 import type { LabelledForecast } from "./collectForecasts.js";
-import { findThreshold, type ThresholdChoice, wilsonUpperBound } from "./findThreshold.js";
+import { type AutomatedAccuracy, estimateAutomatedAccuracy } from "./estimateAutomatedAccuracy.js";
+import { findThreshold, type ThresholdChoice } from "./findThreshold.js";
 import { fitContextualCalibration } from "./fitContextualCalibration.js";
 import { fitTemperature } from "./fitTemperature.js";
 import { type HeldOutJudgement, judgeHeldOut, type ThresholdOutcome } from "./judgeHeldOut.js";
@@ -32,8 +35,16 @@ export interface QuestionCalibrationReport {
   id: string;
   type: string;
   labelled: number;
+  /** Of the labelled decisions, those of audit items (weighted 1/`audit_rate` everywhere). */
+  audit_n: number;
   fit_n: number;
   held_out_n: number;
+  /**
+   * The accuracy of the automated decisions as they were made, estimated from the audit items with
+   * a 95 % Wilson interval (see `estimateAutomatedAccuracy`); absent without audit items. Reported
+   * whether or not the question has enough labels to calibrate.
+   */
+  automated_accuracy?: AutomatedAccuracy;
   /** Set when the question was not calibrated (too few labels), with why. */
   skipped?: string;
   /** The policy's values now. */
@@ -86,6 +97,12 @@ const PREDICTION: PredictionOptions = { ties: "first-offered" };
  * automated decisions keep within the error budget; and reports accuracy, Brier, NLL and ECE
  * before (the policy's current temperature) and after on the held-out set, with the chosen
  * threshold's coverage and error there. Predictions follow the policy (ties: first offered).
+ *
+ * Every label is weighted by the inverse of its probability of reaching a person (1 for a
+ * fallback, 1/`audit_rate` for an audit item; `LabelledForecast.weight`): the temperature fit,
+ * the threshold search and the held-out metrics then describe all of the policy's items, not only
+ * the uncertain ones that fall back. `bias`'s contextual fit is unweighted (a comparison only).
+ * With audit items each question also gets the accuracy of its automated decisions.
  */
 export function calibratePolicy(
   policy: Policy,
@@ -104,10 +121,13 @@ export function calibratePolicy(
       id,
       type: question.type,
       labelled: forecasts.length,
+      audit_n: forecasts.filter((forecast) => forecast.audit !== undefined).length,
       fit_n: split.fit.length,
       held_out_n: split.heldOut.length,
       current: { temperature: question.temperature ?? 1, threshold: question.threshold },
     };
+    const automated = estimateAutomatedAccuracy(forecasts);
+    if (automated !== undefined) report.automated_accuracy = automated;
     const minFit = options.minFit ?? 20;
     const minHeldOut = options.minHeldOut ?? 10;
     if (split.fit.length < minFit || split.heldOut.length < minHeldOut) {
@@ -181,20 +201,28 @@ export function calibratePolicy(
   };
 }
 
-/** Coverage and error of automating the decisions at or above a threshold. */
+/**
+ * Coverage and error of automating the decisions at or above a threshold. Coverage and error rate
+ * are weighted by the decisions' weights (default 1), the bound's n is their effective sample
+ * size; `automated` and `errors` are counts.
+ */
 export function outcomeAt(
   decisions: readonly GradedDecision[],
   threshold: number,
   z = 1.645,
 ): ThresholdOutcome {
   const automated = decisions.filter((decision) => decision.confidence >= threshold);
-  const wrong = automated.filter((decision) => !decision.correct).length;
+  const wrong = automated.filter((decision) => !decision.correct);
+  const total = decisions.reduce((sum, decision) => sum + weightOf(decision), 0);
+  const weight = automated.reduce((sum, decision) => sum + weightOf(decision), 0);
+  const squares = automated.reduce((sum, decision) => sum + weightOf(decision) ** 2, 0);
+  const wrongWeight = wrong.reduce((sum, decision) => sum + weightOf(decision), 0);
   return {
     threshold,
     automated: automated.length,
-    errors: wrong,
-    coverage: decisions.length === 0 ? 0 : automated.length / decisions.length,
-    error_rate: automated.length === 0 ? 0 : wrong / automated.length,
-    error_upper_bound: wilsonUpperBound(wrong, automated.length, z),
+    errors: wrong.length,
+    coverage: decisions.length === 0 ? 0 : weight / total,
+    error_rate: automated.length === 0 ? 0 : wrongWeight / weight,
+    error_upper_bound: weightedWilsonInterval(wrongWeight, weight, squares, z).upper,
   };
 }

@@ -1,5 +1,6 @@
 import { applyTemperature } from "../../functions/policy/applyTemperature.js";
 import type { Policy } from "../../functions/policy/Policy.js";
+import { predictedLabel } from "../metrics/predictedLabel.js";
 import type { Forecast } from "../metrics/types.js";
 import { LabelledDataError, type LabelledDataProblem } from "./errors.js";
 import type { LabelledLine } from "./readLabelledDecisions.js";
@@ -19,6 +20,14 @@ export interface LabelledForecast {
   raw: Forecast;
   /** The temperature the policy had applied. */
   applied_temperature: number;
+  /**
+   * How many items of the policy this label stands for: the inverse of its probability of reaching
+   * a person — 1 for a fallback (every one is reviewed), 1/`audit.rate` for an audit item. Also
+   * set on `recorded` and `raw`, so that every fit and metric is weighted.
+   */
+  weight: number;
+  /** Set on an audit item's label: the answer that stood automatically, and whether the person agreed. */
+  audit?: { rate: number; automated_answer: string; correct: boolean };
 }
 
 /** What {@link collectForecasts} returns. */
@@ -33,7 +42,9 @@ export interface CollectedForecasts {
  * Turns labelled lines into forecasts over a policy's questions, in the policy's label order.
  * A distribution lacking some labels (cut to its most probable ones) gets the missing mass spread
  * evenly over them; every distribution is renormalised. The policy's temperature is undone so the
- * fit starts from what the model returned (see `temperature` in the labelled format).
+ * fit starts from what the model returned (see `temperature` in the labelled format). Each
+ * forecast is weighted by the inverse of its probability of being labelled (see
+ * {@link LabelledForecast.weight}).
  *
  * @param only calibrate this question only (its lines' other questions are ignored)
  * @throws LabelledDataError with every problem: an unknown question or label, a distribution
@@ -102,14 +113,29 @@ export function collectForecasts(
         });
         continue;
       }
-      const recorded: Forecast = { labels, probabilities, expected };
-      target.push({
+      const weight = decision.audit === undefined ? 1 : 1 / decision.audit.rate;
+      const recorded: Forecast = { labels, probabilities, expected, weight };
+      const forecast: LabelledForecast = {
         id: decision.id,
         line,
         recorded,
-        raw: { labels, probabilities: applyTemperature(probabilities, 1 / applied), expected },
+        raw: { labels, probabilities: applyTemperature(probabilities, 1 / applied), expected, weight },
         applied_temperature: applied,
-      });
+        weight,
+      };
+      if (decision.audit !== undefined) {
+        // What stood automatically: the model's answer the review kept, else the recorded argmax.
+        const automated =
+          answer.model_answer === undefined
+            ? (predictedLabel(recorded, "first-offered") ?? "")
+            : String(answer.model_answer);
+        forecast.audit = {
+          rate: decision.audit.rate,
+          automated_answer: automated,
+          correct: automated === expected,
+        };
+      }
+      target.push(forecast);
     }
   }
   if (problems.length > 0) throw new LabelledDataError(problems);

@@ -1,4 +1,6 @@
 import type { GradedDecision } from "../metrics/types.js";
+import { weightOf } from "../metrics/weightOf.js";
+import { weightedWilsonInterval } from "../metrics/wilsonScoreInterval.js";
 
 /** Options of {@link findThreshold}. */
 export interface ThresholdOptions {
@@ -21,7 +23,11 @@ export interface ThresholdChoice {
   /** Whether a threshold meets the budget. */
   met: boolean;
   error_budget: number;
-  /** At the threshold (all 0 when none meets the budget): decisions automated, their share, their error rate, its upper bound. */
+  /**
+   * At the threshold (all 0 when none meets the budget): decisions automated, their share, their
+   * error rate, its upper bound. Share and rate are weighted (see `GradedDecision.weight`), and
+   * the bound's n is the effective sample size of the automated decisions.
+   */
   automated: number;
   coverage: number;
   error_rate: number;
@@ -34,6 +40,10 @@ export interface ThresholdChoice {
  * data not seen here. Candidates are the decisions' confidences rounded down to `decimals`; the
  * lowest candidate that qualifies wins (the error rate need not fall monotonically with the
  * threshold, so every candidate is checked).
+ *
+ * Decisions count with their weights (default 1): an audit item weighted 1/`audit_rate` stands
+ * for the decided items it was drawn from, so the error above the policy's current threshold is
+ * not judged on the few decided items that happen to be labelled as if they were all of them.
  */
 export function findThreshold(
   decisions: readonly GradedDecision[],
@@ -43,11 +53,18 @@ export function findThreshold(
   const z = options.z ?? 1.645;
   const scale = 10 ** (options.decimals ?? 4);
   const sorted = [...decisions].sort((a, b) => a.confidence - b.confidence);
-  // errorsFrom[i]: wrong decisions among sorted[i..].
+  // Among sorted[i..]: the weight of the wrong decisions, the total weight, the squared weights.
   const errorsFrom = new Array<number>(sorted.length + 1).fill(0);
+  const weightFrom = new Array<number>(sorted.length + 1).fill(0);
+  const squaresFrom = new Array<number>(sorted.length + 1).fill(0);
   for (let i = sorted.length - 1; i >= 0; i -= 1) {
-    errorsFrom[i] = (errorsFrom[i + 1] ?? 0) + (sorted[i]?.correct ? 0 : 1);
+    const decision = sorted[i];
+    const weight = decision === undefined ? 0 : weightOf(decision);
+    errorsFrom[i] = (errorsFrom[i + 1] ?? 0) + (decision?.correct ? 0 : weight);
+    weightFrom[i] = (weightFrom[i + 1] ?? 0) + weight;
+    squaresFrom[i] = (squaresFrom[i + 1] ?? 0) + weight * weight;
   }
+  const total = weightFrom[0] ?? 0;
   const candidates = [...new Set(sorted.map((d) => Math.floor(d.confidence * scale) / scale))].sort(
     (a, b) => a - b,
   );
@@ -56,15 +73,16 @@ export function findThreshold(
     const automated = sorted.length - first;
     if (automated === 0) continue;
     const errors = errorsFrom[first] ?? 0;
-    const bound = wilsonUpperBound(errors, automated, z);
+    const weight = weightFrom[first] ?? 0;
+    const bound = weightedWilsonInterval(errors, weight, squaresFrom[first] ?? 0, z).upper;
     if (bound <= budget) {
       return {
         threshold,
         met: true,
         error_budget: budget,
         automated,
-        coverage: automated / sorted.length,
-        error_rate: errors / automated,
+        coverage: weight / total,
+        error_rate: errors / weight,
         error_upper_bound: bound,
       };
     }
@@ -90,17 +108,4 @@ function firstAtLeast(sorted: readonly GradedDecision[], threshold: number): num
     else low = middle + 1;
   }
   return low;
-}
-
-/**
- * One-sided Wilson score upper bound of a rate with `k` events in `n` trials. Hand-written: a
- * closed form of a few terms, which no dependency here provides.
- */
-export function wilsonUpperBound(k: number, n: number, z: number): number {
-  if (n === 0) return 1;
-  const p = k / n;
-  const z2 = z * z;
-  const centre = p + z2 / (2 * n);
-  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return Math.min(1, (centre + spread) / (1 + z2 / n));
 }

@@ -1,4 +1,5 @@
 import type { Forecast } from "../metrics/types.js";
+import { weightOf } from "../metrics/weightOf.js";
 import { logProbabilities } from "./logProbabilities.js";
 
 /** Options of {@link fitTemperature}. */
@@ -39,6 +40,9 @@ const TOLERANCE = 1e-10;
  * optimum is at a bound). Golden-section search on log T would also work but needs ~50 function
  * evaluations for the same precision and ignores the available derivatives.
  *
+ * Each forecast counts with its weight (default 1): the likelihood is the weighted mean, so an
+ * audit item weighted 1/`audit_rate` stands for the decided items it was drawn from.
+ *
  * @param forecasts labelled forecasts of one question; those whose `expected` is not among their
  *   `labels` are left out
  * @example fitTemperature(overconfident).temperature → 2.0 (flattens)
@@ -53,6 +57,7 @@ export function fitTemperature(
     .map((forecast) => ({
       logs: logProbabilities(forecast.probabilities),
       truth: forecast.labels.indexOf(forecast.expected),
+      weight: weightOf(forecast),
     }))
     .filter((item) => item.truth >= 0);
   const nll = (a: number): number => meanNll(items, a);
@@ -89,39 +94,44 @@ function result(
 interface Item {
   logs: number[];
   truth: number;
+  weight: number;
+}
+
+function totalWeight(items: readonly Item[]): number {
+  return items.reduce((sum, item) => sum + item.weight, 0);
 }
 
 function meanNll(items: readonly Item[], a: number): number {
   let total = 0;
-  for (const { logs, truth } of items) {
+  for (const { logs, truth, weight } of items) {
     const scaled = logs.map((l) => a * l);
     const top = Math.max(...scaled);
     const sum = scaled.reduce((acc, z) => acc + Math.exp(z - top), 0);
-    total += top + Math.log(sum) - (scaled[truth] ?? Number.NEGATIVE_INFINITY);
+    total += weight * (top + Math.log(sum) - (scaled[truth] ?? Number.NEGATIVE_INFINITY));
   }
-  return total / Math.max(1, items.length);
+  return items.length === 0 ? 0 : total / totalWeight(items);
 }
 
-/** First and second derivative of the mean NLL with respect to a = 1/T. */
+/** First and second derivative of the weighted mean NLL with respect to a = 1/T. */
 function derivatives(items: readonly Item[], a: number): { gradient: number; curvature: number } {
   let gradient = 0;
   let curvature = 0;
-  for (const { logs, truth } of items) {
+  for (const { logs, truth, weight } of items) {
     const scaled = logs.map((l) => a * l);
     const top = Math.max(...scaled);
-    const weights = scaled.map((z) => Math.exp(z - top));
-    const sum = weights.reduce((acc, w) => acc + w, 0);
+    const masses = scaled.map((z) => Math.exp(z - top));
+    const sum = masses.reduce((acc, m) => acc + m, 0);
     let mean = 0;
     let square = 0;
-    for (const [index, weight] of weights.entries()) {
-      const q = weight / sum;
+    for (const [index, mass] of masses.entries()) {
+      const q = mass / sum;
       const l = logs[index] ?? 0;
       mean += q * l;
       square += q * l * l;
     }
-    gradient += mean - (logs[truth] ?? 0);
-    curvature += Math.max(0, square - mean * mean);
+    gradient += weight * (mean - (logs[truth] ?? 0));
+    curvature += weight * Math.max(0, square - mean * mean);
   }
-  const n = Math.max(1, items.length);
+  const n = items.length === 0 ? 1 : totalWeight(items);
   return { gradient: gradient / n, curvature: curvature / n };
 }

@@ -11,7 +11,7 @@ export function calibrationChartFiles(question: string): { reliability: string; 
 /**
  * The calibration report as Markdown: where the distributions come from (recorded, or scored
  * again on a model in a named layout, with the prompt versions answered), per question the
- * fitted temperature, the held-out metrics
+ * accuracy of automated decisions from audit items (with its interval), the fitted temperature, the held-out metrics
  * before and after, the chosen threshold with its coverage, error and error upper bound on both
  * splits, a warning when the held-out split does not confirm the budget, and links to the charts
  * (files named by {@link calibrationChartFiles}).
@@ -25,7 +25,8 @@ export function formatCalibrationReport(
     "",
     `Error budget ${report.error_budget} for automated decisions (Wilson upper bound, z = ${report.z}); ` +
       `held out ${Math.round(report.held_out.fraction * 100)} % of the items (seed ${report.held_out.seed}). ` +
-      "Metrics on the held-out split; argmax ties go to the label offered first, as the policy decides.",
+      "Metrics on the held-out split; argmax ties go to the label offered first, as the policy decides. " +
+      "Each label is weighted by the inverse of its probability of reaching a person: 1 for a fallback, 1/audit_rate for an audit item.",
     "",
     ...scoringSection(report.scoring),
   ];
@@ -67,9 +68,12 @@ function scoringSection(scoring: LabelledScoring | undefined): string[] {
 }
 
 function questionSection(question: QuestionCalibrationReport, z: number): string[] {
-  const head = `## ${question.id} (${question.type}): ${question.labelled} labelled, ${question.fit_n} to fit, ${question.held_out_n} held out`;
+  const audits =
+    question.audit_n > 0 ? ` (${question.audit_n} of them audit items, weighted 1/audit_rate)` : "";
+  const head = `## ${question.id} (${question.type}): ${question.labelled} labelled${audits}, ${question.fit_n} to fit, ${question.held_out_n} held out`;
+  const accuracy = automatedAccuracyLines(question);
   if (question.skipped !== undefined || question.held_out === undefined || question.fitted === undefined) {
-    return [head, "", `Not calibrated: ${question.skipped ?? "no fit"}.`, ""];
+    return [head, "", ...accuracy, `Not calibrated: ${question.skipped ?? "no fit"}.`, ""];
   }
   const { before, after } = question.held_out;
   const rows: [string, ForecastMetrics][] = [
@@ -88,6 +92,7 @@ function questionSection(question: QuestionCalibrationReport, z: number): string
   const lines = [
     head,
     "",
+    ...accuracy,
     "| held out | accuracy | Brier | NLL | ECE (10 bins) |",
     "|---|---|---|---|---|",
     ...rows.map(
@@ -134,6 +139,30 @@ function questionSection(question: QuestionCalibrationReport, z: number): string
     "",
   );
   return lines;
+}
+
+/**
+ * The accuracy of automated decisions from the audit items, or why it cannot be told: labels of
+ * fallbacks alone describe the items the model was unsure of, not the ones it decided.
+ */
+function automatedAccuracyLines(question: QuestionCalibrationReport): string[] {
+  const estimate = question.automated_accuracy;
+  if (estimate === undefined) {
+    return [
+      "Accuracy of automated decisions: unknown — no audit items among the labels (set the policy's audit_rate); labels of fallbacks describe only the items the model was unsure of.",
+      "",
+    ];
+  }
+  const effective =
+    Math.abs(estimate.effective_n - estimate.audited) > 1e-9
+      ? `, effective n ${estimate.effective_n.toFixed(1)}`
+      : "";
+  return [
+    `Accuracy of automated decisions (from ${estimate.audited} audit items, ${estimate.agreed} confirmed${effective}): ` +
+      `${round(estimate.accuracy)}, ${Math.round(estimate.confidence * 100)} % Wilson interval ` +
+      `[${round(estimate.interval.lower)}, ${round(estimate.interval.upper)}].`,
+    "",
+  ];
 }
 
 function round(value: number): string {

@@ -14,12 +14,7 @@ export {
 } from "./calibratePolicy.js";
 export { type CollectedForecasts, collectForecasts, type LabelledForecast } from "./collectForecasts.js";
 export { LabelledDataError, type LabelledDataProblem, PolicyWriteError } from "./errors.js";
-export {
-  findThreshold,
-  type ThresholdChoice,
-  type ThresholdOptions,
-  wilsonUpperBound,
-} from "./findThreshold.js";
+export { findThreshold, type ThresholdChoice, type ThresholdOptions } from "./findThreshold.js";
 export {
   type ContextualFit,
   type FitContextualOptions,

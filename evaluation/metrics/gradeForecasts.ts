@@ -3,7 +3,7 @@ import type { Forecast, GradedDecision, PredictionOptions } from "./types.js";
 
 /**
  * Each forecast as a graded decision: the probability of its predicted label (the top-label
- * confidence) and whether that label is the expected one.
+ * confidence), whether that label is the expected one, and the forecast's weight when it has one.
  */
 export function gradeForecasts(
   forecasts: readonly Forecast[],
@@ -14,6 +14,7 @@ export function gradeForecasts(
     return {
       confidence: forecast.probabilities[index] ?? 0,
       correct: forecast.labels[index] === forecast.expected,
+      ...(forecast.weight === undefined ? {} : { weight: forecast.weight }),
     };
   });
 }

@@ -8,6 +8,12 @@ export interface Forecast {
   probabilities: readonly number[];
   /** The correct label (one of `labels`; a label outside them counts as probability 0). */
   expected: string;
+  /**
+   * How many decisions this one stands for: the inverse of the probability that its label was
+   * collected (1 for a fallback a person reviewed anyway, 1/`audit_rate` for an audit item).
+   * Every metric is a weighted mean. Default 1.
+   */
+  weight?: number;
 }
 
 /**
@@ -29,6 +35,8 @@ export interface GradedDecision {
   confidence: number;
   /** Whether the predicted label was the correct one. */
   correct: boolean;
+  /** How many decisions it stands for (see {@link Forecast.weight}). Default 1. */
+  weight?: number;
 }
 
 /** One bin of a reliability diagram (10 equal-width bins on the top-label confidence). */
@@ -39,8 +47,10 @@ export interface ReliabilityBin {
   hi: number;
   /** Decisions in the bin. */
   n: number;
-  /** Mean top-label confidence of the bin's decisions; null when the bin is empty. */
+  /** Their total weight (equal to `n` when every weight is 1). */
+  weight: number;
+  /** Weighted mean top-label confidence of the bin's decisions; null when the bin is empty. */
   mean_confidence: number | null;
-  /** Share of the bin's decisions that were correct; null when the bin is empty. */
+  /** Weighted share of the bin's decisions that were correct; null when the bin is empty. */
   accuracy: number | null;
 }

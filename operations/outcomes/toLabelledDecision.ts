@@ -20,6 +20,8 @@ export interface LabelledDecision {
   policy_version?: string | number;
   reviewed_by?: string;
   reviewed_at?: string;
+  /** Set on an audit item: its probability of being audited (its labels weigh 1/rate). */
+  audit?: { rate: number };
   questions: Record<string, LabelledAnswer>;
 }
 
@@ -29,7 +31,8 @@ export interface LabelledDecision {
  * `label`, the model's own answer, and the temperature the policy applied — taken from `policy`
  * only when the outcome was decided under exactly that policy file (same sha256), since a
  * calibrated policy changes the temperature from one version to the next; otherwise left out
- * (`calibrate` then refuses the line unless the policy version matches).
+ * (`calibrate` then refuses the line unless the policy version matches). An audit item carries
+ * its audit rate, which `calibrate` weights its labels by.
  */
 export function toLabelledDecision(outcome: StoredOutcome, policy?: Policy): LabelledDecision | undefined {
   const sameFile =
@@ -49,6 +52,7 @@ export function toLabelledDecision(outcome: StoredOutcome, policy?: Policy): Lab
     ...(outcome.policy_version !== undefined ? { policy_version: outcome.policy_version } : {}),
     ...(outcome.review?.by !== undefined ? { reviewed_by: outcome.review.by } : {}),
     ...(outcome.review?.at !== undefined ? { reviewed_at: outcome.review.at } : {}),
+    ...(outcome.audit !== undefined ? { audit: { rate: outcome.audit.rate } } : {}),
     questions,
   };
 }

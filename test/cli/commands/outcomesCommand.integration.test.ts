@@ -511,4 +511,58 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     assert.match(report, /## queue \(choice\): 1 labelled/);
     assert.match(report, /no question has enough labelled decisions to calibrate/);
   });
+
+  it("exports reviewed audit items with their rate, and calibrate estimates the automated decisions' accuracy from them", async () => {
+    const table = await seeded();
+    const tableName = table[1] as string;
+    // Two decided items the policy's audit_rate (0.25 here) sent to review: both answered billing.
+    for (const [id, at] of [
+      ["t-4", "2026-12-01T10:00:03.000Z"],
+      ["t-6", "2026-12-01T10:00:05.000Z"],
+    ] as const) {
+      const decided = outcomeOf(policy, id, at, { billing: 0.97, triage: 0.03 });
+      assert.equal(decided.status, "decided");
+      await doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...decided, policy_status: `${policy.name}#audit`, audit: { rate: 0.25, draw: 0.1 } },
+        }),
+      );
+    }
+    // A person confirms t-4's queue and corrects t-6's; the fallback t-1 is reviewed too.
+    await capture().command.run(["review", "t-4", ...table, "--set", "queue=billing", "--by", "ana"]);
+    await capture().command.run(["review", "t-6", ...table, "--set", "queue=security", "--by", "ana"]);
+    await capture().command.run(["review", "t-1", ...table, "--set", "queue=billing", "--by", "ana"]);
+    const out = join(dir, `labelled-audit-${tables}.jsonl`);
+
+    const code = await capture().command.run(["export", ...table, "--labelled", "--out", out]);
+
+    assert.equal(code, 0);
+    const lines = readLabelledDecisions(await readFile(out, "utf8"), out);
+    const byId = new Map(lines.map(({ decision }) => [decision.id, decision]));
+    assert.deepEqual(byId.get("t-4")?.audit, { rate: 0.25 });
+    assert.deepEqual(byId.get("t-6")?.audit, { rate: 0.25 });
+    assert.equal(byId.get("t-1")?.audit, undefined, "a fallback carries no audit rate");
+    const queue = collectForecasts(policy, lines).questions.get("queue") ?? [];
+    assert.deepEqual(queue.map((forecast) => [forecast.id, forecast.weight]).sort(), [
+      ["t-1", 1],
+      ["t-4", 4],
+      ["t-6", 4],
+    ]);
+
+    const policyCopy = join(dir, `ticket-routing-audit-${tables}.yaml`);
+    await copyFile(policy.file, policyCopy);
+    let report = "";
+    const collect = (text: string): boolean => {
+      report += text;
+      return true;
+    };
+    const calibrate = createCalibrateCommand({ stdout: { write: collect }, stderr: { write: collect } });
+    await calibrate.run([out, "--policy", policyCopy, "--out", join(dir, `calibration-audit-${tables}`)]);
+    // 1 of 2 confirmed: 0.5, Wilson's 95 % interval for 1 of 2 is [0.0945, 0.9055].
+    assert.match(
+      report,
+      /## queue \(choice\): 3 labelled \(2 of them audit items, weighted 1\/audit_rate\)[\s\S]*Accuracy of automated decisions \(from 2 audit items, 1 confirmed\): 0\.5000, 95 % Wilson interval \[0\.0945, 0\.9055\]/,
+    );
+  });
 });

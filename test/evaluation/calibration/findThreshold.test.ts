@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { calibrateForecast } from "../../../evaluation/calibration/calibrateForecast.js";
 import { outcomeAt } from "../../../evaluation/calibration/calibratePolicy.js";
-import { findThreshold, wilsonUpperBound } from "../../../evaluation/calibration/findThreshold.js";
+import { findThreshold } from "../../../evaluation/calibration/findThreshold.js";
 import { fitTemperature } from "../../../evaluation/calibration/fitTemperature.js";
 import { splitHeldOut } from "../../../evaluation/calibration/splitHeldOut.js";
 import { gradeForecasts } from "../../../evaluation/metrics/gradeForecasts.js";
@@ -54,14 +54,6 @@ describe("findThreshold", () => {
 
     assert.equal(findThreshold(decisions, { errorBudget: 0.05, z: 0 }).met, true);
     assert.equal(findThreshold(decisions, { errorBudget: 0.05 }).met, false);
-  });
-});
-
-describe("wilsonUpperBound", () => {
-  it("matches the closed form (hand-computed: 0 of 100 at z = 1.645 → 0.02635)", () => {
-    assert.ok(Math.abs(wilsonUpperBound(0, 100, 1.645) - 0.026347) < 1e-5);
-    assert.equal(wilsonUpperBound(3, 10, 0), 0.3);
-    assert.equal(wilsonUpperBound(0, 0, 1.645), 1);
   });
 });
 
