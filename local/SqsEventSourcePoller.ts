@@ -110,7 +110,10 @@ export class SqsEventSourcePoller {
     Omit<SqsEventSourcePollerOptions, "visibilityTimeoutSeconds" | "onBatch" | "onError">
   > &
     Pick<SqsEventSourcePollerOptions, "visibilityTimeoutSeconds" | "onBatch" | "onError">;
-  readonly #abort = new AbortController();
+  /** Aborted by {@link stop}: no new receive starts, pauses end. */
+  readonly #stop = new AbortController();
+  /** Aborted by a stop that abandons its receives: the receive in progress is cut off. */
+  readonly #abandon = new AbortController();
   #workers: Promise<void>[] = [];
   #stopping: Promise<void> | undefined;
   readonly #stats: PollerStats = {
@@ -170,12 +173,22 @@ export class SqsEventSourcePoller {
   }
 
   /**
-   * Stops receiving (an in-progress long poll is aborted), invokes the handler for records already
-   * gathered, waits for every in-flight invocation and its deletes. Idempotent.
+   * Stops receiving: no receive starts after it; a receive in progress is let finish (a long poll
+   * ends within `waitTimeSeconds`) and the handler is invoked for what it and the batch being
+   * gathered brought; then waits for every in-flight invocation and its deletes. Idempotent.
+   *
+   * A receive in progress is not aborted by default because aborting it does not undo it: SQS
+   * (and fauxqs) answer the request anyway, and the messages it takes stay invisible for the
+   * visibility timeout with nobody to handle them — the next poller on the queue sees them only
+   * then (measured: a backlog sent just after a stop waited out a 240 s visibility timeout).
+   *
+   * @param options.abandonReceive Cut off a receive in progress instead (the stop is at once):
+   *   for a stop after which the queue is not read again, as when the whole stack goes away.
    */
-  stop(): Promise<void> {
+  stop(options: { abandonReceive?: boolean } = {}): Promise<void> {
+    if (options.abandonReceive === true) this.#abandon.abort();
     this.#stopping ??= (async () => {
-      this.#abort.abort();
+      this.#stop.abort();
       await Promise.all(this.#workers);
     })();
     return this.#stopping;
@@ -186,13 +199,13 @@ export class SqsEventSourcePoller {
   }
 
   async #work(): Promise<void> {
-    while (!this.#abort.signal.aborted) {
+    while (!this.#stop.signal.aborted) {
       let messages: Message[];
       try {
         messages = await this.#gather();
       } catch (error) {
         this.#options.onError?.(error);
-        await sleep(ERROR_BACKOFF_MS, this.#abort.signal);
+        await sleep(ERROR_BACKOFF_MS, this.#stop.signal);
         continue;
       }
       if (messages.length > 0) await this.#invoke(messages);
@@ -205,7 +218,7 @@ export class SqsEventSourcePoller {
     const messages: Message[] = [];
     let payload = 0;
     let windowEnd = Number.POSITIVE_INFINITY;
-    while (messages.length < batchSize && payload < maxPayloadBytes && !this.#abort.signal.aborted) {
+    while (messages.length < batchSize && payload < maxPayloadBytes && !this.#stop.signal.aborted) {
       const remainingWindow = windowEnd - Date.now();
       if (messages.length > 0 && remainingWindow <= 0) break;
       const waitSeconds =
@@ -216,8 +229,8 @@ export class SqsEventSourcePoller {
       try {
         received = await this.#receive(Math.min(RECEIVE_LIMIT, batchSize - messages.length), waitSeconds);
       } catch (error) {
-        // Stopping aborted the receive: what was gathered still runs; anything else is an error.
-        if (this.#abort.signal.aborted) break;
+        // A stop abandoned the receive: what was gathered still runs; anything else is an error.
+        if (this.#abandon.signal.aborted) break;
         if (messages.length === 0) throw error;
         this.#options.onError?.(error);
         break;
@@ -230,7 +243,7 @@ export class SqsEventSourcePoller {
       if (maximumBatchingWindowMs === 0 && messages.length > 0) break;
       // A short receive inside the window: wait a little rather than spin on WaitTimeSeconds 0.
       if (received.length === 0 && messages.length > 0 && waitSeconds === 0) {
-        await sleep(Math.min(50, Math.max(0, windowEnd - Date.now())), this.#abort.signal);
+        await sleep(Math.min(50, Math.max(0, windowEnd - Date.now())), this.#stop.signal);
       }
     }
     return messages;
@@ -246,7 +259,7 @@ export class SqsEventSourcePoller {
         MessageSystemAttributeNames: ["All"],
         MessageAttributeNames: ["All"],
       }),
-      { abortSignal: this.#abort.signal },
+      { abortSignal: this.#abandon.signal },
     );
     return answer.Messages ?? [];
   }

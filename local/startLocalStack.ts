@@ -49,7 +49,7 @@ export interface StartLocalStackOptions {
   /** The event source mapping. Defaults: batch size 10, window 500 ms, concurrency 2. */
   poller?: Pick<
     SqsEventSourcePollerOptions,
-    "batchSize" | "maximumBatchingWindowMs" | "maximumConcurrency" | "onBatch" | "onError"
+    "batchSize" | "maximumBatchingWindowMs" | "maximumConcurrency" | "waitTimeSeconds" | "onBatch" | "onError"
   >;
   /** llama.cpp threads of the adapter. Default: the adapter's. */
   adapterThreads?: number;
@@ -333,7 +333,8 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
           maximumConcurrency: 2,
           ...options.poller,
         }).start(),
-      (part) => part.stop(),
+      // The stack's queue goes away with it: a long poll in progress need not be waited for.
+      (part) => part.stop({ abandonReceive: true }),
     );
     startupMs.total = Math.round(performance.now() - begin);
     let stopping: Promise<void> | undefined;

@@ -33,8 +33,10 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                drained by the whole local pipeline, against the adapter alone on the same items:
                goodput ratio, dead-lettered, lost, not drained, refused share, retries per item
                and each part's CPU seconds, in backlog-<timestamp>.json
-  --items N    items of --backlog (default 1000; 200 with --quick)
-  --busy N     with --backlog: N CPU-bound processes beside the run, stopped after it (default 0)
+  --items N    items of --backlog (default 90 on the 0.6B shape, whose decisions take seconds
+               each; 200 with --quick: about 7 minutes on 2 cores shared with other work)
+  --busy N     with --backlog: N CPU-bound processes running beside the whole run, started before
+               the warm-up and killed at the end (default 0)
   --rounds N   with --backlog: the items in N backlogs, each with the adapter alone beside it; the
                goodput ratio is the median of the rounds' ratios (default 3)
   --instances N, --groups N  with --backlog: decide function instances and MAX_CONCURRENT_GROUPS

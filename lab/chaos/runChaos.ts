@@ -182,6 +182,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
       maxReceiveCount: options.maxReceiveCount ?? 5,
       adapterThreads: options.adapterThreads,
       log,
+      // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
+      poller: { waitTimeSeconds: 1 },
       // The decide function runs in the function host process (so it can be killed); the stack's
       // own poller is stopped before anything is sent.
       createHandler: () => async () => {

@@ -354,6 +354,46 @@ describe("SqsEventSourcePoller on fauxqs (integration)", () => {
       assert.equal(left.Messages?.length ?? 0, 0);
     },
   );
+
+  it(
+    "leaves nothing invisible when it stops during a long poll: a message sent just after is received at once",
+    TEST_TIMEOUT,
+    async () => {
+      const queue = await newQueue({ visibilityTimeoutSeconds: 300 });
+      let receiving: (() => void) | undefined;
+      const receiveSent = new Promise<void>((resolve) => {
+        receiving = resolve;
+      });
+      // The poller's client, noting when its first receive (a long poll on the empty queue) goes out.
+      const watched = {
+        send: (command: unknown, options?: unknown) => {
+          if (command instanceof ReceiveMessageCommand) receiving?.();
+          return (sqs.send as (c: unknown, o?: unknown) => Promise<unknown>)(command, options);
+        },
+      } as unknown as SQSClient;
+      const handled: string[] = [];
+      const poller = startPoller(
+        queue,
+        async (event: SQSEvent) => {
+          handled.push(...event.Records.map((record) => record.body));
+          return { batchItemFailures: [] };
+        },
+        { sqs: watched, waitTimeSeconds: 2 },
+      );
+      await receiveSent;
+      // Let the request reach the emulator (a receive aborted before it is sent takes nothing anyway).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      await poller.stop();
+      await send(queue, ["after-stop"]);
+
+      const answer = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queue.queueUrl, WaitTimeSeconds: 2, VisibilityTimeout: 0 }),
+      );
+      const received = (answer.Messages ?? []).map((message) => message.Body);
+      assert.deepEqual([...handled, ...received], ["after-stop"]);
+    },
+  );
 });
 
 describe("SqsEventSourcePoller settings", () => {

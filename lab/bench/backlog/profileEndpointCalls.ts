@@ -1,10 +1,9 @@
 import { quantile } from "../../../evaluation/metrics/statistics.js";
+import { type Interval, intervalCoverage } from "./intervalCoverage.js";
 
 /** One call the adapter received, as the bench's proxy saw it (`performance.now()` times). */
-export interface EndpointCall {
+export interface EndpointCall extends Interval {
   status: number;
-  startMs: number;
-  endMs: number;
 }
 
 /** Where a drain's time went at the endpoint. */
@@ -39,30 +38,14 @@ export function profileEndpointCalls(
   fromMs: number,
   toMs: number,
 ): EndpointProfile {
-  const window = toMs - fromMs;
-  if (!(window > 0)) throw new RangeError(`the window must be positive, got ${window} ms`);
-  const clipped = calls
-    .map((call) => ({ ...call, startMs: Math.max(fromMs, call.startMs), endMs: Math.min(toMs, call.endMs) }))
-    .filter((call) => call.endMs >= call.startMs)
-    .sort((a, b) => a.startMs - b.startMs);
-  let busy = 0;
-  let coveredUntil = fromMs;
-  let total = 0;
-  for (const call of clipped) {
-    total += call.endMs - call.startMs;
-    const start = Math.max(call.startMs, coveredUntil);
-    if (call.endMs > start) {
-      busy += call.endMs - start;
-      coveredUntil = call.endMs;
-    }
-  }
+  const { clipped, busyShare, meanOpen } = intervalCoverage(calls, fromMs, toMs);
   const served = clipped.filter((call) => call.status === 200).map((call) => call.endMs - call.startMs);
   const first = clipped[0];
   const lastEnd = clipped.reduce((latest, call) => Math.max(latest, call.endMs), fromMs);
   return {
     calls: clipped.length,
-    busy_share: round(busy / window),
-    mean_in_flight: round(total / window),
+    busy_share: round(busyShare),
+    mean_in_flight: round(meanOpen),
     first_call_s: round(((first?.startMs ?? toMs) - fromMs) / 1000),
     tail_s: round((toMs - lastEnd) / 1000),
     served_p50_ms: served.length === 0 ? 0 : Math.round(quantile(served, 0.5)),

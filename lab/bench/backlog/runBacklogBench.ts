@@ -30,6 +30,7 @@ import { describeMachine } from "../describeMachine.js";
 import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
 import { type BacklogItem, buildBacklogItems, groupKey } from "./buildBacklogItems.js";
 import { type EndpointCall, type EndpointProfile, profileEndpointCalls } from "./profileEndpointCalls.js";
+import { type Invocation, type InvocationProfile, profileInvocations } from "./profileInvocations.js";
 import {
   BACKLOG_GOAL,
   type BacklogRound,
@@ -40,7 +41,7 @@ import {
 
 /** Options of {@link runBacklogBench}. */
 export interface BacklogBenchOptions {
-  /** Work items put on the queue at once. Default 1000 (200 with `quick`). */
+  /** Work items put on the queue at once. Default {@link DEFAULT_ITEMS}: 90 (200 with `quick`). */
   items?: number;
   /** The generated tiny-qwen3 model and 200 items: a few minutes on 2 cores. Default false. */
   quick?: boolean;
@@ -129,12 +130,21 @@ export interface BacklogBenchReport extends BacklogSummary {
     ratio: number;
     /** Where the drain's time went at the endpoint (see {@link EndpointProfile}). */
     endpoint: EndpointProfile;
+    /** And at the function instances (see {@link InvocationProfile}). */
+    functions: InvocationProfile;
   }[];
   endpoint_statuses: Record<string, number>;
   check: Pick<ChaosCheck, "ok" | "counts" | "violations">;
   /** CPU seconds per part (and the wall time) of each phase; warm-up included, so its cost is visible. */
   cpu_seconds: { warm_up: CpuByPart; adapter_alone: CpuByPart; pipeline: CpuByPart };
 }
+
+/**
+ * Items of a run without `--items`: 200 on the generated tiny-qwen3 (`quick`; 7 minutes in all on
+ * 2 cores at a load average of 12), 90 on the 0.6B shape, whose decisions take seconds each (1000
+ * of them, adapter alone beside, would take hours).
+ */
+export const DEFAULT_ITEMS = { quick: 200, full: 90 } as const;
 
 const BATCH_SIZE = 10;
 const BATCHING_WINDOW_MS = 500;
@@ -166,7 +176,7 @@ export async function runBacklogBench(
 ): Promise<{ report: BacklogBenchReport; jsonPath: string }> {
   const startedAt = new Date();
   const quick = options.quick ?? false;
-  const count = options.items ?? (quick ? 200 : 1000);
+  const count = options.items ?? (quick ? DEFAULT_ITEMS.quick : DEFAULT_ITEMS.full);
   const roundCount = options.rounds ?? 3;
   if (!Number.isInteger(roundCount) || roundCount < 1 || roundCount > count) {
     throw new RangeError(`rounds must be an integer from 1 to the items (${count}), got ${roundCount}`);
@@ -236,6 +246,8 @@ export async function runBacklogBench(
       visibilityTimeoutSeconds,
       maxReceiveCount: MAX_RECEIVE_COUNT,
       log,
+      // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
+      poller: { waitTimeSeconds: 1 },
       createHandler: (handlerContext) => {
         context = handlerContext;
         return async () => {
@@ -305,6 +317,12 @@ export async function runBacklogBench(
         );
         pipelineCpu = addCpu(pipelineCpu, { wall_s: piped.wallS, ...piped.cpu });
         const endpoint = profileEndpointCalls(calls, piped.value.startedMs, piped.value.lastEndMs);
+        const functions = profileInvocations(
+          piped.value.invocations,
+          piped.value.unheldMs,
+          piped.value.startedMs,
+          piped.value.lastEndMs,
+        );
         statuses.push(...calls.map((call) => call.status));
         calls.length = 0;
         sent.push(...piped.value.sent.map((message) => ({ ...message, item: message.item + offset })));
@@ -330,10 +348,12 @@ export async function runBacklogBench(
           adapter_alone_decisions_per_s: round(aloneRun.decisionsPerS),
           ratio: round(rate / aloneRun.decisionsPerS),
           endpoint,
+          functions,
         });
         log(
           `round ${index + 1}/${roundCount}: pipeline ${round(rate)}/s, alone ${round(aloneRun.decisionsPerS)}/s, ratio ${round(rate / aloneRun.decisionsPerS)}; ` +
-            `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average, load average ${fmt(loadavg())}`,
+            `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average; ` +
+            `functions busy ${functions.busy_share}, queue held with no invocation ${functions.unheld_s} s; load average ${fmt(loadavg())}`,
         );
       }
 
@@ -444,6 +464,10 @@ interface DrainRun {
   /** `performance.now()` at the pollers' start and at the last delete. */
   startedMs: number;
   lastEndMs: number;
+  /** Each invocation of a handler. */
+  invocations: Invocation[];
+  /** Time the queue held messages while no invocation ran, as the drain's polls saw it. */
+  unheldMs: number;
 }
 
 /**
@@ -485,6 +509,7 @@ async function drainThrough(
   let ended = 0;
   let inFlight = 0;
   let lastEndAt = performance.now();
+  const invocations: Invocation[] = [];
   const started = performance.now();
   const pollers = handlers.map((handler) =>
     new SqsEventSourcePoller({
@@ -495,8 +520,10 @@ async function drainThrough(
       handler: (event, context) => {
         inFlight += 1;
         deliveries += event.Records.length;
+        const startMs = performance.now();
         return Promise.resolve(handler(event, context)).finally(() => {
           inFlight -= 1;
+          invocations.push({ startMs, endMs: performance.now(), records: event.Records.length });
         });
       },
       functionTimeoutMs,
@@ -518,10 +545,18 @@ async function drainThrough(
     10_000,
   );
   let drained = false;
+  let unheldMs = 0;
   try {
     let quiet = 0;
+    let sampledAt = performance.now();
+    let unheld = false;
     while (performance.now() - lastEndAt < stallMs) {
       const depth = await queueDepth(stack.clients.sqs, stack.queueUrl);
+      // Between two polls the state is taken to be the earlier one's: a coarse sample (250 ms).
+      const now = performance.now();
+      if (unheld) unheldMs += now - sampledAt;
+      sampledAt = now;
+      unheld = depth > 0 && inFlight === 0;
       quiet = depth === 0 && inFlight === 0 ? quiet + 1 : 0;
       if (quiet >= 2) {
         drained = true;
@@ -540,6 +575,8 @@ async function drainThrough(
     deliveries,
     startedMs: started,
     lastEndMs: lastEndAt,
+    invocations,
+    unheldMs,
   };
 }
 

@@ -128,6 +128,8 @@ export async function runPipelineBench(
     // throughput, not that timeout (as the engine bench does).
     adapterArgs: ["--cache-max-bytes", "0", "--request-timeout-ms", "600000"],
     log,
+    // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
+    poller: { waitTimeSeconds: 1 },
     createHandler: (handlerContext) => {
       context = handlerContext;
       return async () => {
