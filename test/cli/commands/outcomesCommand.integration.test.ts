@@ -114,6 +114,29 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     return ["--table", table, ...endpoint, "--policy", policy.name, "--policies", POLICIES];
   };
 
+  /**
+   * Runs `decisions calibrate` on a labelled export against a copy of the policy (a report only: the
+   * policy file itself is never rewritten), with its stdout and stderr together as the report.
+   */
+  const calibrateCopy = async (labelled: string, name: string): Promise<{ code: number; report: string }> => {
+    const policyCopy = join(dir, `ticket-routing-${name}.yaml`);
+    await copyFile(policy.file, policyCopy);
+    let report = "";
+    const collect = (text: string): boolean => {
+      report += text;
+      return true;
+    };
+    const calibrate = createCalibrateCommand({ stdout: { write: collect }, stderr: { write: collect } });
+    const code = await calibrate.run([
+      labelled,
+      "--policy",
+      policyCopy,
+      "--out",
+      join(dir, `calibration-${name}`),
+    ]);
+    return { code, report };
+  };
+
   before(async () => {
     ddbLocal = await startDynamoDbLocal();
     endpoint = ["--endpoint-url", ddbLocal.endpoint];
@@ -492,21 +515,7 @@ describe("decisions outcomes (DynamoDB Local)", () => {
 
     // …and `decisions calibrate` takes the export as it is (on a copy of the policy: a report only,
     // two items are too few to fit anything, which it says, exit code 1).
-    const policyCopy = join(dir, `ticket-routing-${tables}.yaml`);
-    await copyFile(policy.file, policyCopy);
-    let report = "";
-    const collect = (text: string): boolean => {
-      report += text;
-      return true;
-    };
-    const calibrate = createCalibrateCommand({ stdout: { write: collect }, stderr: { write: collect } });
-    const calibrated = await calibrate.run([
-      out,
-      "--policy",
-      policyCopy,
-      "--out",
-      join(dir, `calibration-${tables}`),
-    ]);
+    const { code: calibrated, report } = await calibrateCopy(out, `${tables}`);
     assert.equal(calibrated, 1, report);
     assert.match(report, /## queue \(choice\): 1 labelled/);
     assert.match(report, /no question has enough labelled decisions to calibrate/);
@@ -550,15 +559,7 @@ describe("decisions outcomes (DynamoDB Local)", () => {
       ["t-6", 4],
     ]);
 
-    const policyCopy = join(dir, `ticket-routing-audit-${tables}.yaml`);
-    await copyFile(policy.file, policyCopy);
-    let report = "";
-    const collect = (text: string): boolean => {
-      report += text;
-      return true;
-    };
-    const calibrate = createCalibrateCommand({ stdout: { write: collect }, stderr: { write: collect } });
-    await calibrate.run([out, "--policy", policyCopy, "--out", join(dir, `calibration-audit-${tables}`)]);
+    const { report } = await calibrateCopy(out, `audit-${tables}`);
     // 1 of 2 confirmed: 0.5, Wilson's 95 % interval for 1 of 2 is [0.0945, 0.9055].
     assert.match(
       report,
