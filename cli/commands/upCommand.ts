@@ -4,7 +4,7 @@
  * a script) can send their own items with `decisions submit` or any SQS client and read outcomes
  * with any DynamoDB client.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { ReviewApi } from "../../console/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
@@ -41,9 +41,11 @@ export function upUsage(): string {
     "ingested as the deployed S3 event rule does: one work item per line.",
     "",
     "options:",
+    "  --policies <folder>          the policy files the decide and ingest functions and the review",
+    "                               console use (default: this package's policies/)",
+    "  --review-port <n>            port of the review console on 127.0.0.1 (default: a free one)",
+    "  --reviewer <name>            the reviewer's name when the console's page names none",
     ...localStackUsage(),
-    "  --review-port <n>      port of the review console on 127.0.0.1 (default: a free one)",
-    "  --reviewer <name>      the reviewer's name when the console's page names none",
     "",
     "the event source (as the CDK app's, scaled for one machine):",
     ...EVENT_SOURCE_FLAGS.map(
@@ -145,6 +147,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         args,
         options: {
           ...localStackFlags(),
+          policies: { type: "string" },
           "review-port": { type: "string" },
           reviewer: { type: "string" },
           ...Object.fromEntries(EVENT_SOURCE_FLAGS.map(({ flag }) => [flag, { type: "string" as const }])),
@@ -163,12 +166,21 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       const note = (line: string): void => {
         stderr.write(`${line}\n`);
       };
+      // Loaded before anything starts, so a policy mistake is told without a stack to tear down.
+      const policyDir =
+        typeof values.policies === "string" ? resolve(values.policies) : join(packageRoot(), "policies");
+      const policies = await loadPolicies(policyDir);
       const stack = await startLocalStack({
         ...settings,
         ...eventSource,
         log: note,
-        createHandler: (context) => createLocalDecideHandler(context, { logLevel: functionLogLevel }),
-        ingest: { logLevel: functionLogLevel, onIngested: (report) => note(describeIngested(report)) },
+        createHandler: (context) =>
+          createLocalDecideHandler(context, { policyDir, logLevel: functionLogLevel }),
+        ingest: {
+          policyDir,
+          logLevel: functionLogLevel,
+          onIngested: (report) => note(describeIngested(report)),
+        },
         jobs: {
           onCompleted: (detail) =>
             note(
@@ -204,7 +216,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
           api: new ReviewApi({
             client: reviewClient,
             tableName: stack.table,
-            policies: await loadPolicies(join(packageRoot(), "policies")),
+            policies,
             // The decide function keeps the whole state of items sent to review here.
             states: new S3StateArchive({ s3: stack.clients.s3, bucket: stack.bucket }),
           }),

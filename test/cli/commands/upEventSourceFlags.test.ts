@@ -1,8 +1,12 @@
 /** `decisions up`'s event-source flags: documented in its usage, checked before anything starts. */
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createUpCommand, upUsage } from "../../../cli/commands/upCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { PolicyLoadError } from "../../../functions/policy/index.js";
 
 describe("decisions up: the event source's flags", () => {
   it("lists each flag with its default in the usage", () => {
@@ -36,6 +40,28 @@ describe("decisions up: the event source's flags", () => {
           error instanceof UsageError && error.message.includes(`${flag} must be an integer`),
         flag,
       );
+    }
+  });
+
+  it("refuses a --policies folder that does not load, naming the file, before starting any part", async () => {
+    const up = createUpCommand({ stdout: { write: () => true }, stderr: { write: () => true }, env: {} });
+    const dir = await mkdtemp(join(tmpdir(), "up-policies-"));
+    try {
+      await writeFile(join(dir, "broken.yaml"), "name: broken\n");
+      // A java that does not exist: had any part started first, the error would name Java instead.
+      await assert.rejects(
+        up.run(["--policies", dir, "--java", join(dir, "no-java")]),
+        (error: unknown) =>
+          error instanceof PolicyLoadError &&
+          error.message.includes(join(dir, "broken.yaml")) &&
+          error.message.includes('"questions" is missing'),
+      );
+      await assert.rejects(
+        up.run(["--policies", join(dir, "missing"), "--java", join(dir, "no-java")]),
+        (error: unknown) => error instanceof PolicyLoadError && error.message.includes("ENOENT"),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
