@@ -21,6 +21,7 @@ import { IncidentRule } from "./constructs/IncidentRule.js";
 import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
 import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
+import { JobsTable } from "./constructs/JobsTable.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
@@ -56,6 +57,8 @@ export class DecisionsStack extends Stack {
   readonly decisionEndpoint: DecisionEndpoint;
   readonly standardEndpoint: StandardEndpoint | undefined;
   readonly outcomes: OutcomesTable;
+  /** Batch jobs: one per ingested object version, counted by the decide and ingest functions. */
+  readonly jobs: JobsTable;
   readonly decide: DecideFunction;
   readonly ingestBucket: IngestBucket;
   readonly ingest: IngestFunction;
@@ -131,13 +134,15 @@ export class DecisionsStack extends Stack {
       retention: Duration.days(settings.queueRetentionDays),
     });
 
+    const tableRemovalPolicy =
+      settings.outcomesRemovalPolicy === "retain"
+        ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
+        : RemovalPolicy.DESTROY;
     this.outcomes = new OutcomesTable(this, "Outcomes", {
-      removalPolicy:
-        settings.outcomesRemovalPolicy === "retain"
-          ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
-          : RemovalPolicy.DESTROY,
+      removalPolicy: tableRemovalPolicy,
       busName: settings.outcomesBusName,
     });
+    this.jobs = new JobsTable(this, "Jobs", { removalPolicy: tableRemovalPolicy });
 
     this.decideCapacity = deriveDecideCapacity({
       minInstances: this.decisionEndpoint.minInstances,
@@ -162,6 +167,7 @@ export class DecisionsStack extends Stack {
       metricsNamespace: settings.metricsNamespace,
       logRetention,
       reviewStates: { bucket: this.ingestBucket.bucket, prefix: REVIEW_STATES_PREFIX },
+      jobs: { table: this.jobs.table, maxReceiveCount: settings.maxReceiveCount },
     });
 
     this.ingest = new IngestFunction(this, "Ingest", {
@@ -172,6 +178,7 @@ export class DecisionsStack extends Stack {
       queue: this.workQueue.queue,
       table: this.outcomes.table,
       maxLinesPerInvocation: settings.ingestMaxLinesPerInvocation,
+      jobsTable: this.jobs.table,
       memorySize: settings.functionMemoryMb,
       metricsNamespace: settings.metricsNamespace,
       logRetention,
@@ -271,6 +278,10 @@ export class DecisionsStack extends Stack {
       OutcomesTableName: {
         value: this.outcomes.table.tableName,
         description: "decisions outcomes --table <this>",
+      },
+      JobsTableName: {
+        value: this.jobs.table.tableName,
+        description: "decisions jobs list --table <this>",
       },
       OutcomesBusName: {
         value: this.outcomes.bus.eventBusName,

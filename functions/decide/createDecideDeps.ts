@@ -15,7 +15,7 @@ import {
   CallLatencyEstimate,
   RetryBudget,
 } from "../flow/index.js";
-import { JobLedger } from "../jobs/JobLedger.js";
+import { jobLedgerOf } from "../jobs/jobLedgerOf.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../states/index.js";
@@ -77,17 +77,7 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
   const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const jobs =
-    (config.jobsTable ?? "") === ""
-      ? undefined
-      : new JobLedger({
-          client: documents,
-          jobsTable: config.jobsTable ?? "",
-          outcomesTable: config.outcomesTable,
-          retry,
-          ...(clock ? { clock } : {}),
-          ...(parts.onJobEnded ? { onEnded: parts.onJobEnded } : {}),
-        });
+  const jobs = jobLedgerOf({ ...config, client: documents, retry, clock, onEnded: parts.onJobEnded });
   return {
     policies: parts.policies ?? (await loadPolicies(config.policyDir)),
     endpoint: new EndpointClient({

@@ -6,7 +6,7 @@ import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Clock, systemClock } from "../common/Clock.js";
 import { RetryPolicy } from "../common/RetryPolicy.js";
-import { JobLedger } from "../jobs/JobLedger.js";
+import { jobLedgerOf } from "../jobs/jobLedgerOf.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import type { IngestHandlerDeps } from "./createIngestHandler.js";
@@ -41,17 +41,7 @@ export async function createIngestDeps(
     marshallOptions: { removeUndefinedValues: true },
   });
   const clock = parts.clock ?? systemClock;
-  const jobs =
-    (config.jobsTable ?? "") === ""
-      ? undefined
-      : new JobLedger({
-          client: documents,
-          jobsTable: config.jobsTable ?? "",
-          outcomesTable: config.outcomesTable,
-          retry,
-          clock,
-          ...(parts.onJobEnded ? { onEnded: parts.onJobEnded } : {}),
-        });
+  const jobs = jobLedgerOf({ ...config, client: documents, retry, clock, onEnded: parts.onJobEnded });
   return {
     s3: parts.s3 ?? new S3Client({ maxAttempts: 1 }),
     sender: new WorkQueueSender(parts.sqs ?? new SQSClient({ maxAttempts: 1 }), config.workQueueUrl, retry),

@@ -31,8 +31,11 @@ export interface JobLedgerOptions {
   client: DynamoDBDocumentClient;
   /** The jobs table (`jobsTableDefinition`). */
   jobsTable: string;
-  /** The outcomes table, written in the same transaction as a line's count. */
-  outcomesTable: string;
+  /**
+   * The outcomes table, written in the same transaction as a line's count. Default none: a ledger
+   * that only reads lines and completes jobs (the results writer); `recordOutcome` then throws.
+   */
+  outcomesTable?: string;
   retry: RetryPolicy;
   /** Default: the system clock. */
   clock?: Clock;
@@ -78,7 +81,7 @@ export class JobLedger {
   constructor(options: JobLedgerOptions) {
     this.#client = options.client;
     this.jobsTable = options.jobsTable;
-    this.outcomesTable = options.outcomesTable;
+    this.outcomesTable = options.outcomesTable ?? "";
     this.#retry = options.retry;
     this.#clock = options.clock ?? systemClock;
     this.#onEnded = options.onEnded;
@@ -202,6 +205,7 @@ export class JobLedger {
     const line = outcome.source.line;
     if (jobId === undefined || line === undefined)
       throw new RangeError("recordOutcome: the outcome names no job line");
+    if (this.outcomesTable === "") throw new RangeError("recordOutcome: this ledger has no outcomes table");
     const atIngest = outcome.source.kind === "s3";
     const reasons = await this.#transact(
       [

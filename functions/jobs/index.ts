@@ -7,6 +7,7 @@ export {
   type JobResultsWriterOptions,
 } from "./JobResultsWriter.js";
 export { type JobObject, jobIdOf } from "./jobIdOf.js";
+export { type JobLedgerWiring, jobLedgerOf } from "./jobLedgerOf.js";
 export { jobsTableDefinition } from "./jobsTable.js";
 export { readJobAttributes } from "./readJobAttributes.js";
 export { resultLineOf } from "./resultLineOf.js";

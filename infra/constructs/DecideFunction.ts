@@ -10,6 +10,7 @@ import { Construct } from "constructs";
 import { DECIDE_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
 import { bucketLogicalId } from "./bucketLogicalId.js";
+import { grantJobCounting } from "./grantJobCounting.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link DecideFunction}. */
@@ -38,6 +39,12 @@ export interface DecideFunctionProps {
   logRetention: RetentionDays;
   /** Where it keeps the whole state of items sent to review (it may only put objects under the prefix). */
   reviewStates?: { bucket: IBucket; prefix: string };
+  /**
+   * The jobs table, where an outcome of a job's line is counted (`JOBS_TABLE`), and the work
+   * queue's `maxReceiveCount` (`MAX_RECEIVE_COUNT`: a line failing its last receive is counted as
+   * dead-lettered). Default: no jobs are counted.
+   */
+  jobs?: { table: ITable; maxReceiveCount: number };
 }
 
 /** How long the deployed function gives back an item whose policy it has not loaded (a rollout under way). */
@@ -47,7 +54,8 @@ export const UNKNOWN_POLICY_WAIT_SECONDS = 900;
  * The decide function (`functions/decide/handler.ts`) on the work queue: an SQS event source with
  * ReportBatchItemFailures (only the records that failed for a transient reason come back), the
  * batch size and window, and a maximum concurrency derived from the endpoint's capacity. It may
- * invoke that one endpoint, put and get items of the outcomes table, and query its review index.
+ * invoke that one endpoint, put and get items of the outcomes table, and query its review index;
+ * with `jobs`, count the lines of jobs in the jobs table (see `grantJobCounting`).
  */
 export class DecideFunction extends Construct {
   readonly function: IFunction;
@@ -76,6 +84,12 @@ export class DecideFunction extends Construct {
               [variableOf(DECIDE_SETTINGS.stateArchiveBucket)]: props.reviewStates.bucket.bucketName,
               [variableOf(DECIDE_SETTINGS.stateArchivePrefix)]: props.reviewStates.prefix,
             }),
+        ...(props.jobs === undefined
+          ? {}
+          : {
+              [variableOf(DECIDE_SETTINGS.jobsTable)]: props.jobs.table.tableName,
+              [variableOf(DECIDE_SETTINGS.maxReceiveCount)]: String(props.jobs.maxReceiveCount),
+            }),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -103,6 +117,8 @@ export class DecideFunction extends Construct {
         resources: [props.queue.queueArn],
       }),
     );
+
+    if (props.jobs !== undefined) grantJobCounting(fn.role, props.jobs.table);
 
     if (props.reviewStates !== undefined) {
       fn.role.addToPolicy(

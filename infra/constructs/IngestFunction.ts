@@ -9,6 +9,7 @@ import { Construct } from "constructs";
 import { INGEST_SETTINGS, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
 import { bucketLogicalId } from "./bucketLogicalId.js";
+import { grantJobCounting } from "./grantJobCounting.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link IngestFunction}. */
@@ -25,6 +26,8 @@ export interface IngestFunctionProps {
   /** Where a line that is not a valid work item is recorded as `rejected`. */
   table: ITable;
   maxLinesPerInvocation: number;
+  /** The jobs table: each object version read is a job there (`JOBS_TABLE`). Default: no jobs. */
+  jobsTable?: ITable;
   memorySize: number;
   metricsNamespace: string;
   logRetention: RetentionDays;
@@ -38,7 +41,7 @@ export const INGEST_TIMEOUT = Duration.minutes(5);
  * `{bucket, key, versionId?, line, byteOffset}` it streams that JSONL object from there, sends its
  * lines to the work queue and returns `{objects, pending}` (see `IngestWorkflow`, which invokes it).
  * It may read objects under the prefix only, send to that queue only, and put and get items of the
- * outcomes table.
+ * outcomes table; with `jobsTable`, keep the object's job there (see `grantJobCounting`).
  */
 export class IngestFunction extends Construct {
   readonly function: IFunction;
@@ -56,6 +59,9 @@ export class IngestFunction extends Construct {
         [variableOf(INGEST_SETTINGS.workQueueUrl)]: props.queue.queueUrl,
         [variableOf(INGEST_SETTINGS.outcomesTable)]: props.table.tableName,
         [variableOf(INGEST_SETTINGS.maxLinesPerInvocation)]: String(props.maxLinesPerInvocation),
+        ...(props.jobsTable === undefined
+          ? {}
+          : { [variableOf(INGEST_SETTINGS.jobsTable)]: props.jobsTable.tableName }),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.ingestService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -79,5 +85,6 @@ export class IngestFunction extends Construct {
         resources: [props.table.tableArn],
       }),
     );
+    if (props.jobsTable !== undefined) grantJobCounting(fn.role, props.jobsTable);
   }
 }

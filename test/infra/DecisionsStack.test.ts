@@ -5,8 +5,18 @@ import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
 import { deriveDecideCapacity, InfraConfigError, readPolicyCatalogue } from "../../infra/index.js";
 import { PROJECT_ROOT, type SynthOptions, synthDecisionsStack } from "./synthDecisionsStack.js";
 import { synthVariant } from "./synthVariant.js";
-
-type Resource = { Type: string; Properties: Record<string, unknown> };
+import {
+  actionsOf,
+  actionsOn,
+  JOBS_TABLE_PROPS,
+  OUTCOMES_PIPE_PROPS,
+  OUTCOMES_TABLE_PROPS,
+  only,
+  type Resource,
+  resourcesOf,
+  statementsOf,
+  WORK_QUEUE_MAPPING_PROPS,
+} from "./templateQueries.js";
 
 const DIGEST = `sha256:${"ab12".repeat(16)}`;
 /** The policies in policies/, sorted by file name. */
@@ -22,12 +32,6 @@ function templateOf(options: SynthOptions = {}): Template {
   }
 }
 
-function only(template: Template, type: string, props?: Record<string, unknown>): [string, Resource] {
-  const found = Object.entries(template.findResources(type, props ? { Properties: props } : undefined));
-  assert.equal(found.length, 1, `expected exactly one ${type}, found ${found.length}`);
-  return found[0] as [string, Resource];
-}
-
 /** The decide function: the one with ENDPOINT_NAME in its environment. */
 function decideFunction(template: Template): [string, Resource] {
   return only(template, "AWS::Lambda::Function", {
@@ -41,27 +45,6 @@ function ingestFunction(template: Template): [string, Resource] {
   });
 }
 
-/** Every statement of the inline policies attached to the function's role. */
-function statementsOf(template: Template, fn: Resource): Array<{ Action: unknown; Resource: unknown }> {
-  const role = (fn.Properties.Role as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
-  const policies = Object.values(template.findResources("AWS::IAM::Policy")).filter((policy) =>
-    JSON.stringify((policy as Resource).Properties.Roles).includes(`"${role}"`),
-  );
-  assert.ok(policies.length > 0, "the role has an inline policy");
-  return policies.flatMap(
-    (policy) =>
-      (
-        (policy as Resource).Properties.PolicyDocument as {
-          Statement: Array<{ Action: unknown; Resource: unknown }>;
-        }
-      ).Statement,
-  );
-}
-
-function actionsOf(statement: { Action: unknown }): string[] {
-  return Array.isArray(statement.Action) ? (statement.Action as string[]) : [statement.Action as string];
-}
-
 function logicalIdOf(template: Template, type: string, props?: Record<string, unknown>): string {
   return only(template, type, props)[0];
 }
@@ -70,7 +53,7 @@ describe("DecisionsStack with the default context", () => {
   const { template } = synthVariant("cpu");
 
   it("reports batch item failures and sizes the decide function for the endpoint at its minimum capacity", () => {
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, model] = only(template, "AWS::SageMaker::Model");
     const [, fn] = decideFunction(template);
@@ -125,10 +108,11 @@ describe("DecisionsStack with the default context", () => {
     assert.equal(queue.Properties.MaximumMessageSize, 1048576);
   });
 
-  it("lets the decide function invoke only the decision endpoint and use only the outcomes table and its index", () => {
+  it("lets the decide function invoke only the decision endpoint and use only the outcomes table, its index and the jobs table", () => {
     const [, fn] = decideFunction(template);
     const endpoint = logicalIdOf(template, "AWS::SageMaker::Endpoint");
-    const table = logicalIdOf(template, "AWS::DynamoDB::Table");
+    const table = logicalIdOf(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
+    const jobs = logicalIdOf(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
     const workQueue = logicalIdOf(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
     const statements = statementsOf(template, fn);
 
@@ -148,13 +132,19 @@ describe("DecisionsStack with the default context", () => {
         endpointArn.includes(`"Fn::GetAtt":["${endpoint}","EndpointName"]`),
     );
     const dynamodb = byService("dynamodb:");
-    assert.deepEqual(
-      dynamodb.map((statement) => [actionsOf(statement).sort(), statement.Resource]),
-      [
-        [["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"], { "Fn::GetAtt": [table, "Arn"] }],
-        [["dynamodb:Query"], { "Fn::Join": ["", [{ "Fn::GetAtt": [table, "Arn"] }, "/index/by-status"]] }],
-      ],
-    );
+    const statusIndex = { "Fn::Join": ["", [{ "Fn::GetAtt": [table, "Arn"] }, "/index/by-status"]] };
+    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [table, "Arn"] }), [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
+    assert.deepEqual(actionsOn(dynamodb, statusIndex), ["dynamodb:Query"]);
+    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobs, "Arn"] }), [
+      "dynamodb:GetItem",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+    ]);
+    assert.equal(dynamodb.flatMap(resourcesOf).length, 3, "no other table or index");
     for (const statement of byService("sqs:")) {
       assert.deepEqual(statement.Resource, { "Fn::GetAtt": [workQueue, "Arn"] });
     }
@@ -228,8 +218,8 @@ describe("DecisionsStack with the default context", () => {
   });
 
   it("keeps outcomes in an on-demand, encrypted table with PITR, the by-status index and a stream to a bus", () => {
-    const [tableId, table] = only(template, "AWS::DynamoDB::Table");
-    const [, pipe] = only(template, "AWS::Pipes::Pipe");
+    const [tableId, table] = only(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
+    const [, pipe] = only(template, "AWS::Pipes::Pipe", OUTCOMES_PIPE_PROPS);
     const bus = logicalIdOf(template, "AWS::Events::EventBus");
 
     assert.equal(table.Properties.BillingMode, "PAY_PER_REQUEST");
@@ -249,6 +239,7 @@ describe("DecisionsStack with the default context", () => {
     assert.deepEqual(pipe.Properties.Source, { "Fn::GetAtt": [tableId, "StreamArn"] });
     assert.deepEqual(pipe.Properties.Target, { "Fn::GetAtt": [bus, "Arn"] });
     template.hasResource("AWS::DynamoDB::Table", {
+      Properties: OUTCOMES_TABLE_PROPS,
       DeletionPolicy: "RetainExceptOnCreate",
       UpdateReplacePolicy: "Retain",
     });
@@ -450,7 +441,7 @@ describe("DecisionsStack on GPU", () => {
           PrimaryContainer: Match.objectLike({ Environment: Match.objectLike({ SEMIF_GPU_LAYERS: layers }) }),
         })[1].Properties.PrimaryContainer as { Environment: Record<string, string> }
       ).Environment;
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
     const [, fn] = decideFunction(template);
 
     assert.equal(environmentOf("-1").SEMIF_QUEUE_DEPTH, "8");
@@ -482,7 +473,7 @@ describe("DecisionsStack on GPU", () => {
     ]);
     assert.equal(Object.keys(template.findResources("AWS::SageMaker::Model")).length, 1);
     // 9 GPU slots at minimum capacity: 2 invocations × 4 groups.
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
     const [, fn] = decideFunction(template);
     assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
     assert.equal(
@@ -527,7 +518,7 @@ describe("DecisionsStack sizing", () => {
         maxConcurrentGroups: "3",
       },
     });
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, fn] = decideFunction(template);
 

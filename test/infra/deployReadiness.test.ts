@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import { synthVariant } from "./synthVariant.js";
+import { OUTCOMES_PIPE_PROPS, OUTCOMES_TABLE_PROPS, WORK_QUEUE_MAPPING_PROPS } from "./templateQueries.js";
 
 type Resource = {
   Type: string;
@@ -15,8 +16,10 @@ function resources(template: Template, type: string): Array<[string, Resource]> 
   return Object.entries(template.findResources(type)) as Array<[string, Resource]>;
 }
 
-function only(template: Template, type: string): [string, Resource] {
-  const found = resources(template, type);
+function only(template: Template, type: string, props?: Record<string, unknown>): [string, Resource] {
+  const found = Object.entries(
+    template.findResources(type, props ? { Properties: props } : undefined),
+  ) as Array<[string, Resource]>;
   assert.equal(found.length, 1, `expected exactly one ${type}, found ${found.length}`);
   return found[0] as [string, Resource];
 }
@@ -127,13 +130,15 @@ describe("stateful resources", () => {
   it("keeps the table and every bucket on delete and replacement, except when their first create fails", () => {
     const kept = [...resources(template, "AWS::DynamoDB::Table"), ...resources(template, "AWS::S3::Bucket")];
 
-    // The table, the ingest bucket and its access logs, the review console's page and its logs.
-    assert.equal(kept.length, 5);
+    // The outcomes and jobs tables, the ingest bucket and its access logs, the review console's
+    // page and its logs.
+    assert.equal(kept.length, 6);
     for (const [id, resource] of kept) {
       assert.equal(resource.DeletionPolicy, "RetainExceptOnCreate", id);
       assert.equal(resource.UpdateReplacePolicy, "Retain", id);
     }
-    assert.equal(only(template, "AWS::DynamoDB::Table")[1].Properties.DeletionProtectionEnabled, true);
+    for (const [id, table] of resources(template, "AWS::DynamoDB::Table"))
+      assert.equal(table.Properties.DeletionProtectionEnabled, true, id);
   });
 
   it("delivers server access logs under a bucket policy, with ACLs disabled", () => {
@@ -216,7 +221,7 @@ describe("alarms", () => {
 describe("the outcomes Pipe", () => {
   it("publishes inserts and modifications of outcomes only (no failure record), keeping what it cannot deliver", () => {
     const { template } = synthVariant("cpu");
-    const [, pipe] = only(template, "AWS::Pipes::Pipe");
+    const [, pipe] = only(template, "AWS::Pipes::Pipe", OUTCOMES_PIPE_PROPS);
     const source = pipe.Properties.SourceParameters as {
       FilterCriteria: { Filters: Array<{ Pattern: string }> };
       DynamoDBStreamParameters: { DeadLetterConfig: { Arn: unknown }; MaximumRetryAttempts: number };
@@ -232,10 +237,8 @@ describe("the outcomes Pipe", () => {
         },
       ],
     );
-    const outcomes = resources(template, "AWS::DynamoDB::Table").find(
-      ([, candidate]) => candidate.Properties.StreamSpecification !== undefined,
-    );
-    assert.deepEqual(outcomes?.[1].Properties.TimeToLiveSpecification, {
+    const outcomes = only(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
+    assert.deepEqual(outcomes[1].Properties.TimeToLiveSpecification, {
       AttributeName: "expires_at",
       Enabled: true,
     });
@@ -343,7 +346,7 @@ describe("the production profile", () => {
     const { template } = synthVariant("production");
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, config] = only(template, "AWS::SageMaker::EndpointConfig");
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping");
+    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
 
     assert.equal(target.Properties.MinCapacity, 2);
     assert.equal(target.Properties.MaxCapacity, 4);
