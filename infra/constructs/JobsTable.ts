@@ -1,14 +1,8 @@
-import { RemovalPolicy } from "aws-cdk-lib";
-import {
-  AttributeType,
-  BillingMode,
-  ProjectionType,
-  StreamViewType,
-  Table,
-  TableEncryption,
-} from "aws-cdk-lib/aws-dynamodb";
+import type { RemovalPolicy } from "aws-cdk-lib";
+import { AttributeType, ProjectionType, type Table } from "aws-cdk-lib/aws-dynamodb";
 import { Construct } from "constructs";
 import { JOBS_LIST_INDEX, JOBS_TABLE_KEYS } from "../../contract/jobs/jobsTableKeys.js";
+import { recordTable } from "./recordTable.js";
 
 /** Props of {@link JobsTable}. */
 export interface JobsTableProps {
@@ -19,8 +13,7 @@ export interface JobsTableProps {
 /**
  * The jobs table (keys and list index as `functions/jobs/jobsTable.ts` defines them for the local
  * stack and the tests): one job record per ingested object version and one item per ended line.
- * On-demand, point-in-time recovery, encrypted with the AWS-managed key, as the outcomes table; a
- * NEW_AND_OLD_IMAGES stream, which starts the results writer (a job's `ended_at` set) and carries
+ * A {@link recordTable} as the outcomes table is; its stream starts the results writer (a job's `ended_at` set) and carries
  * the completion event to the outcomes bus (a job's final status set).
  */
 export class JobsTable extends Construct {
@@ -32,15 +25,10 @@ export class JobsTable extends Construct {
 
   constructor(scope: Construct, id: string, props: JobsTableProps) {
     super(scope, id);
-    this.table = new Table(this, "Table", {
+    this.table = recordTable(this, "Table", {
       partitionKey: { name: JOBS_TABLE_KEYS.partition, type: AttributeType.STRING },
       sortKey: { name: JOBS_TABLE_KEYS.sort, type: AttributeType.NUMBER },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: TableEncryption.AWS_MANAGED,
-      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       removalPolicy: props.removalPolicy,
-      deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: JOBS_LIST_INDEX.name,

@@ -1,5 +1,5 @@
-import { Duration, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
-import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
+import { Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import { AttributeType, type Table } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FAILURE_RECORD_TTL_ATTRIBUTE } from "../../contract/failures/FailureRecordSchema.js";
 import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
+import { recordTable } from "./recordTable.js";
 
 /** Props of {@link OutcomesTable}. */
 export interface OutcomesTableProps {
@@ -55,18 +56,12 @@ export class OutcomesTable extends Construct {
 
   constructor(scope: Construct, id: string, props: OutcomesTableProps) {
     super(scope, id);
-    this.table = new Table(this, "Table", {
+    this.table = recordTable(this, "Table", {
       partitionKey: { name: OUTCOMES_TABLE_KEYS.partition, type: AttributeType.STRING },
       sortKey: { name: OUTCOMES_TABLE_KEYS.sort, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: TableEncryption.AWS_MANAGED,
-      stream: StreamViewType.NEW_AND_OLD_IMAGES,
       // Failure records (contract/failures) expire; outcomes have no such attribute and never do.
       timeToLiveAttribute: FAILURE_RECORD_TTL_ATTRIBUTE,
       removalPolicy: props.removalPolicy,
-      // A table that is kept is also protected from a deletion by hand (or by a renamed construct).
-      deletionProtection: props.removalPolicy !== RemovalPolicy.DESTROY,
     });
     this.table.addGlobalSecondaryIndex({
       indexName: OUTCOMES_STATUS_INDEX.name,
