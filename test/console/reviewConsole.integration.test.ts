@@ -260,6 +260,23 @@ describe("the review console in Chromium", { skip }, () => {
     await page.close();
   });
 
+  it("fits a tablet held upright: no sideways scrolling on the queue or an item, and a tap picks an answer", async () => {
+    const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, hasTouch: true });
+    const page = await context.newPage();
+    const overflow = () => page.locator("html").evaluate((root) => root.scrollWidth - root.clientWidth);
+    await page.goto(reviewUrl);
+    const row = page.locator("tbody tr").first();
+    await row.waitFor();
+    assert.equal(await overflow(), 0, "the queue is as wide as the screen");
+    await row.locator("a").tap();
+    const choice = page.locator(".question button.choice").first();
+    await choice.waitFor();
+    assert.equal(await overflow(), 0, "the item is as wide as the screen");
+    await choice.tap();
+    assert.equal(await choice.getAttribute("aria-checked"), "true", "the tapped answer is picked");
+    await context.close();
+  });
+
   it("has no serious or critical accessibility violations on the queue, an item and a policy's pictures", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
