@@ -12,7 +12,7 @@
  *   results line, the manifest and the "Decision Job Completed" event.
  * - `failures/`: the failure record of a record the decide function gave back (reason, attempts,
  *   time), kept in the outcomes table under its own key prefix.
- * - `metrics/`: the metric names the decide function emits and the alarms read.
+ * - `metrics/`: the metric names the functions emit and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
  * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
  *   and the functions, which the CDK app's knobs reuse where they set one.
@@ -80,6 +80,7 @@ export {
 } from "./jobs/jobsTableKeys.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
+export { JOB_METRICS } from "./metrics/jobMetrics.js";
 export {
   AUDIT_QUEUE,
   MAX_KEPT_REVIEWS,
@@ -140,6 +141,7 @@ export {
   type EnvironmentValues,
   readEnvironment,
 } from "./settings/readEnvironment.js";
+export { RESULTS_WRITER_SETTINGS } from "./settings/resultsWriterSettings.js";
 export { REVIEW_CONSOLE_SETTINGS } from "./settings/reviewConsoleSettings.js";
 export { defaultTextOf, type Setting, type SettingDefault, variableOf } from "./settings/Setting.js";
 export { SettingValueError } from "./settings/SettingValueError.js";

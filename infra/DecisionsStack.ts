@@ -21,6 +21,7 @@ import { IncidentRule } from "./constructs/IncidentRule.js";
 import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
 import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
+import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
@@ -39,6 +40,8 @@ export interface DecisionsSources {
   decideEntry?: string;
   /** Default `<projectRoot>/functions/ingest/handler.ts`. */
   ingestEntry?: string;
+  /** Default `<projectRoot>/functions/results/handler.ts`. */
+  resultsEntry?: string;
 }
 
 /** Props of {@link DecisionsStack}. */
@@ -59,6 +62,8 @@ export class DecisionsStack extends Stack {
   readonly outcomes: OutcomesTable;
   /** Batch jobs: one per ingested object version, counted by the decide and ingest functions. */
   readonly jobs: JobsTable;
+  /** Writes a job's results, manifest and final status once its last line has ended. */
+  readonly jobResults: JobResultsFunction;
   readonly decide: DecideFunction;
   readonly ingestBucket: IngestBucket;
   readonly ingest: IngestFunction;
@@ -192,6 +197,16 @@ export class DecisionsStack extends Stack {
       logRetention,
     });
 
+    this.jobResults = new JobResultsFunction(this, "JobResults", {
+      entry: sources.resultsEntry ?? join(projectRoot, "functions", "results", "handler.ts"),
+      projectRoot,
+      jobsTable: this.jobs.table,
+      bucket: this.ingestBucket.bucket,
+      memorySize: settings.functionMemoryMb,
+      metricsNamespace: settings.metricsNamespace,
+      logRetention,
+    });
+
     this.incidents = new IncidentRule(this, "IncidentRule", {
       busName: settings.incidentEventBus,
       source: settings.incidentSource,
@@ -204,6 +219,7 @@ export class DecisionsStack extends Stack {
       queue: this.workQueue.queue,
       deadLetterQueue: this.workQueue.deadLetterQueue,
       undeliveredOutcomes: this.outcomes.undelivered,
+      unwrittenJobResults: this.jobResults.unwritten,
       endpointAlarms: [
         this.decisionEndpoint.alarms.errorRate5xx,
         this.decisionEndpoint.alarms.modelErrorRate,

@@ -12,6 +12,10 @@ export const DECISION_METRICS = {
   decideService: "decide",
   /** `POWERTOOLS_SERVICE_NAME` of the ingest function. */
   ingestService: "ingest",
+  /** `POWERTOOLS_SERVICE_NAME` of the results writer (batch jobs). */
+  resultsService: "results",
+  /** `POWERTOOLS_SERVICE_NAME` of the jobs monitor (batch jobs). */
+  jobsMonitorService: "jobs-monitor",
   /** Powertools' default dimension. */
   serviceDimension: "service",
   /** Count per outcome written, dimensions `service`, `policy`, `status`. */

@@ -4,6 +4,7 @@ import {
   DECIDE_SETTINGS,
   INGEST_SETTINGS,
   integerSetting,
+  JOB_RESULTS_PREFIX,
   oneOfSetting,
   parseSetting,
   patternSetting,
@@ -13,6 +14,7 @@ import {
 } from "../../contract/index.js";
 import { DecideCapacityError, deriveDecideCapacity } from "../capacity/deriveDecideCapacity.js";
 import { InfraConfigError, type InfraConfigProblem } from "./errors.js";
+import { ingestMatchesResults } from "./ingestMatchesResults.js";
 import { type PinnedImage, parsePinnedImage } from "./parsePinnedImage.js";
 
 /**
@@ -640,6 +642,13 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
   } catch (error) {
     if (!(error instanceof DecideCapacityError)) throw error;
     problems.push({ knob: "minInstances", message: error.message });
+  }
+  const loop = ingestMatchesResults(settings.ingestPrefix, settings.ingestSuffix);
+  if (loop !== undefined) {
+    problems.push({
+      knob: "ingestPrefix",
+      message: `with ingestPrefix ${JSON.stringify(settings.ingestPrefix)} and ingestSuffix ${JSON.stringify(settings.ingestSuffix)} the ingest rule would match the results writer's objects (e.g. ${loop}), so every job's results would be ingested as a new job, again and again; give an ingestPrefix outside ${JOB_RESULTS_PREFIX} (e.g. incoming/) or an ingestSuffix that results.jsonl and manifest.json do not end with`,
+    });
   }
   if (settings.standardEndpoint && settings.standardImage === undefined) {
     problems.push({

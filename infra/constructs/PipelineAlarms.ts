@@ -25,6 +25,8 @@ export interface PipelineAlarmsProps {
   deadLetterQueue: IQueue;
   /** Stream records the outcomes Pipe could not deliver to the bus. */
   undeliveredOutcomes: IQueue;
+  /** Stream records of jobs whose results the results writer could not write. */
+  unwrittenJobResults: IQueue;
   /** The decision endpoint's own alarms (error rates; they also roll back its updates). */
   endpointAlarms: readonly Alarm[];
   endpointName: string;
@@ -49,7 +51,7 @@ export interface PipelineAlarmsProps {
 /**
  * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
  * the DLQ holds a message; the oldest work item waits too long; the outcomes Pipe could not deliver
- * a record (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
+ * a record, or the results writer gave up on a job (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
  * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; the
  * decide function meets a configuration error (endpoint, table or policy not as configured); a
  * policy's fallback rate is above the threshold with enough decisions to mean something.
@@ -98,6 +100,16 @@ export class PipelineAlarms extends Construct {
         periods: 1,
         description:
           "The outcomes Pipe could not deliver stream records to the outcomes bus: they wait in its queue (14 days); fix the bus or its rules, then replay them.",
+      },
+      UnwrittenJobResults: {
+        metric: props.unwrittenJobResults.metricApproximateNumberOfMessagesVisible({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
+        threshold: 1,
+        periods: 1,
+        description:
+          'The results writer gave up on a job after 10 deliveries (S3 or the jobs table kept failing; its log says why): the job stays deciding with ended_at set and no results (decisions jobs list shows it). Fix the cause, then invoke the results writer with {"Records":[{"dynamodb":{"Keys":{"job_id":{"S":"<job id>"}}}}]}.',
       },
       DecideErrors: {
         metric: props.decideFunction.metricErrors({ period: minutes(5) }),

@@ -12,6 +12,13 @@ export type { IngestFunctionProps } from "./IngestFunction.js";
 export { INGEST_TIMEOUT, IngestFunction } from "./IngestFunction.js";
 export type { IngestWorkflowProps } from "./IngestWorkflow.js";
 export { INGEST_WORKFLOW_TIMEOUT, IngestWorkflow } from "./IngestWorkflow.js";
+export type { JobResultsFunctionProps } from "./JobResultsFunction.js";
+export {
+  ENDED_JOB_PATTERN,
+  JobResultsFunction,
+  RESULTS_WRITER_RETRY_ATTEMPTS,
+  RESULTS_WRITER_TIMEOUT,
+} from "./JobResultsFunction.js";
 export type { JobsTableProps } from "./JobsTable.js";
 export { JobsTable } from "./JobsTable.js";
 export type { OutcomesTableProps } from "./OutcomesTable.js";

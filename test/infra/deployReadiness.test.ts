@@ -168,7 +168,11 @@ describe("alarms", () => {
   it("watches every SQS queue of the template with at least one alarm", () => {
     const queues = resources(template, "AWS::SQS::Queue").map(([id]) => id);
 
-    assert.equal(queues.length, 3, "work queue, DLQ, the Pipe's undelivered records");
+    assert.equal(
+      queues.length,
+      4,
+      "work queue, DLQ, the outcomes Pipe's undelivered records, the results writer's unwritten jobs",
+    );
     for (const queue of queues) {
       const watching = alarms.filter(([, alarm]) =>
         JSON.stringify(alarm.Properties).includes(`{"Fn::GetAtt":["${queue}","QueueName"]}`),

@@ -91,3 +91,87 @@ describe("batch jobs in the CDK app", () => {
     }
   });
 });
+
+describe("the results writer in the CDK app", () => {
+  const { template } = synthVariant("cpu");
+  const [jobsId] = only(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
+  const [bucketId] = only(template, "AWS::S3::Bucket", { VersioningConfiguration: Match.anyValue() });
+  const [writerId, writer] = functionWith(template, "POWERTOOLS_SERVICE_NAME", "results");
+  const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", {
+    FunctionName: { Ref: writerId },
+  });
+
+  it("runs on the jobs table's stream, filtered to the change that set a job's ended_at, with batch item failures", () => {
+    assert.deepEqual(mapping.Properties.EventSourceArn, { "Fn::GetAtt": [jobsId, "StreamArn"] });
+    assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+    assert.equal(mapping.Properties.BisectBatchOnFunctionError, true);
+    assert.equal(mapping.Properties.StartingPosition, "TRIM_HORIZON");
+    const filters = (mapping.Properties.FilterCriteria as { Filters: Array<{ Pattern: string }> }).Filters;
+    assert.deepEqual(
+      filters.map((filter) => JSON.parse(filter.Pattern)),
+      [
+        {
+          eventName: ["MODIFY"],
+          dynamodb: {
+            Keys: { line: { N: ["0"] } },
+            NewImage: { ended_at: { S: [{ exists: true }] } },
+            OldImage: { ended_at: { S: [{ exists: false }] } },
+          },
+        },
+      ],
+    );
+    const variables = (writer.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    assert.deepEqual(variables.JOBS_TABLE, { Ref: jobsId });
+  });
+
+  it("keeps the records it gave up on in a queue of the stack that an alarm watches", () => {
+    const destination = (mapping.Properties.DestinationConfig as { OnFailure: { Destination: unknown } })
+      .OnFailure.Destination;
+    const [queueId] = Object.keys(template.findResources("AWS::SQS::Queue")).filter(
+      (id) => JSON.stringify(destination) === JSON.stringify({ "Fn::GetAtt": [id, "Arn"] }),
+    );
+    assert.ok(queueId !== undefined, "the on-failure destination is a queue of the stack");
+    assert.equal(mapping.Properties.MaximumRetryAttempts, 10);
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")).filter((alarm) =>
+      JSON.stringify(alarm).includes(`{"Fn::GetAtt":["${queueId}","QueueName"]}`),
+    );
+    assert.equal(alarms.length, 1);
+  });
+
+  it("may get, query and update the jobs table and put objects under results/ of the ingest bucket, nothing else", () => {
+    const statements = statementsOf(template, writer);
+    const dynamodb = statements.filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith("dynamodb:")),
+    );
+    const s3 = statements.filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith("s3:")),
+    );
+    const results = { "Fn::Join": ["", [{ "Fn::GetAtt": [bucketId, "Arn"] }, "/results/*"]] };
+
+    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobsId, "Arn"] }), [
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+      "dynamodb:UpdateItem",
+    ]);
+    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobsId, "StreamArn"] }), [
+      "dynamodb:DescribeStream",
+      "dynamodb:GetRecords",
+      "dynamodb:GetShardIterator",
+    ]);
+    assert.deepEqual(actionsOn(dynamodb, "*"), ["dynamodb:ListStreams"]);
+    assert.deepEqual(
+      dynamodb
+        .flatMap(resourcesOf)
+        .map((resource) => JSON.stringify(resource))
+        .sort(),
+      [
+        JSON.stringify("*"),
+        JSON.stringify({ "Fn::GetAtt": [jobsId, "Arn"] }),
+        JSON.stringify({ "Fn::GetAtt": [jobsId, "StreamArn"] }),
+      ].sort(),
+      "no outcomes table, no index",
+    );
+    assert.deepEqual(s3.flatMap(resourcesOf), [results]);
+    assert.deepEqual(actionsOn(s3, results), ["s3:AbortMultipartUpload", "s3:PutObject"]);
+  });
+});

@@ -101,6 +101,16 @@ describe("readInfraSettings", () => {
     );
   });
 
+  it("refuses an ingest prefix and suffix that would ingest the jobs' own results, saying what to change", () => {
+    const [problem, ...others] = problemsOf({ ingestPrefix: "", ingestSuffix: ".jsonl" });
+
+    assert.deepEqual(others, []);
+    assert.equal(problem?.knob, "ingestPrefix");
+    assert.match(problem?.message ?? "", /results\/job-0{32}\/results\.jsonl/);
+    assert.match(problem?.message ?? "", /give an ingestPrefix outside results\//);
+    assert.equal(read({ ingestPrefix: "uploads/", ingestSuffix: ".jsonl" }).ingestPrefix, "uploads/");
+  });
+
   it("refuses a mutable standard image tag even while the standard endpoint is off", () => {
     const problems = problemsOf({
       standardImage: "763104351884.dkr.ecr.us-east-1.amazonaws.com/llama-cpp:latest",
