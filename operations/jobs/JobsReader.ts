@@ -13,6 +13,7 @@ import {
   type Job,
   JobSchema,
 } from "../../contract/index.js";
+import { errorNameOf } from "../common/tableErrorHint.js";
 import { JobNotFoundError, JobsTableError, MalformedJobError } from "./errors.js";
 
 /** Options of {@link JobsReader}. */
@@ -131,8 +132,7 @@ export class JobsReader {
     try {
       return await call();
     } catch (error) {
-      const name = (error as { name?: unknown; code?: unknown }).name ?? (error as { code?: unknown }).code;
-      throw new JobsTableError(this.tableName, typeof name === "string" ? name : "Error", { cause: error });
+      throw new JobsTableError(this.tableName, errorNameOf(error), { cause: error });
     }
   }
 }

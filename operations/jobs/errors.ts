@@ -1,4 +1,5 @@
 import { OperationError } from "../common/errors.js";
+import { tableErrorHint } from "../common/tableErrorHint.js";
 
 /** The jobs table holds no job of this id. */
 export class JobNotFoundError extends OperationError {
@@ -23,10 +24,9 @@ export class JobsTableError extends OperationError {
     options?: { cause?: unknown },
   ) {
     const detail = (options?.cause as Error | undefined)?.message ?? "";
+    const hint = tableErrorHint(errorName, "jobs_table");
     super(
-      errorName === "ResourceNotFoundException"
-        ? `the jobs table ${tableName} does not exist there: pass --table with the stack's jobs table (decisions up prints it as jobs_table) and --endpoint-url with its DynamoDB endpoint (dynamodb_endpoint), or --region for AWS`
-        : `the jobs table ${tableName}: ${errorName}${detail === "" ? "" : `: ${detail}`}`,
+      `the jobs table ${tableName}: ${hint ?? errorName}${detail === "" ? "" : ` (${errorName}: ${detail})`}`,
       options,
     );
   }

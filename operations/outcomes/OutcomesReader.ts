@@ -12,6 +12,7 @@ import {
   type StoredOutcome,
   type StoredOutcomeStatus,
 } from "../../functions/outcomes/index.js";
+import { errorNameOf } from "../common/tableErrorHint.js";
 import { OutcomesTableError } from "./errors.js";
 import { readStoredOutcome } from "./readStoredOutcome.js";
 
@@ -173,10 +174,7 @@ export class OutcomesReader {
     try {
       return await call();
     } catch (error) {
-      const fields = (error ?? {}) as { name?: unknown; code?: unknown };
-      const name =
-        typeof fields.code === "string" && fields.name === "Error" ? fields.code : String(fields.name);
-      throw new OutcomesTableError(this.tableName, name, { cause: error });
+      throw new OutcomesTableError(this.tableName, errorNameOf(error), { cause: error });
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { StoredOutcome } from "../../functions/outcomes/index.js";
 import { OperationError } from "../common/errors.js";
+import { tableErrorHint } from "../common/tableErrorHint.js";
 
 /** No outcome is stored for (policy, id). */
 export class OutcomeNotFoundError extends OperationError {
@@ -40,8 +41,10 @@ export class OutcomesTableError extends OperationError {
     readonly errorName: string,
     options?: { cause?: unknown },
   ) {
+    const detail = (options?.cause as Error | undefined)?.message ?? "";
+    const hint = tableErrorHint(errorName, "table");
     super(
-      `the outcomes table ${tableName}: ${errorName}: ${(options?.cause as Error | undefined)?.message ?? ""}`,
+      `the outcomes table ${tableName}: ${hint ?? errorName}${detail === "" ? "" : ` (${errorName}: ${detail})`}`,
       options,
     );
   }

@@ -11,6 +11,7 @@ import {
   StoredOutcomeSchema,
 } from "../../functions/outcomes/index.js";
 import type { AnswerValue, Policy } from "../../functions/policy/index.js";
+import { errorNameOf } from "../common/tableErrorHint.js";
 import {
   NotReviewableError,
   OutcomeNotFoundError,
@@ -154,7 +155,7 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
         cause: error,
       });
     }
-    throw new OutcomesTableError(tableName, (error as Error).name, { cause: error });
+    throw new OutcomesTableError(tableName, errorNameOf(error), { cause: error });
   }
   return {
     outcome: reviewed,
