@@ -21,6 +21,7 @@ import { IncidentRule } from "./constructs/IncidentRule.js";
 import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
 import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
+import { JobCompletedEvents } from "./constructs/JobCompletedEvents.js";
 import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
@@ -42,6 +43,8 @@ export interface DecisionsSources {
   ingestEntry?: string;
   /** Default `<projectRoot>/functions/results/handler.ts`. */
   resultsEntry?: string;
+  /** Default `<projectRoot>/functions/jobEvents/handler.ts`. */
+  jobEventsEntry?: string;
 }
 
 /** Props of {@link DecisionsStack}. */
@@ -64,6 +67,8 @@ export class DecisionsStack extends Stack {
   readonly jobs: JobsTable;
   /** Writes a job's results, manifest and final status once its last line has ended. */
   readonly jobResults: JobResultsFunction;
+  /** "Decision Job Completed" events on the outcomes bus, from the jobs table's stream. */
+  readonly jobEvents: JobCompletedEvents;
   readonly decide: DecideFunction;
   readonly ingestBucket: IngestBucket;
   readonly ingest: IngestFunction;
@@ -207,6 +212,14 @@ export class DecisionsStack extends Stack {
       logRetention,
     });
 
+    this.jobEvents = new JobCompletedEvents(this, "JobEvents", {
+      entry: sources.jobEventsEntry ?? join(projectRoot, "functions", "jobEvents", "handler.ts"),
+      projectRoot,
+      streamArn: this.jobs.streamArn,
+      bus: this.outcomes.bus,
+      logRetention,
+    });
+
     this.incidents = new IncidentRule(this, "IncidentRule", {
       busName: settings.incidentEventBus,
       source: settings.incidentSource,
@@ -220,6 +233,7 @@ export class DecisionsStack extends Stack {
       deadLetterQueue: this.workQueue.deadLetterQueue,
       undeliveredOutcomes: this.outcomes.undelivered,
       unwrittenJobResults: this.jobResults.unwritten,
+      undeliveredJobEvents: this.jobEvents.undelivered,
       endpointAlarms: [
         this.decisionEndpoint.alarms.errorRate5xx,
         this.decisionEndpoint.alarms.modelErrorRate,

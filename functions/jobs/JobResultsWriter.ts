@@ -24,6 +24,7 @@ import { type Clock, systemClock } from "../common/Clock.js";
 import { Deadline } from "../common/Deadline.js";
 import { JobResultsMismatchError } from "./errors.js";
 import type { JobLedger } from "./JobLedger.js";
+import { jobCompletedDetailOf } from "./jobCompletedDetailOf.js";
 
 /** Publishes a job's "Decision Job Completed" event (see {@link JobResultsWriterOptions.publish}). */
 export type JobCompletedPublisher = (detail: JobCompletedDetail) => Promise<void>;
@@ -146,17 +147,7 @@ export class JobResultsWriter {
       { deadline: deadline() },
     );
     if (!won) return { written: false, why: "already final", job };
-    const detail: JobCompletedDetail = {
-      job_id: jobId,
-      status,
-      source: job.source,
-      ...(job.version_id !== undefined ? { version_id: job.version_id } : {}),
-      counts: job.counts,
-      results_uri,
-      manifest_uri,
-      created_at: job.created_at,
-      completed_at,
-    };
+    const detail = jobCompletedDetailOf({ ...job, status, completed_at, results_uri, manifest_uri });
     if (this.#options.publish !== undefined) await this.#options.publish(detail);
     return { written: true, detail, manifest };
   }

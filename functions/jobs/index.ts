@@ -6,6 +6,7 @@ export {
   JobResultsWriter,
   type JobResultsWriterOptions,
 } from "./JobResultsWriter.js";
+export { jobCompletedDetailOf } from "./jobCompletedDetailOf.js";
 export { type JobObject, jobIdOf } from "./jobIdOf.js";
 export { type JobLedgerWiring, jobLedgerOf } from "./jobLedgerOf.js";
 export { jobsTableDefinition } from "./jobsTable.js";

@@ -27,6 +27,8 @@ export interface PipelineAlarmsProps {
   undeliveredOutcomes: IQueue;
   /** Stream records of jobs whose results the results writer could not write. */
   unwrittenJobResults: IQueue;
+  /** Stream records of completed jobs the job events Pipe could not deliver to the bus. */
+  undeliveredJobEvents: IQueue;
   /** The decision endpoint's own alarms (error rates; they also roll back its updates). */
   endpointAlarms: readonly Alarm[];
   endpointName: string;
@@ -51,7 +53,7 @@ export interface PipelineAlarmsProps {
 /**
  * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
  * the DLQ holds a message; the oldest work item waits too long; the outcomes Pipe could not deliver
- * a record, or the results writer gave up on a job (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
+ * a record, or the results writer gave up on a job, or a job's completion event could not be published (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
  * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; the
  * decide function meets a configuration error (endpoint, table or policy not as configured); a
  * policy's fallback rate is above the threshold with enough decisions to mean something.
@@ -110,6 +112,16 @@ export class PipelineAlarms extends Construct {
         periods: 1,
         description:
           'The results writer gave up on a job after 10 deliveries (S3 or the jobs table kept failing; its log says why): the job stays deciding with ended_at set and no results (decisions jobs list shows it). Fix the cause, then invoke the results writer with {"Records":[{"dynamodb":{"Keys":{"job_id":{"S":"<job id>"}}}}]}.',
+      },
+      UndeliveredJobEvents: {
+        metric: props.undeliveredJobEvents.metricApproximateNumberOfMessagesVisible({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
+        threshold: 1,
+        periods: 1,
+        description:
+          "The job events Pipe could not publish a job's Decision Job Completed event (the bus, its rules or the enrichment function failed): the records wait in its queue (14 days); the jobs themselves are complete (decisions jobs show).",
       },
       DecideErrors: {
         metric: props.decideFunction.metricErrors({ period: minutes(5) }),

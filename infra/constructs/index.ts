@@ -12,6 +12,8 @@ export type { IngestFunctionProps } from "./IngestFunction.js";
 export { INGEST_TIMEOUT, IngestFunction } from "./IngestFunction.js";
 export type { IngestWorkflowProps } from "./IngestWorkflow.js";
 export { INGEST_WORKFLOW_TIMEOUT, IngestWorkflow } from "./IngestWorkflow.js";
+export type { JobCompletedEventsProps } from "./JobCompletedEvents.js";
+export { COMPLETED_JOB_PATTERN, JobCompletedEvents } from "./JobCompletedEvents.js";
 export type { JobResultsFunctionProps } from "./JobResultsFunction.js";
 export {
   ENDED_JOB_PATTERN,

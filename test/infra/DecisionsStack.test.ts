@@ -343,7 +343,8 @@ describe("DecisionsStack with the default context", () => {
 
     assert.deepEqual(names.sort(), [
       "ApproximateAgeOfOldestMessage",
-      // the DLQ, the outcomes Pipe's undelivered records, the results writer's unwritten jobs
+      // the DLQ, both Pipes' undelivered records, the results writer's unwritten jobs
+      "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",

@@ -170,8 +170,8 @@ describe("alarms", () => {
 
     assert.equal(
       queues.length,
-      4,
-      "work queue, DLQ, the outcomes Pipe's undelivered records, the results writer's unwritten jobs",
+      5,
+      "work queue, DLQ, the outcomes and job events Pipes' undelivered records, the results writer's unwritten jobs",
     );
     for (const queue of queues) {
       const watching = alarms.filter(([, alarm]) =>

@@ -175,3 +175,94 @@ describe("the results writer in the CDK app", () => {
     assert.deepEqual(actionsOn(s3, results), ["s3:AbortMultipartUpload", "s3:PutObject"]);
   });
 });
+
+describe("the Decision Job Completed events in the CDK app", () => {
+  const { template } = synthVariant("cpu");
+  const [jobsId] = only(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
+  const [busId] = only(template, "AWS::Events::EventBus");
+  const [, pipe] = only(template, "AWS::Pipes::Pipe", {
+    TargetParameters: Match.objectLike({
+      EventBridgeEventBusParameters: Match.objectLike({ Source: "decisions.jobs" }),
+    }),
+  });
+  const enrichmentId = (pipe.Properties.Enrichment as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+  const enrichment = template.toJSON().Resources[enrichmentId] as Resource;
+
+  it("reads the jobs table's stream, filtered to a job record's status becoming final", () => {
+    const source = pipe.Properties.SourceParameters as {
+      FilterCriteria: { Filters: Array<{ Pattern: string }> };
+      DynamoDBStreamParameters: { DeadLetterConfig: { Arn: unknown }; MaximumRetryAttempts: number };
+    };
+    const final = ["complete", "complete_with_errors", "failed"];
+
+    assert.deepEqual(pipe.Properties.Source, { "Fn::GetAtt": [jobsId, "StreamArn"] });
+    assert.deepEqual(
+      source.FilterCriteria.Filters.map((filter) => JSON.parse(filter.Pattern)),
+      [
+        {
+          eventName: ["MODIFY"],
+          dynamodb: {
+            Keys: { line: { N: ["0"] } },
+            NewImage: { status: { S: final } },
+            OldImage: { status: { S: [{ "anything-but": final }] } },
+          },
+        },
+      ],
+    );
+    assert.equal(source.DynamoDBStreamParameters.MaximumRetryAttempts, 10);
+    const [queueId] = Object.keys(template.findResources("AWS::SQS::Queue")).filter(
+      (id) =>
+        JSON.stringify(source.DynamoDBStreamParameters.DeadLetterConfig.Arn) ===
+        JSON.stringify({ "Fn::GetAtt": [id, "Arn"] }),
+    );
+    assert.ok(queueId !== undefined, "the Pipe dead-letters into a queue of the stack");
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")).filter((alarm) =>
+      JSON.stringify(alarm).includes(`{"Fn::GetAtt":["${queueId}","QueueName"]}`),
+    );
+    assert.equal(alarms.length, 1);
+  });
+
+  it("enriches each record with the job events function and puts the result on the outcomes bus as Decision Job Completed", () => {
+    assert.equal(enrichment.Type, "AWS::Lambda::Function");
+    assert.match(JSON.stringify(enrichment.Properties.Handler), /handler/);
+    assert.deepEqual(pipe.Properties.Target, { "Fn::GetAtt": [busId, "Arn"] });
+    assert.deepEqual(pipe.Properties.TargetParameters, {
+      EventBridgeEventBusParameters: { Source: "decisions.jobs", DetailType: "Decision Job Completed" },
+    });
+  });
+
+  it("lets the Pipe read that stream, invoke that function, put on that bus and send to its queue; the function only logs", () => {
+    const roleId = (pipe.Properties.RoleArn as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+    const policies = Object.values(template.findResources("AWS::IAM::Policy")).filter((policy) =>
+      JSON.stringify((policy as Resource).Properties.Roles).includes(`"${roleId}"`),
+    ) as Resource[];
+    const statements = policies.flatMap(
+      (policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement,
+    );
+    const byResource = Object.fromEntries(
+      statements
+        .flatMap(resourcesOf)
+        .map((resource) => [JSON.stringify(resource), actionsOn(statements, resource)]),
+    );
+
+    assert.deepEqual(byResource, {
+      [JSON.stringify({ "Fn::GetAtt": [jobsId, "StreamArn"] })]: [
+        "dynamodb:DescribeStream",
+        "dynamodb:GetRecords",
+        "dynamodb:GetShardIterator",
+      ],
+      [JSON.stringify("*")]: ["dynamodb:ListStreams"],
+      [JSON.stringify({ "Fn::GetAtt": [enrichmentId, "Arn"] })]: ["lambda:InvokeFunction"],
+      [JSON.stringify({ "Fn::GetAtt": [busId, "Arn"] })]: ["events:PutEvents"],
+      [JSON.stringify(
+        (
+          pipe.Properties.SourceParameters as {
+            DynamoDBStreamParameters: { DeadLetterConfig: { Arn: unknown } };
+          }
+        ).DynamoDBStreamParameters.DeadLetterConfig.Arn,
+      )]: ["sqs:SendMessage"],
+    });
+    const own = statementsOf(template, enrichment);
+    assert.deepEqual(own.flatMap(actionsOf).sort(), ["logs:CreateLogStream", "logs:PutLogEvents"]);
+  });
+});

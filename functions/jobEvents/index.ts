@@ -1,0 +1,1 @@
+export { jobEventsOf } from "./jobEventsOf.js";
