@@ -6,6 +6,7 @@ import {
   type ReviewApi,
   routeReviewRequest,
 } from "../console/index.js";
+import { refuseForeignRequest } from "./refuseForeignRequest.js";
 
 /** Options of {@link startReviewServer}. */
 export interface ReviewServerOptions {
@@ -30,7 +31,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 /**
  * Serves the review console on 127.0.0.1 for `decisions up`: the page (built once at start) and
  * its API. Locally there is no sign-in (loopback only): the reviewer's name comes from the page's
- * field (`X-Reviewer`) or `defaultReviewer`. Every answer carries the same security headers as
+ * field (`X-Reviewer`) or `defaultReviewer`; requests from other web pages are refused
+ * ({@link refuseForeignRequest}). Every answer carries the same security headers as
  * the deployed console (content security policy without inline scripts, no framing, no sniffing).
  */
 export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
@@ -45,6 +47,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     });
   });
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refused = refuseForeignRequest(request, (server.address() as AddressInfo).port);
+    if (refused !== undefined) return send(response, refused.status, { error: refused.error });
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/api/")) {
       const body = request.method === "POST" ? await readBody(request) : undefined;
