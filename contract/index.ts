@@ -135,6 +135,7 @@ export {
 } from "./policy/PolicyCatalogueSchema.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
 export { INGEST_SETTINGS } from "./settings/ingestSettings.js";
+export { JOBS_MONITOR_SETTINGS } from "./settings/jobsMonitorSettings.js";
 export { parseSetting } from "./settings/parseSetting.js";
 export {
   type EnvironmentProblem,

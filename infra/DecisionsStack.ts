@@ -23,6 +23,7 @@ import { IngestFunction } from "./constructs/IngestFunction.js";
 import { IngestWorkflow } from "./constructs/IngestWorkflow.js";
 import { JobCompletedEvents } from "./constructs/JobCompletedEvents.js";
 import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
+import { JobsMonitorFunction } from "./constructs/JobsMonitorFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
@@ -45,6 +46,8 @@ export interface DecisionsSources {
   resultsEntry?: string;
   /** Default `<projectRoot>/functions/jobEvents/handler.ts`. */
   jobEventsEntry?: string;
+  /** Default `<projectRoot>/functions/jobsMonitor/handler.ts`. */
+  jobsMonitorEntry?: string;
 }
 
 /** Props of {@link DecisionsStack}. */
@@ -69,6 +72,8 @@ export class DecisionsStack extends Stack {
   readonly jobResults: JobResultsFunction;
   /** "Decision Job Completed" events on the outcomes bus, from the jobs table's stream. */
   readonly jobEvents: JobCompletedEvents;
+  /** Checks the jobs in progress every 5 minutes (the stalled-jobs alarm and the dashboard read it). */
+  readonly jobsMonitor: JobsMonitorFunction;
   readonly decide: DecideFunction;
   readonly ingestBucket: IngestBucket;
   readonly ingest: IngestFunction;
@@ -220,6 +225,16 @@ export class DecisionsStack extends Stack {
       logRetention,
     });
 
+    this.jobsMonitor = new JobsMonitorFunction(this, "JobsMonitor", {
+      entry: sources.jobsMonitorEntry ?? join(projectRoot, "functions", "jobsMonitor", "handler.ts"),
+      projectRoot,
+      jobsTable: this.jobs.table,
+      listIndexArn: this.jobs.listIndexArn,
+      stallMinutes: settings.jobStallMinutes,
+      metricsNamespace: settings.metricsNamespace,
+      logRetention,
+    });
+
     this.incidents = new IncidentRule(this, "IncidentRule", {
       busName: settings.incidentEventBus,
       source: settings.incidentSource,
@@ -242,6 +257,8 @@ export class DecisionsStack extends Stack {
       variantName: this.decisionEndpoint.variantName,
       decideFunction: this.decide.function,
       ingestFunction: this.ingest.function,
+      jobsMonitorFunction: this.jobsMonitor.function,
+      jobStallMinutes: settings.jobStallMinutes,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
       metricsNamespace: settings.metricsNamespace,
       policies: this.policies.map((policy) => policy.name),

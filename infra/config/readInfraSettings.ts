@@ -5,6 +5,7 @@ import {
   INGEST_SETTINGS,
   integerSetting,
   JOB_RESULTS_PREFIX,
+  JOBS_MONITOR_SETTINGS,
   oneOfSetting,
   parseSetting,
   patternSetting,
@@ -75,6 +76,8 @@ export interface InfraSettings {
   endpoint5xxAlarmPercent: number;
   endpointAlarmMinInvocations: number;
   oldestMessageAlarmSeconds: number;
+  /** `JOB_STALL_MINUTES` of the jobs monitor: a job not final and unchanged this long alarms. */
+  jobStallMinutes: number;
   /** Where alarm notifications are e-mailed; undefined for none. */
   alarmEmail: string | undefined;
   logRetentionDays: number;
@@ -469,6 +472,11 @@ const RULES: readonly KnobRule[] = [
     description: "alarm when the oldest work item has waited longer than this",
     parse: integer(60, 1_209_600),
   },
+  setsVariable(
+    "jobStallMinutes",
+    JOBS_MONITOR_SETTINGS.stallMinutes,
+    "`JOB_STALL_MINUTES` of the jobs monitor: a batch job not final whose record has not changed for this many minutes is stalled (the StalledJobs alarm)",
+  ),
   {
     name: "alarmEmail",
     defaultValue: "",

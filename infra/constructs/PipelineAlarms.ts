@@ -35,6 +35,8 @@ export interface PipelineAlarmsProps {
   variantName: string;
   decideFunction: IFunction;
   ingestFunction: IFunction;
+  /** The jobs monitor: an error means no stalled-jobs check ran. */
+  jobsMonitorFunction: IFunction;
   /** The ingest workflow: an execution that fails leaves a batch file partly ingested. */
   ingestWorkflow: IStateMachine;
   metricsNamespace: string;
@@ -46,6 +48,8 @@ export interface PipelineAlarmsProps {
   fallbackRatePercent: number;
   /** The fallback-rate alarm waits for this many decisions of the policy in the window. */
   fallbackMinDecisions: number;
+  /** The jobs monitor's stall threshold, for the alarm's description. */
+  jobStallMinutes: number;
   /** Subscribed to the alarm topic when given. */
   email: string | undefined;
 }
@@ -56,7 +60,8 @@ export interface PipelineAlarmsProps {
  * a record, or the results writer gave up on a job, or a job's completion event could not be published (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
  * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; the
  * decide function meets a configuration error (endpoint, table or policy not as configured); a
- * policy's fallback rate is above the threshold with enough decisions to mean something.
+ * policy's fallback rate is above the threshold with enough decisions to mean something; a batch
+ * job stalls (the jobs monitor's `JobsStalled` ≥ 1) or the jobs monitor fails.
  */
 export class PipelineAlarms extends Construct {
   readonly topic: Topic;
@@ -173,6 +178,18 @@ export class PipelineAlarms extends Construct {
         periods: 1,
         description:
           "The ingest function could not send or record some lines (SQS or DynamoDB kept failing): they are read again from its checkpoint; see its log for the cause.",
+      },
+      StalledJobs: {
+        metric: this.metrics.stalledJobs,
+        threshold: 1,
+        periods: 1,
+        description: `A batch job has made no progress for ${props.jobStallMinutes} minutes (no line ended, no status change; knob jobStallMinutes): a line lost without being counted, or results that were not written. The jobs monitor's log names the jobs; decisions jobs show <id> gives their counts.`,
+      },
+      JobsMonitorErrors: {
+        metric: props.jobsMonitorFunction.metricErrors({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: "The jobs monitor failed a check: stalled jobs are not being looked for.",
       },
       IngestWorkflowFailures: {
         metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),

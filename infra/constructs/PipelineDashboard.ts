@@ -19,7 +19,8 @@ export interface PipelineDashboardProps {
 
 /**
  * The pipeline's CloudWatch dashboard: decisions by status and the fallback rate, endpoint
- * latency, invocations and errors, queue depth and age, group sizes, and the functions' health.
+ * latency, invocations and errors, queue depth and age, group sizes, the functions' health, and
+ * the batch jobs in progress (jobs, lines pending, stalled jobs).
  */
 export class PipelineDashboard extends Construct {
   readonly dashboard: Dashboard;
@@ -109,6 +110,17 @@ export class PipelineDashboard extends Construct {
           props.ingestWorkflow.metricFailed({ label: "workflows failed", period }),
         ],
         width: 12,
+      }),
+    );
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: "Batch jobs (checked every 5 minutes)",
+        left: [
+          metrics.jobsInProgress.with({ label: "jobs in progress" }),
+          metrics.stalledJobs.with({ label: "jobs stalled" }),
+        ],
+        right: [metrics.jobLinesPending.with({ label: "lines pending" })],
+        width: 24,
       }),
     );
   }

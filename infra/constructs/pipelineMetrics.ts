@@ -1,5 +1,6 @@
 import { Duration } from "aws-cdk-lib";
 import { MathExpression, Metric, Stats } from "aws-cdk-lib/aws-cloudwatch";
+import { JOB_METRICS } from "../../contract/metrics/jobMetrics.js";
 import { DECISION_METRICS, type DecisionStatus } from "../constants.js";
 
 /** Metrics of the pipeline, shared by the alarms and the dashboard. */
@@ -20,6 +21,10 @@ export interface PipelineMetrics {
   endpointModelErrors: Metric;
   /** SageMaker's ModelLatency (microseconds) with the given statistic. */
   endpointLatency: (statistic: string) => Metric;
+  /** The jobs monitor's checks (maximum over 5 minutes): jobs not final, their lines not ended, stalled jobs. */
+  jobsInProgress: Metric;
+  jobLinesPending: Metric;
+  stalledJobs: Metric;
 }
 
 /** Where the metrics come from. */
@@ -38,7 +43,8 @@ export const FALLBACK_RATE_WINDOW = Duration.minutes(15);
 
 /**
  * Builds the pipeline's metrics: the decide function's EMF metrics (`Decisions` per policy and
- * status, `GroupSize`, `EndpointLatency`, `Retries`) and the endpoint's (`AWS/SageMaker`).
+ * status, `GroupSize`, `EndpointLatency`, `Retries`), the endpoint's (`AWS/SageMaker`) and the jobs
+ * monitor's (`JobsInProgress`, `JobLinesPending`, `JobsStalled`).
  */
 export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
   const period = Duration.minutes(5);
@@ -103,6 +109,14 @@ export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
       statistic,
       period,
     });
+  const jobs = (metricName: string): Metric =>
+    new Metric({
+      namespace: props.metricsNamespace,
+      metricName,
+      dimensionsMap: { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.jobsMonitorService },
+      statistic: Stats.MAXIMUM,
+      period,
+    });
   return {
     decisionsByStatus,
     fallbackRateByPolicy,
@@ -114,5 +128,8 @@ export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
     // SageMaker's count of ModelError answers (the container answered non-2xx, or timed out).
     endpointModelErrors: endpoint("InvocationModelErrors", Stats.SUM),
     endpointLatency: (statistic) => endpoint("ModelLatency", statistic),
+    jobsInProgress: jobs(JOB_METRICS.jobsInProgress),
+    jobLinesPending: jobs(JOB_METRICS.linesPending),
+    stalledJobs: jobs(JOB_METRICS.stalledJobs),
   };
 }

@@ -349,10 +349,13 @@ describe("DecisionsStack with the default context", () => {
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ConfigurationErrors",
+      // decide, ingest, the jobs monitor
+      "Errors",
       "Errors",
       "Errors",
       "ExecutionsFailed",
       "IngestUnsentLines",
+      "JobsStalled",
       "Throttles",
       "Throttles",
       // the endpoint's 5xx and ModelError rates, then each policy's fallback rate

@@ -266,3 +266,79 @@ describe("the Decision Job Completed events in the CDK app", () => {
     assert.deepEqual(own.flatMap(actionsOf).sort(), ["logs:CreateLogStream", "logs:PutLogEvents"]);
   });
 });
+
+describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
+  const { template } = synthVariant("cpu");
+  const [jobsId] = only(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
+  const [monitorId, monitor] = functionWith(template, "POWERTOOLS_SERVICE_NAME", "jobs-monitor");
+
+  it("runs the monitor every 5 minutes with the stall time, on the jobs table", () => {
+    const [, rule] = only(template, "AWS::Events::Rule", { ScheduleExpression: Match.anyValue() });
+    const variables = (monitor.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+    assert.equal(rule.Properties.ScheduleExpression, "rate(5 minutes)");
+    assert.deepEqual(
+      (rule.Properties.Targets as Array<{ Arn: unknown; RetryPolicy?: unknown }>).map((target) => [
+        target.Arn,
+        target.RetryPolicy,
+      ]),
+      [[{ "Fn::GetAtt": [monitorId, "Arn"] }, { MaximumRetryAttempts: 0 }]],
+    );
+    assert.deepEqual(variables.JOBS_TABLE, { Ref: jobsId });
+    assert.equal(variables.JOB_STALL_MINUTES, "60");
+  });
+
+  it("lets the monitor query the by-created index and get job records, nothing else", () => {
+    const statements = statementsFor(template, monitor, "dynamodb:");
+    const index = { "Fn::Join": ["", [{ "Fn::GetAtt": [jobsId, "Arn"] }, "/index/by-created"]] };
+
+    assert.deepEqual(
+      statements
+        .flatMap(resourcesOf)
+        .map((resource) => JSON.stringify(resource))
+        .sort(),
+      [JSON.stringify(index), JSON.stringify({ "Fn::GetAtt": [jobsId, "Arn"] })].sort(),
+    );
+    assert.deepEqual(actionsOn(statements, index), ["dynamodb:Query"]);
+    assert.deepEqual(actionsOn(statements, { "Fn::GetAtt": [jobsId, "Arn"] }), ["dynamodb:GetItem"]);
+  });
+
+  it("alarms on one stalled job and on a failed check, on the pipeline's topic", () => {
+    const [, stalled] = only(template, "AWS::CloudWatch::Alarm", { MetricName: "JobsStalled" });
+    const [, errors] = only(template, "AWS::CloudWatch::Alarm", {
+      MetricName: "Errors",
+      Dimensions: [{ Name: "FunctionName", Value: { Ref: monitorId } }],
+    });
+
+    assert.deepEqual(
+      [
+        stalled.Properties.Namespace,
+        stalled.Properties.Dimensions,
+        stalled.Properties.Statistic,
+        stalled.Properties.Period,
+        stalled.Properties.Threshold,
+        stalled.Properties.ComparisonOperator,
+      ],
+      [
+        "Decisions",
+        [{ Name: "service", Value: "jobs-monitor" }],
+        "Maximum",
+        300,
+        1,
+        "GreaterThanOrEqualToThreshold",
+      ],
+    );
+    assert.match(String(stalled.Properties.AlarmDescription), /60 minutes/);
+    assert.deepEqual(stalled.Properties.AlarmActions, errors.Properties.AlarmActions);
+    assert.equal((stalled.Properties.AlarmActions as unknown[]).length, 1);
+  });
+
+  it("shows jobs in progress, stalled jobs and lines pending on the dashboard", () => {
+    const [, dashboard] = only(template, "AWS::CloudWatch::Dashboard");
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+
+    for (const metric of ["JobsInProgress", "JobsStalled", "JobLinesPending"]) {
+      assert.match(body, new RegExp(`\\\\"${metric}\\\\",\\\\"service\\\\",\\\\"jobs-monitor\\\\"`), metric);
+    }
+  });
+});

@@ -9,11 +9,13 @@ import { App } from "aws-cdk-lib";
 import {
   DECIDE_SETTINGS,
   INGEST_SETTINGS,
+  JOBS_MONITOR_SETTINGS,
   parseSetting,
   SERVER_SETTING_ENTRIES,
 } from "../../../contract/index.js";
 import { readDecideConfig } from "../../../functions/decide/readDecideConfig.js";
 import { readIngestConfig } from "../../../functions/ingest/readIngestConfig.js";
+import { readJobsMonitorConfig } from "../../../functions/jobsMonitor/readJobsMonitorConfig.js";
 import { INFRA_KNOBS, readInfraSettings } from "../../../infra/index.js";
 import { type SynthesisedStack, synthDecisionsStack } from "../synthDecisionsStack.js";
 
@@ -81,8 +83,13 @@ describe("knobs that set a variable", () => {
       ["cpuThreads", "SEMIF_THREADS"],
       ["gpuLayers", "SEMIF_GPU_LAYERS"],
       ["ingestMaxLinesPerInvocation", "MAX_LINES_PER_INVOCATION"],
+      ["jobStallMinutes", "JOB_STALL_MINUTES"],
       ["maxConcurrentGroups", "MAX_CONCURRENT_GROUPS"],
     ]);
+    assert.equal(
+      INFRA_KNOBS.find((knob) => knob.name === "jobStallMinutes")?.setting,
+      JOBS_MONITOR_SETTINGS.stallMinutes,
+    );
     assert.equal(
       INFRA_KNOBS.find((knob) => knob.name === "maxConcurrentGroups")?.setting,
       DECIDE_SETTINGS.maxConcurrentGroups,
@@ -120,7 +127,9 @@ describe("knobs that set a variable", () => {
 describe("the synthesised functions' environments", () => {
   let synth: SynthesisedStack;
   before(() => {
-    synth = synthDecisionsStack({ context: { maxConcurrentGroups: "7", ingestMaxLinesPerInvocation: 1234 } });
+    synth = synthDecisionsStack({
+      context: { maxConcurrentGroups: "7", ingestMaxLinesPerInvocation: 1234, jobStallMinutes: 45 },
+    });
   });
   after(() => synth?.dispose());
 
@@ -132,6 +141,10 @@ describe("the synthesised functions' environments", () => {
     assert.equal(decide.maxConcurrentGroups, synth.stack.decideCapacity.groupsPerInvocation);
     assert.ok(decide.maxConcurrentGroups >= 1 && decide.maxConcurrentGroups <= 7);
     assert.equal(ingest.maxLinesPerInvocation, 1234);
+    assert.equal(
+      readJobsMonitorConfig(functionEnvironment(synth, /^Checks the batch jobs/)).stallMinutes,
+      45,
+    );
     assert.equal(decide.policyDir, "/var/task/policies");
   });
 });
