@@ -21,6 +21,8 @@ export {
   RESULTS_WRITER_RETRY_ATTEMPTS,
   RESULTS_WRITER_TIMEOUT,
 } from "./JobResultsFunction.js";
+export type { JobsMonitorFunctionProps } from "./JobsMonitorFunction.js";
+export { JOBS_MONITOR_INTERVAL, JobsMonitorFunction } from "./JobsMonitorFunction.js";
 export type { JobsTableProps } from "./JobsTable.js";
 export { JobsTable } from "./JobsTable.js";
 export type { OutcomesTableProps } from "./OutcomesTable.js";
