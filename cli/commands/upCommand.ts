@@ -184,7 +184,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         jobs: {
           onCompleted: (detail) =>
             note(
-              `job ${detail.job_id} ${detail.status}: ${JSON.stringify(detail.counts)} results ${detail.results_uri}`,
+              `job ${detail.job_id} ${detail.status}: ${JSON.stringify(detail.counts)} ${detail.results_uri !== undefined ? `results ${detail.results_uri}` : `reason: ${detail.reason ?? "none given"}`}`,
             ),
           onError: (jobId, error) =>
             note(

@@ -47,7 +47,8 @@ export interface JobResultsWriterOptions {
   /** Line items read per Query. Default 500. */
   pageSize?: number;
   /**
-   * Called with the completion event's detail once the job's final status is written. On AWS
+   * Called with the completion event's detail once the job's final status is written (`failed`
+   * included). On AWS
    * nothing is passed: a Pipe on the jobs table's stream publishes that change to the outcomes bus
    * (as the outcomes Pipe does for outcomes); the local stack passes its own bus here.
    */
@@ -86,7 +87,8 @@ export class JobResultsWriter {
    *
    * @throws whatever S3 or DynamoDB throw (the trigger retries; nothing final was written).
    * @throws JobResultsMismatchError when the line items do not match the job's counts (a job's
-   *   lines are then not all stored; the job is marked `failed` with that reason).
+   *   lines are then not all stored; the job is marked `failed` with that reason, and its
+   *   completion event, status `failed`, is published).
    */
   async write(jobId: string): Promise<JobResultsOutcome> {
     const { ledger } = this.#options;
@@ -115,7 +117,14 @@ export class JobResultsWriter {
     const expected = job.counts.lines ?? 0;
     if (lines !== expected) {
       const reason = `the jobs table holds ${lines} ended lines for ${expected} lines counted; results not complete`;
-      await ledger.complete(jobId, { status: "failed", completed_at, reason }, { deadline: deadline() });
+      const failed = await ledger.complete(
+        jobId,
+        { status: "failed", completed_at, reason },
+        { deadline: deadline() },
+      );
+      // A failed job is completed too: its event goes out as on AWS, where the Pipe publishes every final status.
+      if (failed && this.#options.publish !== undefined)
+        await this.#options.publish(jobCompletedDetailOf({ ...job, status: "failed", completed_at, reason }));
       throw new JobResultsMismatchError(jobId, reason);
     }
     const errors = job.counts.outcomes.rejected + job.counts.dead_lettered;
