@@ -81,6 +81,12 @@ export interface LocalJobsSettings {
   onCompleted?: (detail: JobCompletedDetail) => void;
   /** Told when a job's results could not be written. Default: nothing. */
   onError?: (jobId: string, error: unknown) => void;
+  /**
+   * Runs instead of this process's results writer when a job's last line has ended (the job
+   * bench writes the results in a process of its own to measure its memory). Default: the
+   * results writer in this process.
+   */
+  onJobEnded?: (jobId: string) => Promise<void>;
 }
 
 /** The ingest trigger's settings on the local stack; defaults are the CDK app's. */
@@ -292,7 +298,11 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       ...(jobs === undefined
         ? {}
         : {
-            jobs: { table: jobs.table, maxReceiveCount: queue.maxReceiveCount, onJobEnded: jobs.onJobEnded },
+            jobs: {
+              table: jobs.table,
+              maxReceiveCount: queue.maxReceiveCount,
+              onJobEnded: options.jobs?.onJobEnded ?? jobs.onJobEnded,
+            },
           }),
     };
     const handler = await Promise.resolve()

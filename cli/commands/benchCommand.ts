@@ -15,6 +15,7 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                        [--llama-server-fa auto|on|off] [--llama-server-amx]
        decisions bench --backlog [--items N] [--quick] [--busy N] [--rounds N] [--instances N] [--groups N]
                        [--model <file.gguf>] [--threads N] [--out <dir>]
+       decisions bench --job [--lines N] [--batch-size N] [--model <file.gguf>] [--threads N] [--out <dir>]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -41,6 +42,12 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                goodput ratio is the median of the rounds' ratios (default 3)
   --instances N, --groups N  with --backlog: decide function instances and MAX_CONCURRENT_GROUPS
                (default: as the CDK app derives them from what the endpoint admits: 2 × 4 for 1 + 8)
+  --job        a JSONL object of N lines (20 states in runs of 100 lines, every 50th line not JSON)
+               through the local pipeline as a batch job on the generated tiny-qwen3: ingest
+               lines/s, drain rate (lines/s), last outcome → results object, peak RSS of ingest
+               and of the results writer (each in a process of its own), in job-<timestamp>.json/.svg
+  --lines N    lines of --job (default 20000)
+  --batch-size N  with --job: records per decide invocation, gathered for up to 1 s (default 100)
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -60,6 +67,9 @@ export const benchCommand: CliCommand = {
         "llama-server-amx": { type: "boolean", default: false },
         "no-parallel": { type: "boolean", default: false },
         backlog: { type: "boolean", default: false },
+        job: { type: "boolean", default: false },
+        lines: { type: "string" },
+        "batch-size": { type: "string" },
         items: { type: "string" },
         busy: { type: "string" },
         rounds: { type: "string" },
@@ -77,9 +87,11 @@ export const benchCommand: CliCommand = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
       throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
     }
-    if ([values.pipeline, values["llama-server"], values.backlog].filter(Boolean).length > 1) {
-      throw new UsageError("--pipeline, --llama-server and --backlog are separate runs: give one");
+    if ([values.pipeline, values["llama-server"], values.backlog, values.job].filter(Boolean).length > 1) {
+      throw new UsageError("--pipeline, --llama-server, --backlog and --job are separate runs: give one");
     }
+    if (!values.job && (values.lines !== undefined || values["batch-size"] !== undefined))
+      throw new UsageError("--lines and --batch-size belong to --job");
     const backlogOnly = [values.items, values.busy, values.rounds, values.instances, values.groups];
     if (!values.backlog && backlogOnly.some((value) => value !== undefined)) {
       throw new UsageError("--items, --busy, --rounds, --instances and --groups belong to --backlog");
@@ -120,6 +132,23 @@ export const benchCommand: CliCommand = {
       });
       printed(formatBacklogReport(report), jsonPath);
       return report.goal_met ? 0 : 1;
+    }
+    if (values.job) {
+      const lines = count(values.lines, "--lines", 1, 1_000_000);
+      const batchSize = count(values["batch-size"], "--batch-size", 1, 10_000);
+      disableMetricsUnlessAsked(process.env);
+      // Loaded only for --job: it starts the whole local stack.
+      const { formatJobReport, runJobBench } = await import("../../lab/bench/jobs/index.js");
+      const { report, jsonPath, svgPath } = await runJobBench({
+        ...(lines !== undefined ? { lines } : {}),
+        ...(batchSize !== undefined ? { batchSize } : {}),
+        ...(values.model !== undefined ? { modelPath: values.model } : {}),
+        ...(threads !== undefined ? { threads } : {}),
+        ...(values.out !== undefined ? { outDir: values.out } : {}),
+      });
+      process.stdout.write(formatJobReport(report));
+      process.stdout.write(`\nwrote ${jsonPath}\nwrote ${svgPath}\n`);
+      return 0;
     }
     if (values.pipeline) {
       // The decide function's EMF metrics would go to stdout between the report's lines.
