@@ -1,5 +1,5 @@
 /**
- * A 20,000-line batch job through the local pipeline as `decisions up` runs it: the object put
+ * A large batch job through the local pipeline as `decisions up` runs it: the object put
  * under the ingest prefix of fauxqs' bucket starts the real ingest function through the upload
  * trigger, the poller runs the real decide function on the adapter serving the generated tiny
  * model, DynamoDB Local holds outcomes and the job, and the results writer starts from the update
@@ -10,6 +10,11 @@
  * app's `batchSize` setting), so the endpoint is asked about once per batch and the time goes to
  * the job's own work (20,000 SQS messages, one DynamoDB transaction per line). No time is
  * asserted; the wait is bounded by progress (the job's count of ended lines must keep moving).
+ *
+ * Its size: `DECISIONS_JOB_SCALE_LINES` lines, 2,000 when unset. `npm test` runs that, since one
+ * DynamoDB Local transaction per line makes the 20,000 lines of the sizing figures take 10–13
+ * minutes on 2 busy cores (docs/benchmarks: the job bench); `DECISIONS_JOB_SCALE_LINES=20000 node
+ * --import tsx --test test/functions/jobs/jobScale.integration.test.ts` runs that size.
  */
 import assert from "node:assert/strict";
 import { createInterface } from "node:readline";
@@ -30,11 +35,20 @@ import { buildJobObject } from "../../../lab/bench/jobs/index.js";
 import { createLocalDecideHandler, type LocalStack, startLocalStack } from "../../../local/index.js";
 import { JobsReader } from "../../../operations/jobs/index.js";
 
-const LINES = 20_000;
+const LINES = scaleLines(process.env.DECISIONS_JOB_SCALE_LINES);
 const KEY = "incoming/job-scale.jsonl";
 /** Polls of the job record without a single line ending before the test calls the pipeline stuck. */
 const STILL_POLLS = 600;
 const POLL_MS = 500;
+
+/** The test's line count: the variable's value (100 to 1,000,000), else 2,000. */
+function scaleLines(text: string | undefined): number {
+  if (text === undefined || text.trim() === "") return 2_000;
+  const lines = Number(text);
+  if (!Number.isInteger(lines) || lines < 100 || lines > 1_000_000)
+    throw new RangeError(`DECISIONS_JOB_SCALE_LINES must be an integer from 100 to 1000000, got "${text}"`);
+  return lines;
+}
 
 async function readObject(s3: S3Client, uri: string): Promise<Readable> {
   const [, , bucket, ...key] = uri.split("/");
@@ -42,7 +56,9 @@ async function readObject(s3: S3Client, uri: string): Promise<Readable> {
   return output.Body as Readable;
 }
 
-describe("a 20,000-line job on the local stack (integration)", { timeout: 3_600_000 }, () => {
+describe(`a ${LINES.toLocaleString("en-US")}-line job on the local stack (integration)`, {
+  timeout: 3_600_000,
+}, () => {
   let stack: LocalStack | undefined;
 
   after(async () => {
