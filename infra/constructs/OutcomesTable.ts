@@ -1,13 +1,13 @@
-import { Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import type { RemovalPolicy } from "aws-cdk-lib";
 import { AttributeType, type Table } from "aws-cdk-lib/aws-dynamodb";
 import { EventBus } from "aws-cdk-lib/aws-events";
-import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import { CfnPipe } from "aws-cdk-lib/aws-pipes";
-import { Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import type { Queue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
 import { FAILURE_RECORD_TTL_ATTRIBUTE } from "../../contract/failures/FailureRecordSchema.js";
 import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
 import { recordTable } from "./recordTable.js";
+import { streamPipeParts, streamSourceParameters } from "./streamPipeParts.js";
 
 /** Props of {@link OutcomesTable}. */
 export interface OutcomesTableProps {
@@ -71,35 +71,14 @@ export class OutcomesTable extends Construct {
     this.statusIndexArn = `${this.table.tableArn}/index/${OUTCOMES_STATUS_INDEX.name}`;
 
     this.bus = new EventBus(this, "Bus", { eventBusName: props.busName });
-    this.undelivered = new Queue(this, "Undelivered", {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.undelivered).acknowledge({
-      id: "AwsSolutions-SQS3",
-      reason: "This queue is the dead-letter target of the outcomes Pipe.",
-    });
-
     const streamArn = this.table.tableStreamArn;
     if (streamArn === undefined) throw new Error("OutcomesTable: the table has no stream");
-    const role = new Role(this, "PipeRole", {
-      assumedBy: new ServicePrincipal("pipes.amazonaws.com", {
-        conditions: { StringEquals: { "aws:SourceAccount": Stack.of(this).account } },
-      }),
-      description: "Outcomes Pipe: reads the outcomes table's stream, puts events on the outcomes bus",
+    const { undelivered, role } = streamPipeParts(this, {
+      streamArn,
+      pipeName: "outcomes",
+      roleDescription: "Outcomes Pipe: reads the outcomes table's stream, puts events on the outcomes bus",
     });
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
-        resources: [streamArn],
-      }),
-    );
-    role.addToPolicy(new PolicyStatement({ actions: ["dynamodb:ListStreams"], resources: ["*"] }));
-    Validations.of(role).acknowledge({
-      id: "AwsSolutions-IAM5[Resource::*]",
-      reason: "dynamodb:ListStreams has no resource-level permissions; it lists stream ARNs only.",
-    });
+    this.undelivered = undelivered;
     this.bus.grantPutEventsTo(role);
     this.undelivered.grantSendMessages(role);
 
@@ -107,15 +86,7 @@ export class OutcomesTable extends Construct {
       description: "Publishes outcomes (inserts and modifications) to the outcomes bus",
       roleArn: role.roleArn,
       source: streamArn,
-      sourceParameters: {
-        dynamoDbStreamParameters: {
-          startingPosition: "LATEST",
-          batchSize: 10,
-          maximumRetryAttempts: 10,
-          deadLetterConfig: { arn: this.undelivered.queueArn },
-        },
-        filterCriteria: { filters: [{ pattern: JSON.stringify(OUTCOME_EVENTS_PATTERN) }] },
-      },
+      sourceParameters: streamSourceParameters(this.undelivered, OUTCOME_EVENTS_PATTERN),
       target: this.bus.eventBusArn,
       targetParameters: {
         eventBridgeEventBusParameters: {
