@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { build, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
+import { bundleAsNodejsFunction } from "../../support/bundleAsNodejsFunction.js";
 
 const run = promisify(execFile);
 
@@ -22,21 +23,7 @@ describe("the decide function's bundle", () => {
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), "decide-bundle-"));
     bundle = join(folder, "index.mjs");
-    const result = await build({
-      entryPoints: ["functions/decide/handler.ts"],
-      outfile: bundle,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node22",
-      metafile: true,
-      logLevel: "silent",
-      // As CDK's NodejsFunction does for ESM: CommonJS dependencies get a `require`.
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-    });
-    metafile = result.metafile;
+    metafile = await bundleAsNodejsFunction("functions/decide/handler.ts", bundle);
     await cp("policies", join(folder, "policies"), { recursive: true });
   });
 

@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { build, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
+import { bundleAsNodejsFunction } from "../../support/bundleAsNodejsFunction.js";
 
 const run = promisify(execFile);
 
@@ -40,21 +41,7 @@ describe("the batch jobs' function bundles", () => {
     folder = await mkdtemp(join(tmpdir(), "job-bundles-"));
     for (const handler of HANDLERS) {
       const file = join(folder, handler.name, "index.mjs");
-      const result = await build({
-        entryPoints: [handler.entry],
-        outfile: file,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node22",
-        metafile: true,
-        logLevel: "silent",
-        // As CDK's NodejsFunction does for ESM: CommonJS dependencies get a `require`.
-        banner: {
-          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-        },
-      });
-      bundles.set(handler.name, { file, metafile: result.metafile });
+      bundles.set(handler.name, { file, metafile: await bundleAsNodejsFunction(handler.entry, file) });
     }
   });
 
