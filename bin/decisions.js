@@ -26,6 +26,10 @@ async function runCommand() {
     if (warning.name === "ExperimentalWarning" && /SQLite/.test(warning.message)) return;
     for (const listener of printWarnings) listener(warning);
   });
+  // The local stack runs the functions in this process, and their Powertools metrics would print EMF
+  // documents on stdout between a command's own lines; no CloudWatch reads them here. Off unless the
+  // user set the variable (Powertools reads it when a function's Metrics is made).
+  process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
   const { runCli } = await import(main.href);
   process.exitCode = await runCli(process.argv.slice(2));
 }

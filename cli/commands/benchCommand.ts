@@ -7,7 +7,6 @@ import { runBench } from "../../lab/bench/runBench.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import { disableMetricsUnlessAsked } from "./localStackArgs.js";
 
 const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads N] [--out <dir>] [--no-http] [--no-parallel]
        decisions bench --pipeline [--quick] [--model <file.gguf>] [--threads N] [--out <dir>]
@@ -119,7 +118,6 @@ export const benchCommand: CliCommand = {
       const rounds = count(values.rounds, "--rounds", 1, 100);
       const instances = count(values.instances, "--instances", 1, 64);
       const groups = count(values.groups, "--groups", 1, 64);
-      disableMetricsUnlessAsked(process.env);
       // Loaded only for --backlog: it starts the whole local stack.
       const { formatBacklogReport, runBacklogBench } = await import("../../lab/bench/backlog/index.js");
       const { report, jsonPath } = await runBacklogBench({
@@ -136,7 +134,6 @@ export const benchCommand: CliCommand = {
     if (values.job) {
       const lines = count(values.lines, "--lines", 1, 1_000_000);
       const batchSize = count(values["batch-size"], "--batch-size", 1, 10_000);
-      disableMetricsUnlessAsked(process.env);
       // Loaded only for --job: it starts the whole local stack.
       const { formatJobReport, runJobBench } = await import("../../lab/bench/jobs/index.js");
       const { report, jsonPath, svgPath } = await runJobBench({
@@ -151,8 +148,6 @@ export const benchCommand: CliCommand = {
       return 0;
     }
     if (values.pipeline) {
-      // The decide function's EMF metrics would go to stdout between the report's lines.
-      disableMetricsUnlessAsked(process.env);
       // Loaded only for --pipeline: it starts the whole local stack.
       const { formatPipelineReport, runPipelineBench } = await import("../../lab/bench/pipeline/index.js");
       const { report, jsonPath } = await runPipelineBench(separate);

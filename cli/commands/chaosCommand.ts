@@ -9,7 +9,6 @@ import { formatChaosReport, runChaos } from "../../lab/chaos/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import { disableMetricsUnlessAsked } from "./localStackArgs.js";
 
 const USAGE = `usage: decisions chaos [--messages N] [--seed S] [options]
 
@@ -58,7 +57,6 @@ export const chaosCommand: CliCommand = {
         usage: USAGE,
       });
     }
-    disableMetricsUnlessAsked(process.env);
     const result = await runChaos({
       messages,
       seed,

@@ -104,11 +104,3 @@ export function readLocalStackArgs(
     functionLogLevel: level as LocalStackArgs["functionLogLevel"],
   };
 }
-
-/**
- * The decide function's Powertools metrics print EMF documents on stdout, which would break the
- * one-line stdout contract, and no CloudWatch reads them here: off unless the user chose.
- */
-export function disableMetricsUnlessAsked(env: Readonly<Record<string, string | undefined>>): void {
-  if (env.POWERTOOLS_METRICS_DISABLED === undefined) process.env.POWERTOOLS_METRICS_DISABLED = "true";
-}

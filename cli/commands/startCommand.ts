@@ -8,12 +8,7 @@ import { runDemo } from "../../local/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
-import {
-  disableMetricsUnlessAsked,
-  localStackFlags,
-  localStackUsage,
-  readLocalStackArgs,
-} from "./localStackArgs.js";
+import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
 
 /** Usage text of `decisions start`. */
 export function startUsage(): string {
@@ -47,7 +42,6 @@ export const startCommand: CliCommand = {
     }
     const { stack, functionLogLevel } = readLocalStackArgs(values, process.env, usage);
     const timeout = readTimeoutSeconds(values["timeout-seconds"], usage);
-    disableMetricsUnlessAsked(process.env);
     const { model, ...stackSettings } = stack;
     const result = await runDemo({
       model,

@@ -20,12 +20,7 @@ import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import {
-  disableMetricsUnlessAsked,
-  localStackFlags,
-  localStackUsage,
-  readLocalStackArgs,
-} from "./localStackArgs.js";
+import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
 
 /** Usage text of `decisions up`. */
 export function upUsage(): string {
@@ -162,7 +157,6 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       // Warn and error lines go to stderr (Powertools' console), so the stdout line stays one line.
       const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage, "WARN");
       const eventSource = readEventSourceArgs(values, usage);
-      disableMetricsUnlessAsked(env);
       const note = (line: string): void => {
         stderr.write(`${line}\n`);
       };

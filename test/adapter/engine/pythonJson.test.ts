@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { pythonJsonDumps, pythonJsonString } from "../../../adapter/engine/pythonJson.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
 describe("pythonJsonDumps", () => {
   it("uses Python's separators and keeps key order", () => {
@@ -35,7 +36,7 @@ describe("pythonJsonDumps", () => {
         const normalised = JSON.parse(JSON.stringify(value));
         assert.deepEqual(JSON.parse(pythonJsonDumps(normalised)), normalised);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(process.env, 300) },
     );
   });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { AdmissionGate } from "../../../adapter/server/AdmissionGate.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
 describe("AdmissionGate", () => {
   it("admits running plus queued requests and refuses the next", () => {
@@ -105,7 +106,7 @@ describe("AdmissionGate", () => {
           assert.equal(gate.running, 0);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(process.env, 200) },
     );
   });
 });

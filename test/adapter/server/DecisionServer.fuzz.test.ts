@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Agent } from "node:http";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 import { send, supportRouteDecision } from "./httpClient.js";
 import { type Harness, startFakeServer } from "./serverHarness.js";
 
@@ -81,7 +82,7 @@ describe("DecisionServer under fuzzed bodies", () => {
             );
           }
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(process.env, 300) },
       );
       assert.equal((await send(h.port, { path: "/ping" })).status, 200);
       assert.equal(h.logger.events("handler_failed").length, 0);

@@ -7,6 +7,7 @@ import { formatFieldPath, type PathSegment } from "../../../adapter/server/field
 import type { RequestLimits, Validation } from "../../../adapter/server/types.js";
 import { validateRequest } from "../../../adapter/server/validateRequest.js";
 import { findReservedToken, RESERVED_TOKENS } from "../../../contract/wire/reservedText.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
 const LIMITS: RequestLimits = {
   maxOptions: 26,
@@ -94,7 +95,7 @@ describe("request validators (properties)", () => {
             }
           }
         }),
-        { numRuns: 500 },
+        { numRuns: propertyRuns(process.env, 500) },
       );
     });
   }

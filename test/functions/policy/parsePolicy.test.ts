@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { PolicyLoadError, type PolicyProblem, parsePolicy } from "../../../functions/policy/index.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 import { policyText } from "./fabricate.js";
 
 /** The problems `parsePolicy` throws for `text` (fails the test when it does not throw). */
@@ -374,7 +375,7 @@ questions:
         }
         return true;
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(process.env, 400) },
     );
   });
 
@@ -436,7 +437,7 @@ questions:
         }
         return true;
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(process.env, 400) },
     );
   });
 });

@@ -6,6 +6,7 @@ import { App } from "aws-cdk-lib";
 import fc from "fast-check";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { INFRA_KNOBS, InfraConfigError, readInfraSettings } from "../../../infra/index.js";
+import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
 function read(context: Record<string, unknown>) {
   return readInfraSettings(new App({ context }).node);
@@ -133,7 +134,7 @@ describe("readInfraSettings", () => {
           );
         }
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(process.env, 200) },
     );
   });
 });

@@ -1,0 +1,52 @@
+/** The order `npm test` starts its files in, and the split of `npm run test:unit` into processes. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { tapCounts } from "./runUnitTests.js";
+import { findTestFiles, heaviestFirst, readWeights, splitEvenly, weightOf } from "./testOrder.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+describe("the order of npm test's files", () => {
+  it("starts recorded heavy files first, then model and integration tests, then unit tests", () => {
+    const files = ["test/a.test.ts", "test/b.integration.test.ts", "test/c.model.test.ts", "test/d.test.ts"];
+
+    const order = heaviestFirst(files, { "test/d.test.ts": 120 });
+
+    assert.deepEqual(order, [
+      "test/d.test.ts",
+      "test/b.integration.test.ts",
+      "test/c.model.test.ts",
+      "test/a.test.ts",
+    ]);
+  });
+
+  it("splits files into lists of nearly equal weight, each heaviest first", () => {
+    const weights = { "test/a.test.ts": 10, "test/b.test.ts": 6, "test/c.test.ts": 5, "test/d.test.ts": 1 };
+
+    const lists = splitEvenly(Object.keys(weights), 2, weights);
+
+    assert.deepEqual(lists, [
+      ["test/a.test.ts", "test/d.test.ts"],
+      ["test/b.test.ts", "test/c.test.ts"],
+    ]);
+    assert.deepEqual(
+      lists.map((list) => list.reduce((sum, file) => sum + weightOf(file, weights), 0)),
+      [11, 11],
+    );
+  });
+
+  it("records weights only for test files that exist", () => {
+    const files = new Set(findTestFiles(ROOT));
+
+    const stale = Object.keys(readWeights(ROOT)).filter((file) => !files.has(file));
+
+    assert.deepEqual(stale, [], "remove these from test/testWeights.json (or record the weights again)");
+  });
+
+  it("reads the counts at the end of node's TAP report", () => {
+    const tap = "ok 1 - x\n# tests 5\n# suites 1\n# pass 3\n# fail 1\n# cancelled 0\n# skipped 1\n";
+
+    assert.deepEqual(tapCounts(tap), { pass: 3, fail: 1, skipped: 1, cancelled: 0 });
+  });
+});

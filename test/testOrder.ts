@@ -1,0 +1,76 @@
+/**
+ * The order in which `npm test` starts its test files: heaviest first, so that the two workers end
+ * together instead of one of them starting the image build or the chaos run last while the other
+ * sits idle (measured: 78 % busy when the files started in name order).
+ *
+ * A file's weight is the seconds it took in a recorded run (`test/testWeights.json`, written by
+ * `npm test` when `DECISIONS_TEST_WEIGHTS_OUT` names a file); a file not recorded there is weighed
+ * by its kind, model and integration tests before unit tests.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, sep } from "node:path";
+
+/** Seconds assumed for a test file that no recorded run measured, by its kind (its name's suffix). */
+export const DEFAULT_WEIGHTS = {
+  "model.test.ts": 30,
+  "integration.test.ts": 30,
+  "test.ts": 2,
+} as const;
+
+/** Every test file (`*.test.ts` under `test/`), relative to `root` with `/`, in name order. */
+export function findTestFiles(root: string): string[] {
+  return readdirSync(join(root, "test"), { recursive: true, encoding: "utf8" })
+    .map((file) => `test/${file.split(sep).join("/")}`)
+    .filter((file) => file.endsWith(".test.ts"))
+    .sort();
+}
+
+/** The seconds a file is expected to take: its recorded weight, else its kind's default. */
+export function weightOf(file: string, recorded: Readonly<Record<string, number>>): number {
+  const seconds = recorded[file];
+  if (seconds !== undefined) return seconds;
+  if (file.endsWith(".model.test.ts")) return DEFAULT_WEIGHTS["model.test.ts"];
+  if (file.endsWith(".integration.test.ts")) return DEFAULT_WEIGHTS["integration.test.ts"];
+  return DEFAULT_WEIGHTS["test.ts"];
+}
+
+/** `files` heaviest first (ties in name order), weighed by {@link weightOf}. */
+export function heaviestFirst(
+  files: readonly string[],
+  recorded: Readonly<Record<string, number>>,
+): string[] {
+  return [...files].sort((a, b) => weightOf(b, recorded) - weightOf(a, recorded) || a.localeCompare(b));
+}
+
+/**
+ * Splits `files` into `count` lists whose weights are as even as a greedy split makes them (each
+ * file, heaviest first, goes to the lightest list so far); each list keeps heaviest first.
+ */
+export function splitEvenly(
+  files: readonly string[],
+  count: number,
+  recorded: Readonly<Record<string, number>>,
+): string[][] {
+  const lists = Array.from({ length: count }, () => ({ files: [] as string[], seconds: 0 }));
+  for (const file of heaviestFirst(files, recorded)) {
+    const lightest = lists.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.files.push(file);
+    lightest.seconds += weightOf(file, recorded);
+  }
+  return lists.map((list) => list.files);
+}
+
+/** The path of the recorded weights, relative to the repository root. */
+export const WEIGHTS_FILE = "test/testWeights.json";
+
+/** The recorded weights (seconds per file); none when the file is absent. */
+export function readWeights(root: string): Record<string, number> {
+  let text: string;
+  try {
+    text = readFileSync(join(root, WEIGHTS_FILE), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  return JSON.parse(text) as Record<string, number>;
+}
