@@ -144,19 +144,25 @@ export async function startSageMakerGateway(
       return;
     }
     counts.set(name, (counts.get(name) ?? 0) + 1);
+    if ((inFlight.get(name) ?? 0) >= settings.maxConcurrentInvocations) {
+      request.resume();
+      send(response, throttlingException(name));
+      return;
+    }
+    // The body is read before the invocation counts against the limit: a client that sends its
+    // body slowly (or stalls after a byte) must not hold a place other invocations need.
+    const body = await readBody(request, settings.maxBodyBytes);
+    if (body === undefined) {
+      send(response, validationError(`Request body exceeds the ${settings.maxBodyBytes} bytes allowed.`));
+      return;
+    }
     const running = inFlight.get(name) ?? 0;
     if (running >= settings.maxConcurrentInvocations) {
-      request.resume();
       send(response, throttlingException(name));
       return;
     }
     inFlight.set(name, running + 1);
     try {
-      const body = await readBody(request, settings.maxBodyBytes);
-      if (body === undefined) {
-        send(response, validationError(`Request body exceeds the ${settings.maxBodyBytes} bytes allowed.`));
-        return;
-      }
       await forward(name, adapterUrl, request, body, response);
     } finally {
       inFlight.set(name, (inFlight.get(name) ?? 1) - 1);

@@ -4,10 +4,22 @@ import type { DecisionEngine } from "../engine/types.js";
 import { AdmissionGate, type AdmissionTicket } from "./AdmissionGate.js";
 import { adapterBuildOf } from "./adapterBuildOf.js";
 import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
+import { BodyReadBudget, type BodyReadLease } from "./BodyReadBudget.js";
 import type { ServerConfig } from "./config.js";
-import { DISCARD_TIMEOUT_MS, MAX_DISCARD_BYTES, MAX_JSON_DEPTH, ROUTES } from "./constants.js";
+import {
+  BODY_PACE,
+  CONNECTIONS_CHECKING_INTERVAL_MS,
+  DISCARD_TIMEOUT_MS,
+  HEADERS_TIMEOUT_MS,
+  MAX_CONNECTIONS,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  MAX_DISCARD_BYTES,
+  MAX_JSON_DEPTH,
+  ROUTES,
+} from "./constants.js";
 import {
   BodyTimeoutError,
+  BodyTooSlowError,
   ClientDisconnectedError,
   DeadlineExceededError,
   type HttpError,
@@ -16,6 +28,7 @@ import {
   ServiceUnavailableError,
   StartupError,
 } from "./errors.js";
+import { type ConnectionLimits, limitConnections } from "./limitConnections.js";
 import type { Logger } from "./logger.js";
 import { mapEngineError } from "./mapEngineError.js";
 import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
@@ -23,6 +36,7 @@ import { probeEngine } from "./probeEngine.js";
 import { RefusalLog } from "./RefusalLog.js";
 import { declaredLength, discardBody, type JsonBody, readJsonBody } from "./readJsonBody.js";
 import type { InvocationKind, RequestLimits } from "./types.js";
+import { type BodyPace, watchBodyPace } from "./watchBodyPace.js";
 
 /** The settings {@link DecisionServer} uses (a {@link ServerConfig} has them all). */
 export type DecisionServerSettings = Pick<
@@ -59,6 +73,13 @@ export interface DecisionServerOptions {
   logger: Logger;
   /** Extra fields of the `ready` log line (e.g. the model path, threads, GPU layers). */
   readyFields?: Record<string, unknown>;
+  /** The slowest a request body may arrive before it is cut with 408. Default {@link BODY_PACE}. */
+  bodyPace?: BodyPace;
+  /**
+   * Bounds on open connections, in all and per remote address, and on the time to send headers.
+   * Default {@link MAX_CONNECTIONS}, {@link MAX_CONNECTIONS_PER_ADDRESS}, {@link HEADERS_TIMEOUT_MS}.
+   */
+  connectionLimits?: ConnectionLimits;
 }
 
 /** Lifecycle of a {@link DecisionServer}. */
@@ -103,7 +124,11 @@ interface RequestRecord {
  * OpenAI chat, told apart by shape), `POST /v1/systemone` and `POST /v1/chat/completions`.
  *
  * Admission is bounded (`maxInFlight` running + `queueDepth` waiting; beyond that 503 with
- * `Retry-After`, decided before the body is read). Each request has a deadline
+ * `Retry-After`, decided before the body is read). A body is read before its request is admitted,
+ * charged by the bytes it holds to a budget of `maxBodyReads` × `maxBodyBytes` (so a stalled
+ * sender holds a byte, not a slot), and cut with 408 when it arrives slower than `bodyPace` or
+ * later than `bodyTimeoutSeconds`; headers have their own deadline, and connections are bounded
+ * in all and per remote address. Each request has a deadline
  * (`requestTimeoutMs`, 504 when passed) and is aborted when its client disconnects. Bad input
  * gets a 4xx naming every problem; engine failures are mapped by class; nothing a client sends
  * causes a 5xx or a crash.
@@ -122,8 +147,9 @@ export class DecisionServer implements AsyncDisposable {
   readonly #readyFields: Record<string, unknown>;
   readonly #refusals: RefusalLog;
   readonly #gate: AdmissionGate;
-  /** Request bodies being read now (at most `maxBodyReads`). */
-  #bodyReads = 0;
+  /** Bytes held by bodies being read or prepared (at most `maxBodyReads` × `maxBodyBytes`). */
+  readonly #bodies: BodyReadBudget;
+  readonly #bodyPace: BodyPace;
   readonly #http: Server;
   readonly #loadController = new AbortController();
   readonly #inFlight = new Set<AbortController>();
@@ -144,11 +170,28 @@ export class DecisionServer implements AsyncDisposable {
       maxInFlight: options.settings.maxInFlight,
       queueDepth: options.settings.queueDepth,
     });
-    this.#http = createServer((request, response) => {
-      void this.#handle(request, response);
+    this.#bodies = new BodyReadBudget({
+      maxBytes: options.settings.maxBodyReads * options.settings.maxBodyBytes,
     });
-    // A request may legitimately take the whole deadline; never let Node cut it shorter.
-    this.#http.requestTimeout = Math.max(this.#http.requestTimeout, this.#settings.requestTimeoutMs + 5_000);
+    this.#bodyPace = options.bodyPace ?? BODY_PACE;
+    this.#http = createServer(
+      {
+        // A request may legitimately take the whole deadline; never let Node cut it shorter.
+        requestTimeout: Math.max(300_000, this.#settings.requestTimeoutMs + 5_000),
+        connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      },
+      (request, response) => {
+        void this.#handle(request, response);
+      },
+    );
+    limitConnections(
+      this.#http,
+      options.connectionLimits ?? {
+        maxConnections: MAX_CONNECTIONS,
+        maxConnectionsPerAddress: MAX_CONNECTIONS_PER_ADDRESS,
+        headersTimeoutMs: HEADERS_TIMEOUT_MS,
+      },
+    );
   }
 
   /** Where the server is in its lifecycle. */
@@ -247,6 +290,7 @@ export class DecisionServer implements AsyncDisposable {
       limits: {
         ...this.#limits,
         max_body_bytes: this.#settings.maxBodyBytes,
+        body_read_bytes: this.#bodies.maxBytes,
         max_in_flight: this.#settings.maxInFlight,
         queue_depth: this.#settings.queueDepth,
         request_timeout_ms: this.#settings.requestTimeoutMs,
@@ -392,8 +436,15 @@ export class DecisionServer implements AsyncDisposable {
       );
       return;
     }
-    // At capacity the answer is 503 at once, before the body is read (the sender need not upload).
-    if (this.#gate.admitted >= this.#gate.capacity || this.#bodyReads >= this.#settings.maxBodyReads) {
+    // At capacity the answer is 503 at once, before the body is read (the sender need not upload):
+    // the gate is full, or the bodies being read hold so much that this one's declared length (at
+    // least a byte) would not fit. A length over the body limit is left to its 413.
+    const length = declaredLength(request);
+    const expected = length === undefined || Number.isNaN(length) ? 1 : Math.max(1, length);
+    if (
+      this.#gate.admitted >= this.#gate.capacity ||
+      (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected))
+    ) {
       const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
       record.refused = true;
       this.#fail(request, response, busy, record);
@@ -409,10 +460,12 @@ export class DecisionServer implements AsyncDisposable {
     response.once("close", onClose);
     let prepared: PreparedInvocation | undefined;
     let ticket: AdmissionTicket | undefined;
+    const lease = this.#bodies.open();
     try {
       // The body is read before the request takes a place in the gate, within its own deadline and
-      // among a bounded number of reads: a slow or idle sender holds a read, never an admission.
-      const body = await this.#readBody(request, controller.signal);
+      // pace, charged by the bytes it holds: a slow or idle sender holds those bytes, never an
+      // admission, nor the room another request's body needs.
+      const body = await this.#readBody(request, controller.signal, lease, record);
       // Rendering and tokenizing run on the engine's prompt worker (off the event loop) before the
       // request takes its place in the gate: /ping and other requests are answered meanwhile.
       prepared = await prepareInvocation(
@@ -424,6 +477,8 @@ export class DecisionServer implements AsyncDisposable {
         controller.signal,
       );
       record.kind = prepared.invocation.kind;
+      // Prepared: the body's bytes are no longer held for it (the gate bounds what runs and waits).
+      lease.release();
       ticket = this.#gate.tryAdmit();
       if (ticket === undefined) {
         record.refused = true;
@@ -457,25 +512,45 @@ export class DecisionServer implements AsyncDisposable {
       clearTimeout(deadline);
       response.off("close", onClose);
       this.#inFlight.delete(controller);
+      lease.release();
       ticket?.release();
     }
   }
 
-  /** Reads a request's body within the body deadline, counted among the reads at once. */
-  async #readBody(request: IncomingMessage, signal: AbortSignal): Promise<JsonBody> {
+  /**
+   * Reads a request's body within the body deadline and pace, each chunk charged to `lease`; a
+   * chunk the budget has no room for ends the read with 503 (counted as a refusal).
+   */
+  async #readBody(
+    request: IncomingMessage,
+    signal: AbortSignal,
+    lease: BodyReadLease,
+    record: RequestRecord,
+  ): Promise<JsonBody> {
     const seconds = this.#settings.bodyTimeoutSeconds;
     const reading = new AbortController();
     const timer = setTimeout(() => reading.abort(new BodyTimeoutError(seconds)), seconds * 1000);
-    this.#bodyReads += 1;
+    const minRate = this.#bodyPace.minBytesPerSecond;
+    const pace = watchBodyPace(this.#bodyPace, () => reading.abort(new BodyTooSlowError(minRate)));
     try {
       return await readJsonBody(request, {
         maxBytes: this.#settings.maxBodyBytes,
         maxDepth: MAX_JSON_DEPTH,
         signal: AbortSignal.any([signal, reading.signal]),
+        onChunk: (bytes) => {
+          if (!lease.take(bytes)) {
+            record.refused = true;
+            throw new ServiceUnavailableError(
+              "the server holds as many request bodies as it may; retry the request",
+              this.#settings.retryAfterSeconds,
+            );
+          }
+          pace.received(bytes);
+        },
       });
     } finally {
       clearTimeout(timer);
-      this.#bodyReads -= 1;
+      pace.stop();
     }
   }
 

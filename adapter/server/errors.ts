@@ -138,6 +138,24 @@ export class BodyTimeoutError extends HttpError {
   }
 }
 
+/**
+ * 408, retryable: the body arrived slower than the least pace (`BODY_PACE`: bytes per second after
+ * a grace period); the connection is closed, since the rest of the body may still come.
+ */
+export class BodyTooSlowError extends HttpError {
+  override name = "BodyTooSlowError";
+  constructor(minBytesPerSecond: number, options?: ErrorOptions) {
+    super(
+      408,
+      `the request's body arrived slower than ${minBytesPerSecond} bytes per second; send it at once, or retry`,
+      true,
+      [],
+      { Connection: "close" },
+      options,
+    );
+  }
+}
+
 /** 500: an unexpected failure; the body says nothing more, the log has the details. */
 export class InternalServerError extends HttpError {
   override name = "InternalServerError";

@@ -7,6 +7,7 @@ export { findReservedToken, RESERVED_TOKENS } from "../../contract/wire/reserved
 export { AdmissionGate, type AdmissionGateOptions, AdmissionTicket } from "./AdmissionGate.js";
 export { adoptTextStates } from "./adoptTextStates.js";
 export { answerInvocation, type InvocationAnswer, type InvocationSummary } from "./answerInvocation.js";
+export { BodyReadBudget, type BodyReadBudgetOptions, BodyReadLease } from "./BodyReadBudget.js";
 export { type ChatCompletionResponse, chatCompletionResponse } from "./chatCompletionResponse.js";
 export { checkTokenBudget } from "./checkTokenBudget.js";
 export { type Classification, classifyInvocation } from "./classifyInvocation.js";
@@ -22,6 +23,8 @@ export { type DiscoverModelOptions, discoverModel } from "./discoverModel.js";
 export { type EngineFieldMap, engineFieldMapFor, translateEnginePath } from "./engineFieldMap.js";
 export {
   BadRequestError,
+  BodyTimeoutError,
+  BodyTooSlowError,
   ClientDisconnectedError,
   ConfigError,
   DeadlineExceededError,

@@ -17,6 +17,11 @@ export interface ReadJsonBodyOptions {
   maxDepth: number;
   /** Stops reading (rejecting with the signal's reason) when it aborts, e.g. at the request's deadline. */
   signal?: AbortSignal;
+  /**
+   * Called with each chunk's size as it arrives, before the chunk is kept (a budget charges it, a
+   * pace watch counts it); what it throws ends the read with that error. Default: nothing is called.
+   */
+  onChunk?: (bytes: number) => void;
 }
 
 /** A parsed body: its text, its tree as written, its value, and the repeated keys `JSON.parse` would hide. */
@@ -64,6 +69,7 @@ export function declaredLength(request: IncomingMessage): number | undefined {
  *   UTF-8, text that is not JSON, or nesting deeper than `maxDepth` (see {@link parseBodyText}).
  * @throws ClientDisconnectedError when the connection fails or closes before the body is complete.
  * @throws the signal's reason when it aborts while reading.
+ * @throws what `onChunk` throws.
  */
 export async function readJsonBody(
   request: IncomingMessage,
@@ -78,7 +84,7 @@ export async function readJsonBody(
     ]);
   }
   if (length !== undefined && length > options.maxBytes) throw new PayloadTooLargeError(options.maxBytes);
-  const bytes = await collect(request, options.maxBytes, options.signal);
+  const bytes = await collect(request, options);
   if (bytes.length === 0) {
     throw new BadRequestError("the request body is empty", [
       { field: "body", message: "must be a JSON object" },
@@ -137,11 +143,8 @@ export function parseBodyText(text: string, maxDepth: number): JsonBody {
   return { text, node, value: jsonValueOf(node), duplicateKeys };
 }
 
-function collect(
-  request: IncomingMessage,
-  maxBytes: number,
-  signal: AbortSignal | undefined,
-): Promise<Buffer> {
+function collect(request: IncomingMessage, options: ReadJsonBodyOptions): Promise<Buffer> {
+  const { maxBytes, signal, onChunk } = options;
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -160,8 +163,18 @@ function collect(
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.length;
-      if (received > maxBytes) fail(new PayloadTooLargeError(maxBytes));
-      else chunks.push(chunk);
+      if (received > maxBytes) {
+        fail(new PayloadTooLargeError(maxBytes));
+        return;
+      }
+      try {
+        onChunk?.(chunk.length);
+      } catch (error) {
+        // The caller refused the chunk (a budget full, for one): the read ends with its error.
+        fail(error);
+        return;
+      }
+      chunks.push(chunk);
     };
     const onEnd = (): void => {
       cleanup();

@@ -208,7 +208,7 @@ export const SERVER_SETTING_ENTRIES = {
   maxBodyReads: {
     env: ["SEMIF_MAX_BODY_READS"],
     flag: "max-body-reads",
-    doc: "request bodies read at once; beyond it 503 with `Retry-After` before anything is read (bodies are read before a request takes its place in the queue)",
+    doc: "bodies of max-body-bytes held at once: bodies being read (and prepared) hold at most this × max-body-bytes bytes together, each charged the bytes it has received (a stalled sender holds what it sent, not a slot); beyond it 503 with `Retry-After`, before anything is read when `Content-Length` says so",
     schema: integerSetting(1, 100_000),
     default: { value: 32 },
   },

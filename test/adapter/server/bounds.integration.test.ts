@@ -16,6 +16,7 @@ import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import { serve } from "../../../adapter/server/serve.js";
 import { type SendResult, send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, testSettings } from "./serverHarness.js";
+import { openSlowSenders, statusLine } from "./slowSenders.js";
 
 /** Latencies of `count` pings sent one after another. */
 async function pingLatencies(port: number, count: number): Promise<number[]> {
@@ -264,5 +265,31 @@ describe("bounded work on tiny-qwen3 (integration)", () => {
       slow.map((text) => text.split("\r\n")[0]),
       Array(9).fill("HTTP/1.1 408 Request Timeout"),
     );
+  });
+
+  it("answers /v1/systemone 200 while 40 senders that stalled after one body byte are open, then cuts them 408", async () => {
+    // 40 > the 32 body reads the server allowed at once before issue 30: those reads took every
+    // slot and a normal request got 503 for the whole body deadline.
+    const slow = await openSlowSenders(port, 40, "/v1/systemone");
+    // A round trip after the 40: the server has taken their headers and first bytes in by now.
+    assert.equal((await send(port, { method: "GET", path: "/ping" })).status, 200);
+
+    const normal = await send(port, {
+      path: "/v1/systemone",
+      body: {
+        state: "The checkout page fails for every customer since the last deploy.",
+        questions: {
+          team: { type: "choice", instructions: "Which team owns this?", criteria: ["web", "payments"] },
+        },
+      },
+    });
+    const openWhenAnswered = slow.sockets.length - slow.closed();
+
+    assert.equal(normal.status, 200, normal.text);
+    assert.equal(typeof normal.json.answers.team.choice, "string");
+    const answers = await Promise.all(slow.answers);
+    slow.destroy();
+    console.log(`slow senders still open when /v1/systemone was answered: ${openWhenAnswered} of 40`);
+    assert.deepEqual(answers.map(statusLine), Array(40).fill("HTTP/1.1 408 Request Timeout"));
   });
 });

@@ -1,6 +1,6 @@
 /** Starts a {@link DecisionServer} on a fake engine for a test file, and captures its logs. */
 import { readServerConfig, type ServerConfig } from "../../../adapter/server/config.js";
-import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
+import { DecisionServer, type DecisionServerOptions } from "../../../adapter/server/DecisionServer.js";
 import type { LogFields, Logger, LogLevel } from "../../../adapter/server/logger.js";
 import { FakeEngine, type FakeEngineOptions } from "../../support/FakeEngine.js";
 
@@ -42,6 +42,7 @@ export function testSettings(overrides: Partial<ServerConfig> = {}): ServerConfi
 export async function startFakeServer(
   overrides: Partial<ServerConfig> = {},
   engineOptions: FakeEngineOptions = {},
+  serverOptions: Pick<DecisionServerOptions, "bodyPace" | "connectionLimits"> = {},
 ): Promise<Harness> {
   const engine = new FakeEngine({ ...engineOptions, delayMs: 0 });
   const logger = new CapturingLogger();
@@ -49,6 +50,7 @@ export async function startFakeServer(
     settings: testSettings(overrides),
     loadEngine: async () => engine,
     logger,
+    ...serverOptions,
   });
   const { port } = await server.listen();
   await server.load();
