@@ -1,6 +1,6 @@
-import type { RetryBudget } from "../flow/RetryBudget.js";
 import type { Deadline } from "./Deadline.js";
 import { DeadlineExceededError, RetriesExhaustedError, TransientError } from "./errors.js";
+import type { RetryBudget } from "./RetryBudget.js";
 
 /** Options of a {@link RetryPolicy}. */
 export interface RetryPolicyOptions {

@@ -6,15 +6,11 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Clock } from "../common/Clock.js";
+import { RetryBudget } from "../common/RetryBudget.js";
 import { RetryPolicy } from "../common/RetryPolicy.js";
 import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
 import { FailureRecordStore } from "../failures/index.js";
-import {
-  AdaptiveConcurrencyLimiter,
-  BusyRecordRequeuer,
-  CallLatencyEstimate,
-  RetryBudget,
-} from "../flow/index.js";
+import { AdaptiveConcurrencyLimiter, BusyRecordRequeuer, CallLatencyEstimate } from "../flow/index.js";
 import { jobLedgerOf } from "../jobs/jobLedgerOf.js";
 import { OutcomeStore } from "../outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";

@@ -4,6 +4,7 @@ import type { Clock } from "../common/Clock.js";
 import { Deadline } from "../common/Deadline.js";
 import { mapBounded } from "../common/mapBounded.js";
 import { truncateText } from "../common/truncateText.js";
+import { isBusyFailure } from "../endpoint/isBusyFailure.js";
 import type { FailureRecordStore, RecordFailure } from "../failures/index.js";
 import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
 import type { JobLedger } from "../jobs/JobLedger.js";
@@ -154,6 +155,7 @@ export async function decideBatch(
     }
     for (const index of await requeueBusyRecords(records, failures, {
       requeuer: deps.requeuer,
+      isBusy: isBusyFailure,
       onRequeued: (record, copy, reason) => deps.telemetry.recordRequeued(record.messageId, copy, reason),
     })) {
       requeued.add(index);

@@ -16,4 +16,5 @@ export {
   PermanentEndpointError,
   TransientEndpointError,
 } from "./errors.js";
+export { isBusyFailure } from "./isBusyFailure.js";
 export { retryAfterMsOf } from "./retryAfterMsOf.js";

@@ -1,6 +1,9 @@
 /**
  * Flow control from the queue to the endpoint: busy is not failed.
  *
+ * This part imports only `common/`: the endpoint's client takes its limiter, and the decide
+ * function tells the re-queue which failures mean "busy".
+ *
  * A backlog is the normal case (a batch file lands at once, an incident storm), and an endpoint
  * at capacity answers 503 (the adapter, as a SageMaker `ModelError` with `OriginalStatusCode`
  * 503), 429 or throttling. Three units keep such answers from turning into a retry storm and from
@@ -15,12 +18,12 @@
  *    derives it from what the endpoint admits at minimum capacity). With it,
  *    {@link CallLatencyEstimate}: no call starts that its deadline would abort before the
  *    endpoint's usual answer time (work thrown away on the bottleneck).
- * 2. {@link RetryBudget}, one per function instance, used by the one `RetryPolicy`: the AWS SDK's
+ * 2. `RetryBudget` (in `common/`, beside the one `RetryPolicy` that takes it), one per function instance: the AWS SDK's
  *    standard-mode retry quota (retries cost tokens, successes refill), with full jitter and
  *    Retry-After honoured. Under a lasting overload retries stop, so the endpoint sees the calls
  *    the work needs, not that many times over.
  * 3. {@link requeueBusyRecords} with {@link BusyRecordRequeuer}: a record that failed only for
- *    capacity ({@link isBusyFailure}: overload after the budgeted retries, no permit before the
+ *    capacity (the endpoint's `isBusyFailure`, which the caller passes in: overload after the budgeted retries, no permit before the
  *    deadline, its group never started before the deadline) is re-queued as a delayed copy
  *    (`SendMessage` with `DelaySeconds`, jittered, ≥ Retry-After) and reported as done, so the
  *    event source deletes the original.
@@ -53,7 +56,5 @@ export {
   RequeueError,
 } from "./BusyRecordRequeuer.js";
 export { CallLatencyEstimate, type CallLatencyEstimateOptions } from "./CallLatencyEstimate.js";
-export { isBusyFailure } from "./isBusyFailure.js";
-export { RetryBudget, type RetryBudgetOptions } from "./RetryBudget.js";
 export { REQUEUE_ATTRIBUTES, type RequeueLineage, readRequeueLineage } from "./requeueAttributes.js";
 export { type RequeueBusyOptions, requeueBusyRecords } from "./requeueBusyRecords.js";

@@ -2,11 +2,15 @@ import type { SQSRecord } from "aws-lambda";
 import { TransientError } from "../common/errors.js";
 import { mapBounded } from "../common/mapBounded.js";
 import type { BusyRecordRequeuer, RequeuedRecord } from "./BusyRecordRequeuer.js";
-import { isBusyFailure } from "./isBusyFailure.js";
 
 /** Options of {@link requeueBusyRecords}. */
 export interface RequeueBusyOptions {
   requeuer: BusyRecordRequeuer;
+  /**
+   * Whether a failure means only that the pipeline was busy (the decide function passes the
+   * endpoint's `isBusyFailure`); others are given back as they are.
+   */
+  isBusy: (reason: unknown) => boolean;
   /** Told of each copy sent. */
   onRequeued?: (record: SQSRecord, copy: RequeuedRecord, reason: unknown) => void;
   /** Told of each busy record that could not be re-queued (it is given back to SQS as it was). */
@@ -17,7 +21,7 @@ export interface RequeueBusyOptions {
 
 /**
  * The give-back policy of the decide function: among a batch's failed records (`failures`: record
- * index → why), each that failed only because the pipeline was busy ({@link isBusyFailure}) is
+ * index → why), each that failed only because the pipeline was busy (`options.isBusy`) is
  * re-queued with a delay ({@link BusyRecordRequeuer}). Returns the indices re-queued: the caller
  * reports them as done, so the event source deletes them and their receive count does not grow.
  * A record whose copy could not be sent is not among them and is given back as any failure (SQS
@@ -28,7 +32,7 @@ export async function requeueBusyRecords(
   failures: ReadonlyMap<number, unknown>,
   options: RequeueBusyOptions,
 ): Promise<Set<number>> {
-  const busy = [...failures].filter(([, reason]) => isBusyFailure(reason));
+  const busy = [...failures].filter(([, reason]) => options.isBusy(reason));
   const requeued = new Set<number>();
   await mapBounded(busy, options.concurrency ?? 10, async ([index, reason]) => {
     const record = records[index];

@@ -7,6 +7,7 @@ import {
 } from "@aws-sdk/client-sagemaker-runtime";
 import { Deadline } from "../../../functions/common/Deadline.js";
 import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/common/errors.js";
+import { RetryBudget } from "../../../functions/common/RetryBudget.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { EndpointClient } from "../../../functions/endpoint/EndpointClient.js";
 import {
@@ -16,7 +17,6 @@ import {
 } from "../../../functions/endpoint/errors.js";
 import { AdaptiveConcurrencyLimiter } from "../../../functions/flow/AdaptiveConcurrencyLimiter.js";
 import { CallLatencyEstimate } from "../../../functions/flow/CallLatencyEstimate.js";
-import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { FakeClock } from "../../support/FakeClock.js";
 import { ManualClock } from "../../support/ManualClock.js";
 

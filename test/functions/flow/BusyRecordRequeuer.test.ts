@@ -4,6 +4,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSRecord } from "aws-lambda";
 import { DeadlineExceededError, RetriesExhaustedError } from "../../../functions/common/errors.js";
 import { TransientEndpointError } from "../../../functions/endpoint/errors.js";
+import { isBusyFailure } from "../../../functions/endpoint/isBusyFailure.js";
 import { BusyRecordRequeuer, RequeueError } from "../../../functions/flow/BusyRecordRequeuer.js";
 import { REQUEUE_ATTRIBUTES, readRequeueLineage } from "../../../functions/flow/requeueAttributes.js";
 import { requeueBusyRecords } from "../../../functions/flow/requeueBusyRecords.js";
@@ -139,6 +140,7 @@ describe("requeueBusyRecords", () => {
       ]),
       {
         requeuer: new BusyRecordRequeuer({ sqs, random: () => 0 }),
+        isBusy: isBusyFailure,
         onRequeued: (each) => requeued.push(each.messageId),
       },
     );
@@ -153,6 +155,7 @@ describe("requeueBusyRecords", () => {
     const failures: string[] = [];
     const indices = await requeueBusyRecords([record("busy")], new Map([[0, busy]]), {
       requeuer: new BusyRecordRequeuer({ sqs: fakeSqs({ failSends: true }).sqs }),
+      isBusy: isBusyFailure,
       onRequeueFailed: (each) => failures.push(each.messageId),
     });
 

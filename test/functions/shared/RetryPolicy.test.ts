@@ -7,8 +7,8 @@ import {
   RetriesExhaustedError,
   TransientError,
 } from "../../../functions/common/errors.js";
+import { RetryBudget } from "../../../functions/common/RetryBudget.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
-import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
 import { FakeClock } from "../../support/FakeClock.js";
 
 /** An operation that fails transiently `failures` times, then returns "ok"; it counts its calls. */

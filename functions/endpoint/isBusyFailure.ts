@@ -1,5 +1,5 @@
 import { DeadlineExceededError, RetriesExhaustedError } from "../common/errors.js";
-import { EndpointBusyError, TransientEndpointError } from "../endpoint/errors.js";
+import { EndpointBusyError, TransientEndpointError } from "./errors.js";
 
 /**
  * Whether a record failed because the pipeline was busy, not because of anything wrong: the

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RetryBudget } from "../../../functions/flow/RetryBudget.js";
+import { RetryBudget } from "../../../functions/common/RetryBudget.js";
 
 describe("RetryBudget", () => {
   it("starts full with the AWS SDK's standard-mode numbers (500 tokens, 5 a retry, 1 back per clean success)", () => {

@@ -6,7 +6,7 @@ import {
   RetriesExhaustedError,
 } from "../../../functions/common/errors.js";
 import { EndpointBusyError, TransientEndpointError } from "../../../functions/endpoint/errors.js";
-import { isBusyFailure } from "../../../functions/flow/isBusyFailure.js";
+import { isBusyFailure } from "../../../functions/endpoint/isBusyFailure.js";
 
 const endpoint = (errorName: string, extra: object = {}) =>
   new TransientEndpointError({ endpointName: "decisions", errorName, ...extra });
