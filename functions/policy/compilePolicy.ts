@@ -127,7 +127,7 @@ function compileRules(
     if (typeof name === "string") names.add(name);
     const condition =
       typeof when === "string" && when !== ""
-        ? compileCondition(environment, when, ["rules", index, "when"], facts, report)
+        ? compileCondition(environment, when, ["rules", index, "when"], facts, report, name)
         : undefined;
     const parsed = RuleSchema.safeParse(item);
     if (!parsed.success) {
@@ -158,8 +158,10 @@ function compileCondition(
   path: (string | number)[],
   facts: DeclaredFacts,
   report: ReportProblem,
+  name: unknown,
 ): ParseResult | undefined {
-  const condition = compileCel(environment, source, path, report, "bool");
+  const subject = typeof name === "string" ? `rule "${name}"` : undefined;
+  const condition = compileCel(environment, source, path, report, "bool", subject);
   if (condition === undefined) return undefined;
   const unguarded = findUnguardedFacts(condition.ast, facts.optional);
   for (const read of unguarded) {
@@ -322,7 +324,8 @@ function compileEvents(value: unknown, report: ReportProblem): CompiledEventMapp
 
 /**
  * Parses and type-checks one expression. `expected`: the result type it must have (`dyn` is
- * accepted and checked at evaluation).
+ * accepted and checked at evaluation). `subject` (`rule "name"`) starts a cost problem's message,
+ * so that it names the rule as well as the field.
  */
 function compileCel(
   environment: Environment,
@@ -330,6 +333,7 @@ function compileCel(
   path: (string | number)[],
   report: ReportProblem,
   expected: "bool" | "string" | "map" | "any",
+  subject?: string,
 ): ParseResult | undefined {
   let parsed: ParseResult;
   try {
@@ -344,7 +348,10 @@ function compileCel(
     return undefined;
   }
   const costly = findCostlyCel(parsed.ast);
-  for (const construct of costly) report(path, construct.message, { celIndex: construct.start });
+  for (const construct of costly) {
+    const message = subject === undefined ? construct.message : `${subject}: ${construct.message}`;
+    report(path, message, { celIndex: construct.start });
+  }
   if (costly.length > 0) return undefined;
   const type = checked.type ?? "dyn";
   const fits =

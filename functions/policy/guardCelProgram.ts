@@ -6,7 +6,9 @@
  * evaluates every node of the source through the node's `evaluate`, including the bodies of
  * comprehensions and `cel.bind`, so a wrapper on each counts the steps, reads the clock and checks
  * the size of each value produced. A list or string over the size limit is refused right after it
- * is built (at most one concatenation past the limit), before anything builds on it.
+ * is built, before anything builds on it; a concatenation (`+`) and `join` are refused before they
+ * build it, from their operands' sizes (a `join` with a long separator would otherwise build its
+ * whole result first: 200,000,000 characters for `facts.t.join(facts.s)` on large facts).
  */
 import type { ASTNode, ParseResult } from "@marcbachmann/cel-js";
 import { CelBudgetError } from "./errors.js";
@@ -66,7 +68,21 @@ export function guardCelProgram(
   };
 }
 
+/** cel-js's handler of a `+` or method call, set on the node when it is type-checked. */
+type Handle = (...args: unknown[]) => unknown;
+
 function instrument(node: ASTNode, meter: Meter, budget: Readonly<CelBudget>): void {
+  if (node.op === "+") {
+    // handle(left, right, ast, evaluator): both operands are evaluated, the result not yet built.
+    guardHandle(node, (left, right) => checkPlanned(concatenated(left, right), node, budget));
+  } else if (node.op === "rcall" && (node.args as unknown as [unknown])[0] === "join") {
+    // handle([receiver, ...args], evaluator, ast)
+    guardHandle(node, (values) => {
+      const [list, separator] = values as [unknown, unknown];
+      checkPlanned(joined(list, separator), node, budget);
+    });
+  }
+
   const original = (node as unknown as { evaluate: Evaluate }).evaluate;
   // cel-js resolves a node's evaluation on its first call and stores it on the node; the accessor
   // keeps what it stores and always hands out the metered wrapper.
@@ -91,22 +107,73 @@ function instrument(node: ASTNode, meter: Meter, budget: Readonly<CelBudget>): v
   });
 }
 
+/**
+ * Runs `before` on the arguments of the node's cel-js handler before the handler: the handler is
+ * set when the expression is type-checked (before or at its first evaluation), so the accessor
+ * wraps whatever is stored, as for `evaluate`.
+ */
+function guardHandle(node: ASTNode, before: (...args: unknown[]) => void): void {
+  const wrap = (handle: Handle | undefined): Handle | undefined =>
+    handle === undefined
+      ? undefined
+      : function (this: unknown, ...args: unknown[]) {
+          before(...args);
+          return handle.apply(this, args);
+        };
+  let guarded = wrap((node as unknown as { handle?: Handle }).handle);
+  Object.defineProperty(node, "handle", {
+    configurable: true,
+    get: () => guarded,
+    set: (value: Handle) => {
+      guarded = wrap(value);
+    },
+  });
+}
+
+/** The kind and length of a string or list that is about to be built. */
+interface Planned {
+  kind: "string" | "list";
+  length: number;
+}
+
+/** What `left + right` would build: strings and lists only (numbers add to a scalar). */
+function concatenated(left: unknown, right: unknown): Planned | undefined {
+  if (typeof left === "string" && typeof right === "string") {
+    return { kind: "string", length: left.length + right.length };
+  }
+  if (Array.isArray(left) && Array.isArray(right))
+    return { kind: "list", length: left.length + right.length };
+  return undefined;
+}
+
+/** What `list.join(separator)` would build: the elements and the separator between each two. */
+function joined(list: unknown, separator: unknown): Planned | undefined {
+  if (!Array.isArray(list)) return undefined;
+  let length = typeof separator === "string" ? Math.max(0, list.length - 1) * separator.length : 0;
+  for (const item of list) if (typeof item === "string") length += item.length;
+  return { kind: "string", length };
+}
+
+/** Throws when a string or list about to be built is over the budget. */
+function checkPlanned(planned: Planned | undefined, node: ASTNode, budget: Readonly<CelBudget>): void {
+  if (planned === undefined) return;
+  if (planned.kind === "string" && planned.length > budget.maxStringLength) {
+    throw new CelBudgetError(
+      `a string of ${planned.length} characters (at most ${budget.maxStringLength})`,
+      node,
+    );
+  }
+  if (planned.kind === "list" && planned.length > budget.maxElements) {
+    throw new CelBudgetError(`a list of ${planned.length} elements (at most ${budget.maxElements})`, node);
+  }
+}
+
+/** Throws when a value just built is over the budget. */
 function checkSize(value: unknown, node: ASTNode, budget: Readonly<CelBudget>): void {
-  if (typeof value === "string") {
-    if (value.length > budget.maxStringLength) {
-      throw new CelBudgetError(
-        `a string of ${value.length} characters (at most ${budget.maxStringLength})`,
-        node,
-      );
-    }
-  } else if (Array.isArray(value)) {
-    if (value.length > budget.maxElements) {
-      throw new CelBudgetError(`a list of ${value.length} elements (at most ${budget.maxElements})`, node);
-    }
-  } else if (value instanceof Map || value instanceof Set) {
-    if (value.size > budget.maxElements) {
-      throw new CelBudgetError(`a map of ${value.size} entries (at most ${budget.maxElements})`, node);
-    }
+  if (typeof value === "string") checkPlanned({ kind: "string", length: value.length }, node, budget);
+  else if (Array.isArray(value)) checkPlanned({ kind: "list", length: value.length }, node, budget);
+  else if ((value instanceof Map || value instanceof Set) && value.size > budget.maxElements) {
+    throw new CelBudgetError(`a map of ${value.size} entries (at most ${budget.maxElements})`, node);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   applyPolicy,
   CelBudgetError,
   checkFacts,
+  DEFAULT_CEL_BUDGET,
   guardCelProgram,
   parsePolicy,
 } from "../../../functions/policy/index.js";
@@ -35,6 +36,47 @@ describe("guardCelProgram", () => {
     // Unguarded, this evaluation builds 8^5 × 1000 elements (over a gigabyte); guarded it stops at
     // the second level's 64,000 × 8. Reported, not asserted: a busy machine may be slow.
     console.log(`guarded nested binds stopped after ${(performance.now() - started).toFixed(1)} ms`);
+  });
+
+  it("refuses a join before building it when its result would be over the budget", () => {
+    // 3,000 tags joined by a 200,000-character separator: 600 million characters, more than a
+    // JavaScript string can hold, so a join that ran would throw a RangeError, not a budget error.
+    const many = Array.from({ length: 3000 }, (_, i) => `tag-${i}`);
+    const separator = "x".repeat(200_000);
+    const expected = many.reduce((sum, tag) => sum + tag.length, 0) + (many.length - 1) * separator.length;
+    const program = guardCelProgram(environment().parse("size(facts.tags.join(facts.tier)) > 0"));
+
+    assert.throws(
+      () =>
+        program({
+          facts: { tags: many, tier: separator },
+          answers: {},
+          model: {},
+          confidence: {},
+          scores: {},
+        }),
+      (error: unknown) =>
+        error instanceof CelBudgetError &&
+        error.limit === `a string of ${expected} characters (at most 1048576)` &&
+        /at `facts\.tags\.join\(facts\.tier\)`$/.test(error.message),
+    );
+  });
+
+  it("refuses a concatenation before building it, and lets one within the budget through", () => {
+    const program = guardCelProgram(environment().parse("size(facts.tier + facts.tier) > 0"), {
+      ...DEFAULT_CEL_BUDGET,
+      maxStringLength: 10,
+    });
+    const context = (tier: string) => ({
+      facts: { tier },
+      answers: {},
+      model: {},
+      confidence: {},
+      scores: {},
+    });
+
+    assert.equal(program(context("x".repeat(5))), true);
+    assert.throws(() => program(context("x".repeat(6))), /a string of 12 characters \(at most 10\)/);
   });
 
   it("stops an expression by steps, and starts every evaluation with a full budget", () => {
