@@ -47,9 +47,10 @@ const USAGE = `usage:
   decisions outcomes show   <id> --policy <p> [table options]
   decisions outcomes export --policy <p> [--status <s>] [--format jsonl|csv] [--labelled] [--out <file>] [table options]
   decisions outcomes review <id> --policy <p> --set <question>=<answer> [--set …] [--by <name>]
-                            [--expect-updated-at <time>] [table options]
-  decisions outcomes redecide <id> --policy <p> --queue-url <url> [--sqs-endpoint-url <url>] [--wait <s>] [table options]
-  decisions outcomes redecide --policy <p> --status <s> --since <time> [--until <time>]
+                            [--expect-updated-at <time>] [--amend] [table options]
+  decisions outcomes redecide <id> --policy <p> --queue-url <url> [--sqs-endpoint-url <url>] [--wait <s>]
+                            [--replace-reviews] [table options]
+  decisions outcomes redecide --policy <p> --status <s> --since <time> [--until <time>] [--replace-reviews]
                             (--dry-run | --queue-url <url> [--yes]) [--sqs-endpoint-url <url>] [--wait <s>] [table options]
 
 list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest first: of one status through the
@@ -72,12 +73,17 @@ review   records a person's answers on an outcome (typically a fallback one): ea
          a partial review keeps the item in the review queue. Every review is kept (show prints them). Answers
          are checked against the policy's questions (choice: a label; score: a level; noul: yes/no).
          The write is refused if the outcome changed since it was read (--expect-updated-at: since the
-         updated_at you saw in \`show\`).
+         updated_at you saw in \`show\`). Changing a person's answer (a reviewed item, or a question a
+         person answered) needs --amend and is recorded as an amendment; a reviewer's new answer to a
+         question replaces only their own earlier one in the history. A review past the history's bound
+         (20 entries, 64 KiB) is refused; no one's review is dropped.
 redecide sends the work item kept in an outcome (up to 16 KiB) to the work queue again with the supersede
          marker set to the updated_at read: the decide path replaces the outcome only if it is still that
          version, and keeps the old one in the new outcome's history. With --status and --since (and --until,
          default now) every outcome of that status updated in the range; --dry-run counts and lists them;
          more than ${CONFIRM_OVER} are sent only with --yes. --wait <s>: wait up to s seconds for the new outcomes.
+         An outcome a person reviewed (status reviewed, or a partial review) is not sent: it is listed
+         and kept, unless --replace-reviews (the review then stays in the new outcome's history).
 
 statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
@@ -98,6 +104,8 @@ const FLAGS = {
   set: { type: "string", multiple: true },
   by: { type: "string" },
   "expect-updated-at": { type: "string" },
+  amend: { type: "boolean" },
+  "replace-reviews": { type: "boolean" },
   conflicts: { type: "boolean" },
   "queue-url": { type: "string" },
   "sqs-endpoint-url": { type: "string" },
@@ -115,8 +123,19 @@ const SUB_FLAGS: Record<Sub, readonly string[]> = {
   list: ["policy", "status", "conflicts", "limit", "json"],
   show: ["policy"],
   export: ["policy", "status", "format", "labelled", "out"],
-  review: ["policy", "set", "by", "expect-updated-at"],
-  redecide: ["policy", "status", "since", "until", "dry-run", "yes", "queue-url", "sqs-endpoint-url", "wait"],
+  review: ["policy", "set", "by", "expect-updated-at", "amend"],
+  redecide: [
+    "policy",
+    "status",
+    "since",
+    "until",
+    "dry-run",
+    "yes",
+    "queue-url",
+    "sqs-endpoint-url",
+    "wait",
+    "replace-reviews",
+  ],
 };
 const SHARED_FLAGS = [...TABLE_OPTION_NAMES, "policies", "help"];
 
@@ -328,6 +347,7 @@ async function review(
     answers,
     ...(values.by !== undefined ? { by: values.by } : {}),
     ...(values["expect-updated-at"] !== undefined ? { expectUpdatedAt: values["expect-updated-at"] } : {}),
+    ...(values.amend === true ? { amend: true } : {}),
   });
   if (result.policyChanged) {
     stderr.write(
@@ -336,7 +356,8 @@ async function review(
       ),
     );
   }
-  stdout.write(inertLines(`reviewed ${policyName}/${id}: ${describeReview(result.outcome)}\n`));
+  const verb = result.outcome.review?.amendment === true ? "amended" : "reviewed";
+  stdout.write(inertLines(`${verb} ${policyName}/${id}: ${describeReview(result.outcome)}\n`));
   if (result.remaining.length > 0)
     stdout.write(
       inertLines(
@@ -387,14 +408,22 @@ async function redecide(
       ),
     );
   }
-  const plan = planRedecide(chosen);
+  const replaceReviews = values["replace-reviews"] === true;
+  const plan = planRedecide(chosen, { replaceReviews });
   for (const unsendable of plan.unsendable) {
     stderr.write(inertLines(`not sent: ${unsendable.policy}/${unsendable.id}: ${unsendable.reason}\n`));
+  }
+  for (const kept of plan.reviewed) {
+    stderr.write(
+      inertLines(
+        `kept: ${kept.policy}/${kept.id}: a person reviewed it (${kept.status}${kept.review?.by === undefined ? "" : `, by ${kept.review.by}`}); --replace-reviews sends it again, its review kept in the history\n`,
+      ),
+    );
   }
   if (values["dry-run"] === true) {
     const listed = plan.ready.slice(0, DRY_RUN_LISTED).map((outcome) => inertText(outcome.id));
     stdout.write(
-      `dry run: ${plan.ready.length} would be sent again, ${plan.unsendable.length} cannot be${listed.length > 0 ? `: ${listed.join(", ")}${plan.ready.length > listed.length ? ", …" : ""}` : ""}\n`,
+      `dry run: ${plan.ready.length} would be sent again, ${plan.unsendable.length} cannot be${plan.reviewed.length > 0 ? `, ${plan.reviewed.length} reviewed kept` : ""}${listed.length > 0 ? `: ${listed.join(", ")}${plan.ready.length > listed.length ? ", …" : ""}` : ""}\n`,
     );
     return 0;
   }
@@ -406,7 +435,7 @@ async function redecide(
   }
   if (plan.ready.length === 0) {
     stderr.write("nothing to send\n");
-    return plan.unsendable.length > 0 ? 1 : 0;
+    return plan.unsendable.length > 0 || plan.reviewed.length > 0 ? 1 : 0;
   }
   const queueUrl = values["queue-url"];
   if (queueUrl === undefined || queueUrl === "")
@@ -415,7 +444,7 @@ async function redecide(
   const sqs = createSqsClient({ region: values.region, endpointUrl: values["sqs-endpoint-url"] }, queueUrl);
   let sent: Awaited<ReturnType<typeof sendRedecides>>;
   try {
-    sent = await sendRedecides(plan.ready, { sqs, queueUrl });
+    sent = await sendRedecides(plan.ready, { sqs, queueUrl, replaceReviews });
   } finally {
     sqs.destroy();
   }
@@ -428,7 +457,7 @@ async function redecide(
     `sent ${sent.length - failed.length} item(s) to be decided again; each replaces the outcome at the updated_at read, which stays in its history\n`,
   );
   if (waitSeconds > 0) await waitForRedecides(table, sent, waitSeconds, stdout);
-  return failed.length > 0 || plan.unsendable.length > 0 ? 1 : 0;
+  return failed.length > 0 || plan.unsendable.length > 0 || plan.reviewed.length > 0 ? 1 : 0;
 }
 
 /** Reads the sent items until each has a newer outcome, or `seconds` pass; prints each one's status. */

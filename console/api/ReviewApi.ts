@@ -173,14 +173,15 @@ export class ReviewApi {
   }
 
   /**
-   * Records the reviewer's answers, conditional on the outcome being the version the reviewer saw.
+   * Records the reviewer's answers, conditional on the outcome being the version the reviewer saw;
+   * changing a person's answer needs `amend` (see `reviewOutcome`).
    * @throws ReviewConflictError (the current outcome attached), ReviewAnswerError, NotReviewableError,
-   *   OutcomeNotFoundError, ReviewRequestError
+   *   AmendRequiredError, ReviewHistoryFullError, OutcomeNotFoundError, ReviewRequestError
    */
   async review(
     policyName: string,
     id: string,
-    body: { answers: Record<string, string>; expectUpdatedAt: string },
+    body: { answers: Record<string, string>; expectUpdatedAt: string; amend?: boolean },
     reviewer: Reviewer,
   ): Promise<ItemView> {
     const policy = this.#policy(policyName);
@@ -192,6 +193,7 @@ export class ReviewApi {
       answers: body.answers,
       by: reviewer.name,
       expectUpdatedAt: body.expectUpdatedAt,
+      ...(body.amend === true ? { amend: true } : {}),
       now: () => this.#now(),
     });
     return this.item(policy.name, id);

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import {
+  AmendRequiredError,
   NotReviewableError,
   OutcomeNotFoundError,
   ReviewAnswerError,
   ReviewConflictError,
+  ReviewHistoryFullError,
 } from "../../operations/outcomes/index.js";
 import { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import type { ReviewApi } from "./ReviewApi.js";
@@ -30,6 +32,8 @@ export interface ReviewHttpResponse {
 const ReviewBodySchema = z.object({
   answers: z.record(z.string().min(1).max(256), z.string().min(1).max(1024)),
   expect_updated_at: z.string().min(1).max(64),
+  /** The review may change a person's answer (an item already reviewed): recorded as an amendment. */
+  amend: z.boolean().optional(),
 });
 
 /** The largest review body accepted, in bytes. */
@@ -38,11 +42,12 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
 /**
  * Routes one API request of the review console to {@link ReviewApi} and maps its errors to HTTP
  * statuses (400 bad request, 401/403 reviewer, 404 unknown policy or item, 409 changed meanwhile
- * with the current outcome, 422 an answer that does not fit). Never throws for a request's fault.
+ * with the current outcome, or an amendment not asked for (`reason: "amend_required"`), 413 the
+ * item's review history is full (`reason: "review_history_full"`), 422 an answer that does not fit). Never throws for a request's fault.
  *
  * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&before&limit`,
  * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
- * (`{answers: {question: answer}, expect_updated_at}`), `GET /api/policies/{policy}/stats`,
+ * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
  * `GET /api/me`.
  */
 export async function routeReviewRequest(
@@ -77,7 +82,11 @@ export async function routeReviewRequest(
         const view = await api.review(
           first,
           second,
-          { answers: body.answers, expectUpdatedAt: body.expect_updated_at },
+          {
+            answers: body.answers,
+            expectUpdatedAt: body.expect_updated_at,
+            ...(body.amend === true ? { amend: true } : {}),
+          },
           request.reviewer,
         );
         return { status: 200, body: view };
@@ -164,6 +173,26 @@ function responseOf(error: unknown): ReviewHttpResponse {
     return { status: 404, body: { error: error.message } };
   if (error instanceof ReviewConflictError)
     return { status: 409, body: { error: error.message, current: error.current ?? null } };
+  if (error instanceof AmendRequiredError)
+    return {
+      status: 409,
+      body: {
+        error: error.message,
+        reason: "amend_required",
+        questions: error.questions,
+        current: error.outcome,
+      },
+    };
+  if (error instanceof ReviewHistoryFullError)
+    return {
+      status: 413,
+      body: {
+        error: error.message,
+        reason: "review_history_full",
+        would_have: error.wouldHave,
+        limits: error.limits,
+      },
+    };
   if (error instanceof ReviewAnswerError || error instanceof NotReviewableError)
     return { status: 422, body: { error: error.message } };
   throw error;

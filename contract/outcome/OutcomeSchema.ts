@@ -225,12 +225,30 @@ export const OutcomeReviewSchema = z.object({
    * the status became `reviewed`). A partial review keeps the item in the review queue.
    */
   remaining: z.array(z.string()).optional(),
+  /**
+   * Set on an amendment: a review that changed an answer a person had given (an item already
+   * `reviewed`, or a question a person answered), which is written only when asked for (`--amend`,
+   * `amend: true`).
+   */
+  amendment: z.boolean().optional(),
+  /**
+   * The `at` of this reviewer's own earlier reviews whose answers to the same questions this one
+   * replaced in `reviews` (a reviewer keeps one entry per question; another person's is never
+   * touched). What those answers were stays in `previous_answers`.
+   */
+  replaces_own: z.array(z.string()).optional(),
 });
 
-/** Reviews kept in an outcome's `reviews` at most (the first and the newest; see `reviews_dropped`). */
+/**
+ * Entries an outcome's `reviews` holds at most. A review that would make it longer is refused
+ * (`ReviewHistoryFullError`): no entry is ever dropped to make room.
+ */
 export const MAX_KEPT_REVIEWS = 20;
 
-/** Bytes of JSON the kept `reviews` may take at most (the outcome stays far below DynamoDB's 400 KB). */
+/**
+ * Bytes of JSON an outcome's `reviews` may take at most (the outcome stays far below DynamoDB's
+ * 400 KB); a review that would make it larger is refused, as at {@link MAX_KEPT_REVIEWS}.
+ */
 export const MAX_KEPT_REVIEWS_BYTES = 64 * 1024;
 
 /**
@@ -244,11 +262,15 @@ export const StoredOutcomeSchema = OutcomeSchema.extend({
   /** The newest review. */
   review: OutcomeReviewSchema.optional(),
   /**
-   * Every review, oldest first, bounded: when more than {@link MAX_KEPT_REVIEWS} or
-   * {@link MAX_KEPT_REVIEWS_BYTES}, the first is kept and the oldest after it are dropped.
+   * Every review, oldest first: append-only but for a reviewer replacing their own earlier answer
+   * to a question (`replaces_own`). Bounded by {@link MAX_KEPT_REVIEWS} entries and
+   * {@link MAX_KEPT_REVIEWS_BYTES}: a review past the bound is refused, never another's dropped.
    */
   reviews: z.array(OutcomeReviewSchema).optional(),
-  /** How many reviews were dropped from `reviews` to bound it. */
+  /**
+   * How many reviews an earlier version dropped from `reviews` to bound it (it dropped the oldest
+   * after the first). Read for the history of such items; never written now.
+   */
   reviews_dropped: z.number().int().nonnegative().optional(),
 });
 

@@ -28,6 +28,15 @@ export const SUPERSEDE_ATTRIBUTE = "decisions.supersede";
 /** {@link SUPERSEDE_ATTRIBUTE}'s value that supersedes whichever outcome the decide path reads. */
 export const SUPERSEDE_ANY = "*";
 
+/**
+ * The prefix of a {@link SUPERSEDE_ATTRIBUTE} value that may replace an outcome a person reviewed
+ * (`replace-reviews:<updated_at>` or `replace-reviews:*`; `decisions outcomes redecide
+ * --replace-reviews`). Without it a supersede never replaces an outcome with a person's review
+ * (status `reviewed`, or a partial review): the reviewed outcome stays and the supersede is
+ * refused with a reason. The review that is replaced is kept in the new outcome's `history`.
+ */
+export const SUPERSEDE_REPLACE_REVIEWS_PREFIX = "replace-reviews:";
+
 const answerValue = z.union([z.string(), z.number(), z.boolean()]);
 
 /**

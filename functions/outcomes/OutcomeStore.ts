@@ -14,6 +14,8 @@ import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { boundOutcomeSize, jsonBytes, minimalRejectedOutcome } from "./boundOutcomeSize.js";
 import { classifyStoreError } from "./classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, OutcomeStoreError } from "./errors.js";
+import { NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
+import { readSupersedeMarker } from "./readSupersedeMarker.js";
 import { payloadPreview } from "./summarizePayload.js";
 import { conflictsHaveRoom, resolveStanding } from "./supersedeOutcome.js";
 
@@ -26,7 +28,8 @@ export interface RecordOptions {
   onRetry?: (event: RetryEvent) => void;
   /**
    * The work item's supersede marker (`SUPERSEDE_ATTRIBUTE`): the `updated_at` of the outcome it
-   * may replace, or `*`. Default none: an outcome that stands is never replaced.
+   * may replace, or `*`; an outcome a person reviewed only behind `replace-reviews:`. Default none:
+   * an outcome that stands is never replaced.
    */
   supersede?: string;
 }
@@ -137,12 +140,16 @@ export class OutcomeStore {
 
   /**
    * Puts an item: when none stands for its key, or (`replacing`) over the one whose `updated_at`
-   * was read — a supersede never replaces a version it did not read.
+   * was read — a supersede never replaces a version it did not read — and, unless
+   * `replaceReviews`, only while no person reviewed it ({@link NO_PERSONS_REVIEW_CONDITION}: the
+   * guard is the write's own condition, so a review that lands between the read and the write
+   * still stands). A job line's outcome goes through the ledger, which writes only where none
+   * stands (`attribute_not_exists`): it never replaces one.
    */
   async #write(
     item: Outcome,
     options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
-    replacing?: { updatedAt: string },
+    replacing?: { updatedAt: string; replaceReviews: boolean },
   ): Promise<void> {
     if (this.#jobs !== undefined && item.source.job_id !== undefined && item.source.line !== undefined) {
       await this.#jobs.recordOutcome(item, options);
@@ -160,11 +167,20 @@ export class OutcomeStore {
                     ConditionExpression: "attribute_not_exists(#id)",
                     ExpressionAttributeNames: { "#id": "id" },
                   }
-                : {
-                    ConditionExpression: "#u = :read",
-                    ExpressionAttributeNames: { "#u": "updated_at" },
-                    ExpressionAttributeValues: { ":read": replacing.updatedAt },
-                  }),
+                : replacing.replaceReviews
+                  ? {
+                      ConditionExpression: "#u = :read",
+                      ExpressionAttributeNames: { "#u": "updated_at" },
+                      ExpressionAttributeValues: { ":read": replacing.updatedAt },
+                    }
+                  : {
+                      ConditionExpression: `#u = :read AND ${NO_PERSONS_REVIEW_CONDITION.expression}`,
+                      ExpressionAttributeNames: { "#u": "updated_at", ...NO_PERSONS_REVIEW_CONDITION.names },
+                      ExpressionAttributeValues: {
+                        ":read": replacing.updatedAt,
+                        ...NO_PERSONS_REVIEW_CONDITION.values,
+                      },
+                    }),
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             }),
           );
@@ -221,7 +237,11 @@ export class OutcomeStore {
       try {
         if (action.action === "supersede") {
           const item = boundOutcomeSize(OutcomeSchema.parse(action.item));
-          await this.#write(item, options, { updatedAt: standing.updated_at });
+          await this.#write(item, options, {
+            updatedAt: standing.updated_at,
+            replaceReviews:
+              options.supersede !== undefined && readSupersedeMarker(options.supersede).replaceReviews,
+          });
           return { recorded: true, outcome: item, superseded: standing.updated_at };
         }
         await this.#recordConflict(standing, action.conflict, options);

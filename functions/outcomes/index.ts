@@ -31,6 +31,7 @@ export {
   type OutcomeHistoryEntry,
   SUPERSEDE_ANY,
   SUPERSEDE_ATTRIBUTE,
+  SUPERSEDE_REPLACE_REVIEWS_PREFIX,
   WORK_ITEM_KEPT_BYTES,
 } from "../../contract/outcome/outcomeRecordSchemas.js";
 export {
@@ -55,6 +56,7 @@ export {
   OutcomesTableConfigurationError,
   TransientOutcomeStoreError,
 } from "./errors.js";
+export { hasPersonsReview, NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
 export {
   type JobLineWriter,
   type OutcomePage,
@@ -63,5 +65,6 @@ export {
   type RecordResult,
 } from "./OutcomeStore.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
+export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
 export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";

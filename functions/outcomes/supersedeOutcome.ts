@@ -12,6 +12,8 @@ import {
   SUPERSEDE_ANY,
 } from "../../contract/outcome/outcomeRecordSchemas.js";
 import { truncateText } from "../common/truncateText.js";
+import { hasPersonsReview } from "./hasPersonsReview.js";
+import { readSupersedeMarker } from "./readSupersedeMarker.js";
 
 /** What the decide path does with a new outcome when one already stands for its (policy, id). */
 export type StandingAction =
@@ -30,6 +32,9 @@ export type StandingAction =
  * - the supersede marker (`supersede`) set to the standing outcome's `updated_at`, or to `*` →
  *   supersede: the new outcome, with the standing one as the newest `history` entry;
  * - the marker set to another version → duplicate, refused (the outcome changed since it was read);
+ * - a standing outcome a person reviewed ({@link hasPersonsReview}) and a marker without
+ *   `SUPERSEDE_REPLACE_REVIEWS_PREFIX` → duplicate, refused: a person's review is replaced only
+ *   when the supersede says so;
  * - no marker and another payload hash → conflict (the standing outcome stays; the conflict is
  *   recorded on it unless the same payload is already recorded there);
  * - otherwise → duplicate (the same payload again: quiet).
@@ -48,10 +53,17 @@ export function resolveStanding(
   if (messageId !== undefined && old.source.message_id === messageId) return { action: "duplicate" };
   const marker = options.supersede;
   if (marker !== undefined) {
-    if (marker !== SUPERSEDE_ANY && marker !== old.updated_at) {
+    const { version, replaceReviews } = readSupersedeMarker(marker);
+    if (version !== SUPERSEDE_ANY && version !== old.updated_at) {
       return {
         action: "duplicate",
-        refused: `the outcome changed since it was read (updated_at ${old.updated_at}, the redecide was for ${marker})`,
+        refused: `the outcome changed since it was read (updated_at ${old.updated_at}, the redecide was for ${version})`,
+      };
+    }
+    if (!replaceReviews && hasPersonsReview(old)) {
+      return {
+        action: "duplicate",
+        refused: `a person reviewed the outcome that stands (${old.status}${old.review?.by === undefined ? "" : `, by ${old.review.by}`}${old.review === undefined ? "" : ` at ${old.review.at}`}): a supersede replaces a person's review only when it says so (decisions outcomes redecide --replace-reviews)`,
       };
     }
     return { action: "supersede", item: supersedingOutcome(outcome, old, marker) };

@@ -96,3 +96,42 @@ export class ReviewConflictError extends OperationError {
     );
   }
 }
+
+/**
+ * The review would change an answer a person gave (the outcome is `reviewed`, or a question it
+ * answers has a person's answer) and was not given as an amendment (`--amend`, `amend: true`):
+ * nothing is written. Carries the outcome and the questions a person had answered.
+ */
+export class AmendRequiredError extends OperationError {
+  override name = "AmendRequiredError";
+  constructor(
+    readonly outcome: StoredOutcome,
+    /** The questions of the review whose standing answer a person gave. */
+    readonly questions: readonly string[],
+  ) {
+    const by = outcome.review?.by;
+    super(
+      `${outcome.policy}/${outcome.id} ${outcome.status === "reviewed" ? "is reviewed" : `has a person's answer to ${questions.join(", ")}`}${by === undefined ? "" : ` (last by ${by})`}: changing a person's answer is an amendment; give --amend (amend: true) to record it as one`,
+    );
+  }
+}
+
+/**
+ * The review would make the outcome's review history longer than it may be (`MAX_KEPT_REVIEWS`
+ * entries or `MAX_KEPT_REVIEWS_BYTES` of JSON): nothing is written and no earlier review is
+ * dropped. Carries the outcome, the size the history would have and the bounds.
+ */
+export class ReviewHistoryFullError extends OperationError {
+  override name = "ReviewHistoryFullError";
+  constructor(
+    readonly outcome: StoredOutcome,
+    /** Entries and JSON bytes `reviews` would have with this review. */
+    readonly wouldHave: { entries: number; bytes: number },
+    /** The bounds. */
+    readonly limits: { entries: number; bytes: number },
+  ) {
+    super(
+      `${outcome.policy}/${outcome.id}: its review history is full (this review would make it ${wouldHave.entries} entries, ${wouldHave.bytes} bytes; at most ${limits.entries} entries and ${limits.bytes} bytes are kept, and no one's review is dropped to make room): the review was not recorded; a reviewer who reviewed it before may amend their own answer, which replaces their earlier entry`,
+    );
+  }
+}

@@ -3,7 +3,8 @@ import { reviewsOf } from "./reviewOutcome.js";
 
 /**
  * An outcome's history for a person, one line per event, oldest first: how it was decided
- * (status, model, audit), then every kept review (who, when, which answers, what stayed open).
+ * (status, model, audit), then every review (who, when, which answers, what stayed open, whether it
+ * amended a person's answer or replaced the reviewer's own earlier one).
  * `decisions outcomes show` prints it beside the stored JSON.
  */
 export function formatReviewHistory(outcome: StoredOutcome): string[] {
@@ -17,7 +18,9 @@ export function formatReviewHistory(outcome: StoredOutcome): string[] {
     }`,
   ];
   if ((outcome.reviews_dropped ?? 0) > 0)
-    lines.push(`  … ${outcome.reviews_dropped} older review(s) not kept (the history is bounded)`);
+    lines.push(
+      `  … ${outcome.reviews_dropped} older review(s) dropped by an earlier version (the history was bounded)`,
+    );
   reviews.forEach((review, index) => {
     const answers = Object.entries(review.answers)
       .map(
@@ -28,7 +31,13 @@ export function formatReviewHistory(outcome: StoredOutcome): string[] {
       (review.remaining ?? []).length > 0
         ? `partial, still open: ${(review.remaining ?? []).join(", ")}`
         : (reviews[index + 1]?.previous_status ?? outcome.status);
-    lines.push(`${review.at}  reviewed by ${review.by ?? "(no name)"}: ${answers} → ${after}`);
+    const replaced =
+      (review.replaces_own ?? []).length > 0
+        ? ` (replaces their review of ${(review.replaces_own ?? []).join(", ")})`
+        : "";
+    lines.push(
+      `${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${answers} → ${after}${replaced}`,
+    );
   });
   return lines;
 }

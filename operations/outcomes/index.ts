@@ -6,12 +6,14 @@
  */
 export { createOutcomesClient } from "./createOutcomesClient.js";
 export {
+  AmendRequiredError,
   MalformedOutcomeError,
   NotReviewableError,
   OutcomeNotFoundError,
   OutcomesTableError,
   ReviewAnswerError,
   ReviewConflictError,
+  ReviewHistoryFullError,
 } from "./errors.js";
 export {
   type ExportCounts,
@@ -27,6 +29,7 @@ export { parseReviewAnswer } from "./parseReviewAnswer.js";
 export {
   planRedecide,
   type RedecidePlan,
+  type RedecideReviewOptions,
   type RedecideSent,
   type SendRedecidesOptions,
   sendRedecides,

@@ -1,7 +1,9 @@
 import type { MessageAttributeValue, SQSClient } from "@aws-sdk/client-sqs";
 import {
+  hasPersonsReview,
   type StoredOutcome,
   SUPERSEDE_ATTRIBUTE,
+  supersedeMarkerText,
   UNPARSED_POLICY,
   WORK_ITEM_KEPT_BYTES,
 } from "../../functions/outcomes/index.js";
@@ -19,6 +21,20 @@ export interface RedecidePlan {
   /** Outcomes whose work item is kept (`work_item`): each is sent again. */
   ready: StoredOutcome[];
   unsendable: UnsendableOutcome[];
+  /**
+   * Outcomes a person reviewed, left as they are (not sent) because the redecide was not asked to
+   * replace reviews (`replaceReviews`).
+   */
+  reviewed: StoredOutcome[];
+}
+
+/** Options of {@link planRedecide} and {@link sendRedecides}. */
+export interface RedecideReviewOptions {
+  /**
+   * Outcomes a person reviewed are sent too, with a marker that may replace the review (the
+   * review stays in the new outcome's history). Default false: they are kept, listed in `reviewed`.
+   */
+  replaceReviews?: boolean;
 }
 
 /** How one redecide message ended. */
@@ -30,13 +46,19 @@ export type RedecideSent =
  * Splits outcomes into those a redecide can send again and those it cannot: an outcome keeps its
  * work item's text only up to `WORK_ITEM_KEPT_BYTES` (and outcomes written before it kept any have
  * none); an item stored under `_unparsed` is keyed by the message it came in, so sending it again
- * would not replace it.
+ * would not replace it. An outcome a person reviewed (status `reviewed`, or a partial review) is
+ * kept and listed in `reviewed`, unless `replaceReviews`.
  */
-export function planRedecide(outcomes: readonly StoredOutcome[]): RedecidePlan {
-  const plan: RedecidePlan = { ready: [], unsendable: [] };
+export function planRedecide(
+  outcomes: readonly StoredOutcome[],
+  options: RedecideReviewOptions = {},
+): RedecidePlan {
+  const plan: RedecidePlan = { ready: [], unsendable: [], reviewed: [] };
   for (const outcome of outcomes) {
     const key = { policy: outcome.policy, id: outcome.id };
-    if (outcome.policy === UNPARSED_POLICY) {
+    if (options.replaceReviews !== true && hasPersonsReview(outcome)) {
+      plan.reviewed.push(outcome);
+    } else if (outcome.policy === UNPARSED_POLICY) {
       plan.unsendable.push({
         ...key,
         reason:
@@ -50,7 +72,7 @@ export function planRedecide(outcomes: readonly StoredOutcome[]): RedecidePlan {
 }
 
 /** Options of {@link sendRedecides}. */
-export interface SendRedecidesOptions extends SendMessageBatchesOptions {
+export interface SendRedecidesOptions extends SendMessageBatchesOptions, RedecideReviewOptions {
   sqs: Pick<SQSClient, "send">;
   /** The work queue the decide function reads. */
   queueUrl: string;
@@ -60,7 +82,8 @@ export interface SendRedecidesOptions extends SendMessageBatchesOptions {
  * Sends each outcome's kept work item to the work queue again, exactly as it first arrived, with
  * the supersede marker set to the `updated_at` read: the decide path replaces the outcome only if
  * it is still that version (a review or another redecide since then wins), and keeps the old one in
- * the new outcome's history.
+ * the new outcome's history. The decide path never replaces an outcome a person reviewed unless the
+ * marker says so: with `replaceReviews`, it does for the outcomes that were reviewed when read.
  */
 export async function sendRedecides(
   outcomes: readonly StoredOutcome[],
@@ -68,7 +91,9 @@ export async function sendRedecides(
 ): Promise<RedecideSent[]> {
   const messages = outcomes.map((outcome) => ({
     body: outcome.work_item ?? "",
-    messageAttributes: supersedeMarker(outcome.updated_at),
+    messageAttributes: supersedeMarker(outcome.updated_at, {
+      replaceReviews: options.replaceReviews === true && hasPersonsReview(outcome),
+    }),
   }));
   const results = await sendMessageBatches(options.sqs, options.queueUrl, messages, options);
   return results.map((result, index) => {
@@ -80,9 +105,17 @@ export async function sendRedecides(
   });
 }
 
-/** The message attribute that asks the decide path to supersede the outcome at `version` (`*`: any). */
-export function supersedeMarker(version: string): Record<string, MessageAttributeValue> {
-  return { [SUPERSEDE_ATTRIBUTE]: { DataType: "String", StringValue: version } };
+/**
+ * The message attribute that asks the decide path to supersede the outcome at `version` (`*`: any);
+ * with `replaceReviews`, even one a person reviewed.
+ */
+export function supersedeMarker(
+  version: string,
+  options: RedecideReviewOptions = {},
+): Record<string, MessageAttributeValue> {
+  return {
+    [SUPERSEDE_ATTRIBUTE]: { DataType: "String", StringValue: supersedeMarkerText(version, options) },
+  };
 }
 
 function notKept(outcome: StoredOutcome): string {

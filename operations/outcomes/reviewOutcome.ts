@@ -13,11 +13,13 @@ import {
 import type { AnswerValue, Policy } from "../../functions/policy/index.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import {
+  AmendRequiredError,
   NotReviewableError,
   OutcomeNotFoundError,
   OutcomesTableError,
   ReviewAnswerError,
   ReviewConflictError,
+  ReviewHistoryFullError,
 } from "./errors.js";
 import { OutcomesReader } from "./OutcomesReader.js";
 import { openQuestions } from "./openQuestions.js";
@@ -40,6 +42,12 @@ export interface ReviewOutcomeOptions {
    * one read at the start of this review.
    */
   expectUpdatedAt?: string;
+  /**
+   * The review may change answers a person gave (`--amend`, `amend: true`): needed to review an
+   * outcome that is `reviewed`, or to answer a question a person answered; the review is then
+   * recorded as an amendment. Default false: such a review is refused ({@link AmendRequiredError}).
+   */
+  amend?: boolean;
   /** The clock. Default `() => new Date()`. */
   now?: () => Date;
 }
@@ -61,15 +69,23 @@ export interface ReviewResult {
  * `openQuestions`: every question that stood on its fallback, and on an audit item every model
  * answer, has a human answer); a partial review keeps the status and the index partition, so the
  * item stays in the review queue with the answers given so far. `review` records who, when, what
- * stood before, the version reviewed and what remains; `reviews` keeps every review (bounded: the
- * first and the newest, `reviews_dropped` counting the others), so a second reviewer never
- * erases the first.
+ * stood before, the version reviewed and what remains.
+ *
+ * A person's work is never replaced unasked: changing an answer a person gave (the outcome is
+ * `reviewed`, or the question has a human answer) needs `amend` and is recorded as an amendment.
+ * `reviews` is append-only history: the only entries a review removes are its own reviewer's
+ * earlier answers to the same questions (`replaces_own`; anonymous reviews replace nothing). It
+ * is bounded by {@link MAX_KEPT_REVIEWS} entries and {@link MAX_KEPT_REVIEWS_BYTES}: a review that
+ * would pass the bound is refused ({@link ReviewHistoryFullError}), never made room for by
+ * dropping another person's review.
  *
  * The write is conditional on the outcome not having changed since it was read (`updated_at`
  * and `status` as read, or `expectUpdatedAt`), so two reviewers never overwrite each other
  * unseen: the second gets a {@link ReviewConflictError} carrying the current outcome.
  *
  * @throws OutcomeNotFoundError when no outcome exists for (policy, id).
+ * @throws AmendRequiredError when it would change a person's answer without `amend`.
+ * @throws ReviewHistoryFullError when the review history has no room for it.
  * @throws NotReviewableError for a `rejected` outcome or one without answers.
  * @throws ReviewAnswerError for a question the policy or the outcome does not have, or an answer
  *   that does not fit it.
@@ -93,6 +109,7 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
   const given: Record<string, AnswerValue> = {};
   const answers = { ...before };
   const previous: NonNullable<StoredOutcome["review"]>["previous_answers"] = {};
+  const byPerson: string[] = [];
   for (const [qid, text] of Object.entries(options.answers)) {
     const question = policy.question(qid);
     if (question === undefined) {
@@ -104,11 +121,14 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     const stood = before[qid];
     if (stood === undefined) throw new ReviewAnswerError(qid, "this outcome has no answer to it");
     const value = parseReviewAnswer(question, text);
+    if (stood.source === "human") byPerson.push(qid);
     given[qid] = value;
     previous[qid] = { answer: stood.answer, source: stood.source };
     const modelAnswer = stood.source === "model" ? stood.answer : (stood.model_answer ?? stood.answer);
     answers[qid] = { ...stood, answer: value, source: "human", model_answer: modelAnswer };
   }
+  const amendment = current.status === REVIEWED_STATUS || byPerson.length > 0;
+  if (amendment && options.amend !== true) throw new AmendRequiredError(current, byPerson);
   const at = laterThan(current.updated_at, (options.now ?? (() => new Date()))());
   const remaining = openQuestions({ ...current, answers });
   const status = remaining.length === 0 ? REVIEWED_STATUS : current.status;
@@ -122,17 +142,25 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     policy_version: policy.version,
     policy_sha256: policy.sha256,
     remaining,
+    ...(amendment ? { amendment: true } : {}),
   };
-  const kept = keptReviews([...reviewsOf(current), review], current.reviews_dropped ?? 0);
+  const reviews = appendReview(reviewsOf(current), review);
+  const bytes = jsonBytes(reviews);
+  if (reviews.length > MAX_KEPT_REVIEWS || bytes > MAX_KEPT_REVIEWS_BYTES) {
+    throw new ReviewHistoryFullError(
+      current,
+      { entries: reviews.length, bytes },
+      { entries: MAX_KEPT_REVIEWS, bytes: MAX_KEPT_REVIEWS_BYTES },
+    );
+  }
   const reviewed: StoredOutcome = StoredOutcomeSchema.parse({
     ...current,
     status,
     policy_status: remaining.length === 0 ? `${policy.name}#${REVIEWED_STATUS}` : current.policy_status,
     updated_at: at,
     answers,
-    review,
-    reviews: kept.reviews,
-    ...(kept.dropped > 0 ? { reviews_dropped: kept.dropped } : {}),
+    review: reviews.at(-1),
+    reviews,
   });
   try {
     await options.client.send(
@@ -171,29 +199,32 @@ export function reviewsOf(outcome: StoredOutcome): OutcomeReview[] {
 }
 
 /**
- * Bounds the review history: at most {@link MAX_KEPT_REVIEWS} and {@link MAX_KEPT_REVIEWS_BYTES}
- * of JSON. The first review (who first decided what the model could not) and the newest stay;
- * the oldest of the others go first, counted in `dropped`.
+ * `earlier` with `review` appended. When the reviewer is named, their own earlier answers to the
+ * questions `review` answers are taken out of their earlier entries (an entry left without answers
+ * goes), and `review` names those entries in `replaces_own`: one entry per reviewer and question.
+ * Another person's entry, or an anonymous one, is never touched.
  */
-function keptReviews(
-  all: OutcomeReview[],
-  droppedBefore: number,
-): { reviews: OutcomeReview[]; dropped: number } {
-  const reviews = [...all];
-  let dropped = droppedBefore;
-  while (
-    reviews.length > 2 &&
-    (reviews.length > MAX_KEPT_REVIEWS || jsonBytes(reviews) > MAX_KEPT_REVIEWS_BYTES)
-  ) {
-    reviews.splice(1, 1);
-    dropped += 1;
+function appendReview(earlier: readonly OutcomeReview[], review: OutcomeReview): OutcomeReview[] {
+  if (review.by === undefined) return [...earlier, review];
+  const kept: OutcomeReview[] = [];
+  const replaced: string[] = [];
+  for (const entry of earlier) {
+    const same =
+      entry.by === review.by ? Object.keys(entry.answers).filter((qid) => qid in review.answers) : [];
+    if (same.length === 0) {
+      kept.push(entry);
+      continue;
+    }
+    replaced.push(entry.at);
+    const answers = withoutKeys(entry.answers, same);
+    if (Object.keys(answers).length > 0)
+      kept.push({ ...entry, answers, previous_answers: withoutKeys(entry.previous_answers, same) });
   }
-  // Two reviews of the largest possible size may still be too many: the newest one stands.
-  if (reviews.length === 2 && jsonBytes(reviews) > MAX_KEPT_REVIEWS_BYTES) {
-    reviews.splice(0, 1);
-    dropped += 1;
-  }
-  return { reviews, dropped };
+  return [...kept, replaced.length === 0 ? review : { ...review, replaces_own: replaced }];
+}
+
+function withoutKeys<T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
 }
 
 /** `now` as ISO-8601, moved to 1 ms after `previous` when the clock is not past it (the index sorts by it). */

@@ -329,11 +329,24 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     assert.ok(!after.stdout().includes('"id":"t-6"'), "out of the queue once every question has an answer");
   });
 
-  it("keeps the first reviewer when a second one reviews the item again", async () => {
+  it("keeps the first reviewer when a second one amends the item; without --amend it is refused", async () => {
     const table = await seeded();
     await capture().command.run(["review", "t-1", ...table, "--set", "queue=billing", "--by", "ana"]);
+    await assert.rejects(
+      capture().command.run(["review", "t-1", ...table, "--set", "queue=sales", "--by", "bob"]),
+      { name: "AmendRequiredError" },
+    );
 
-    await capture().command.run(["review", "t-1", ...table, "--set", "queue=sales", "--by", "bob"]);
+    await capture().command.run([
+      "review",
+      "t-1",
+      ...table,
+      "--set",
+      "queue=sales",
+      "--by",
+      "bob",
+      "--amend",
+    ]);
 
     const shown = capture();
     await shown.command.run(["show", "t-1", ...table]);
@@ -356,7 +369,7 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     assert.equal(outcome.reviews[1].previous_answers.queue.answer, "billing");
     assert.match(
       shown.stderr(),
-      /reviewed by ana: queue=billing \(was triage\) → reviewed\n.*reviewed by bob: queue=sales \(was billing\) → reviewed/,
+      /reviewed by ana: queue=billing \(was triage\) → reviewed\n.*amended by bob: queue=sales \(was billing\) → reviewed/,
     );
   });
 

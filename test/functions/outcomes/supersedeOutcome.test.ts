@@ -5,6 +5,7 @@ import {
   type Outcome,
   payloadSha256,
   summarizePayload,
+  supersedeMarkerText,
 } from "../../../functions/outcomes/index.js";
 import { resolveStanding } from "../../../functions/outcomes/supersedeOutcome.js";
 
@@ -72,6 +73,39 @@ describe("resolveStanding", () => {
       },
     );
     assert.deepEqual(redelivery, { action: "duplicate" });
+  });
+
+  it("refuses to supersede an outcome a person reviewed (fully or partly) unless the marker allows it", () => {
+    const fresh = outcome("2026-01-01T11:00:00.000Z", { payload_sha256: "a" });
+    const review = {
+      by: "alice",
+      at: "2026-01-01T10:30:00.000Z",
+      previous_status: "fallback" as const,
+      previous_updated_at: standing.updated_at,
+      answers: { q: "x" },
+      previous_answers: { q: { answer: "y", source: "fallback" as const } },
+    };
+    const full = { ...standing, status: "reviewed", updated_at: review.at, review, reviews: [review] };
+    const partial = { ...standing, status: "fallback", updated_at: review.at, review, reviews: [review] };
+    for (const reviewed of [full, partial]) {
+      for (const marker of [reviewed.updated_at, "*"]) {
+        const action = resolveStanding(fresh, reviewed, { supersede: marker });
+        assert.equal(action.action, "duplicate");
+        assert.match(
+          action.action === "duplicate" ? (action.refused ?? "") : "",
+          /a person reviewed .*by alice/,
+        );
+      }
+      const allowed = resolveStanding(fresh, reviewed, {
+        supersede: supersedeMarkerText(reviewed.updated_at, { replaceReviews: true }),
+      });
+      assert.equal(allowed.action, "supersede");
+      if (allowed.action === "supersede") assert.equal(allowed.item.history?.at(-1)?.reviewed_by, "alice");
+    }
+    const stale = resolveStanding(fresh, full, {
+      supersede: supersedeMarkerText("2026-01-01T09:00:00.000Z", { replaceReviews: true }),
+    });
+    assert.match(stale.action === "duplicate" ? (stale.refused ?? "") : "", /changed since it was read/);
   });
 
   it("bounds the history to its newest entries", () => {

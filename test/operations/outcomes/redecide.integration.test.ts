@@ -9,13 +9,16 @@
  * - A different payload under an existing id is a conflict a person can see (`show`, `list
  *   --conflicts`); the same payload again stays a quiet duplicate.
  * - Every outcome carries the served model's sha256 (as its manifest records it) and the adapter build.
+ * - An item a person reviewed is kept: `redecide` lists it and sends nothing, a redecide's or a
+ *   redriven message's supersede marker (a version, or `*`) does not replace it on the decide path;
+ *   only `redecide --replace-reviews` does, the review kept in the history.
  */
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import { GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { modelManifestPath, readModelManifest } from "../../../adapter/models/modelManifest.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
@@ -24,6 +27,7 @@ import type { StoredOutcome } from "../../../functions/outcomes/index.js";
 import { createLocalDecideHandler } from "../../../local/createLocalDecideHandler.js";
 import type { SqsBatchHandler } from "../../../local/SqsEventSourcePoller.js";
 import { type LocalStack, startLocalStack } from "../../../local/startLocalStack.js";
+import { supersedeMarker } from "../../../operations/outcomes/index.js";
 
 const POLICY = "ticket-routing";
 
@@ -249,5 +253,83 @@ describe("redecide and payload conflicts on the local stack (integration)", { ti
 
     const shown = JSON.parse((await outcomes(["show", enterprise.id])).out) as StoredOutcome;
     assert.equal(shown.history?.[0]?.status, "rejected");
+  });
+
+  it("keeps an item a person reviewed: redecide lists it, supersede markers do not replace it, --replace-reviews does", async () => {
+    const reviewedItem = {
+      id: "T-reviewed",
+      policy: POLICY,
+      state: { subject: "Refund for a double charge", body: "Please refund the second charge." },
+      facts: { customer_tier: "pro" },
+    };
+    current = fixed;
+    await submit([reviewedItem]);
+    await until(reviewedItem.id, (o) => o !== undefined);
+    const review = await outcomes([
+      "review",
+      reviewedItem.id,
+      "--set",
+      "queue=billing",
+      "--set",
+      "priority=P3",
+      "--set",
+      "needs_human=no",
+      "--by",
+      "alice",
+    ]);
+    assert.equal(review.code, 0, review.err);
+    const reviewed = await until(reviewedItem.id, (o) => o?.status === "reviewed");
+
+    const single = await outcomes([
+      "redecide",
+      reviewedItem.id,
+      "--queue-url",
+      stack.queueUrl,
+      "--sqs-endpoint-url",
+      String(stack.connectionInfo().sqs_endpoint),
+    ]);
+    assert.equal(single.code, 1, "a reviewed item kept is reported");
+    assert.match(single.err, /kept: ticket-routing\/T-reviewed: a person reviewed it \(reviewed, by alice\)/);
+    assert.doesNotMatch(single.out, /sent 1 item/);
+    const dry = await outcomes([
+      "redecide",
+      "--status",
+      "reviewed",
+      "--since",
+      "2000-01-01T00:00:00Z",
+      "--dry-run",
+    ]);
+    assert.match(dry.out, /dry run: 0 would be sent again, 0 cannot be, 1 reviewed kept/);
+
+    // An old redecide's message (the version read) and a redriven `*` reach the decide path.
+    await stack.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: stack.queueUrl,
+        MessageBody: reviewed.work_item ?? "",
+        MessageAttributes: supersedeMarker(reviewed.updated_at),
+      }),
+    );
+    await submit([reviewedItem], ["--supersede"]);
+    await drained();
+    const kept = await stored(reviewedItem.id);
+    assert.equal(kept?.status, "reviewed", "the person's review stands");
+    assert.equal(kept?.updated_at, reviewed.updated_at);
+    assert.equal(kept?.review?.by, "alice");
+
+    const replaced = await outcomes([
+      "redecide",
+      reviewedItem.id,
+      "--replace-reviews",
+      "--queue-url",
+      stack.queueUrl,
+      "--sqs-endpoint-url",
+      String(stack.connectionInfo().sqs_endpoint),
+    ]);
+    assert.equal(replaced.code, 0, replaced.err);
+    const redecided = await until(reviewedItem.id, (o) => o?.updated_at !== reviewed.updated_at);
+    assert.notEqual(redecided.status, "reviewed");
+    assert.equal(redecided.supersedes?.requested, `replace-reviews:${reviewed.updated_at}`);
+    assert.equal(redecided.history?.at(-1)?.status, "reviewed");
+    assert.equal(redecided.history?.at(-1)?.reviewed_by, "alice");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * reviewOutcome's semantics on an in-memory table (the conditional write against DynamoDB Local
- * is tested in outcomesCommand.integration.test.ts): partial reviews keep the status, audit items
- * ask for every model answer, and the review history is bounded keeping the first review.
+ * is tested in outcomesCommand.integration.test.ts and reviewHistory.integration.test.ts): partial
+ * reviews keep the status, audit items ask for every model answer, changing a person's answer is
+ * an amendment, and the review history is bounded by refusing, never by dropping a review.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -10,7 +11,13 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { MAX_KEPT_REVIEWS, type StoredOutcome } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
-import { formatReviewHistory, openQuestions, reviewOutcome } from "../../../operations/outcomes/index.js";
+import {
+  AmendRequiredError,
+  formatReviewHistory,
+  openQuestions,
+  ReviewHistoryFullError,
+  reviewOutcome,
+} from "../../../operations/outcomes/index.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 
@@ -143,10 +150,85 @@ describe("reviewOutcome", async () => {
     );
   });
 
-  it(`bounds the history at ${MAX_KEPT_REVIEWS} reviews, keeping the first and counting the dropped ones`, async () => {
+  it("refuses to change a person's answer unless the review is an amendment, and records it as one", async () => {
+    const table = tableOf(outcome(policy, { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 }));
+    await reviewOutcome({
+      ...table,
+      tableName: "t",
+      policy,
+      id: "t-1",
+      answers: { queue: "billing" },
+      by: "ana",
+      now,
+    });
+    assert.equal(table.current().status, "reviewed");
+
+    await assert.rejects(
+      reviewOutcome({
+        ...table,
+        tableName: "t",
+        policy,
+        id: "t-1",
+        answers: { queue: "sales" },
+        by: "bob",
+        now,
+      }),
+      (error: unknown) =>
+        error instanceof AmendRequiredError &&
+        error.outcome.status === "reviewed" &&
+        error.questions[0] === "queue",
+    );
+    assert.equal(table.current().answers?.queue?.answer, "billing", "ana's answer stands");
+
+    await reviewOutcome({
+      ...table,
+      tableName: "t",
+      policy,
+      id: "t-1",
+      answers: { queue: "sales" },
+      by: "bob",
+      amend: true,
+      now,
+    });
+    assert.deepEqual(
+      table.current().reviews?.map((review) => [review.by, review.amendment]),
+      [
+        ["ana", undefined],
+        ["bob", true],
+      ],
+    );
+    assert.match(
+      formatReviewHistory(table.current()).at(-1) ?? "",
+      /amended by bob: queue=sales \(was billing\)/,
+    );
+  });
+
+  it("keeps one entry per reviewer and question: a re-review replaces the reviewer's own, never another's", async () => {
+    const table = tableOf(outcome(policy, { P1: 0.3, P2: 0.3, P3: 0.2, P4: 0.2 }));
+    const review = (by: string, answers: Record<string, string>) =>
+      reviewOutcome({ ...table, tableName: "t", policy, id: "t-1", answers, by, amend: true, now });
+    await review("ana", { queue: "billing", priority: "P2" });
+    await review("carl", { queue: "sales" });
+    await review("ana", { queue: "sales" });
+
+    const reviews = table.current().reviews ?? [];
+    assert.deepEqual(
+      reviews.map((entry) => [entry.by, entry.answers]),
+      [
+        ["ana", { priority: "P2" }],
+        ["carl", { queue: "sales" }],
+        ["ana", { queue: "sales" }],
+      ],
+      "ana's earlier queue answer is replaced by her new one; carl's entry is untouched",
+    );
+    assert.deepEqual(reviews[2]?.replaces_own, [reviews[0]?.at]);
+    assert.equal(reviews[2]?.previous_answers.queue?.answer, "sales", "what stood before is kept");
+  });
+
+  it(`refuses a review past ${MAX_KEPT_REVIEWS} entries instead of dropping anyone's`, async () => {
     const table = tableOf(outcome(policy, { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 }));
     const labels = ["billing", "sales"];
-    for (let round = 0; round < MAX_KEPT_REVIEWS + 5; round += 1) {
+    for (let round = 0; round < MAX_KEPT_REVIEWS; round += 1) {
       await reviewOutcome({
         ...table,
         tableName: "t",
@@ -154,18 +236,45 @@ describe("reviewOutcome", async () => {
         id: "t-1",
         answers: { queue: labels[round % 2] ?? "billing" },
         by: `reviewer-${round}`,
+        amend: true,
         now,
       });
     }
-    const reviews = table.current().reviews ?? [];
-    assert.equal(reviews.length, MAX_KEPT_REVIEWS);
-    assert.equal(reviews[0]?.by, "reviewer-0");
-    assert.equal(reviews[1]?.by, "reviewer-6");
-    assert.equal(reviews.at(-1)?.by, `reviewer-${MAX_KEPT_REVIEWS + 4}`);
-    assert.equal(table.current().reviews_dropped, 5);
-    const history = formatReviewHistory(table.current());
-    assert.match(history[1] ?? "", /5 older review\(s\) not kept/);
-    assert.equal(history.length, 2 + MAX_KEPT_REVIEWS);
+    const full = table.current();
+    assert.equal(full.reviews?.length, MAX_KEPT_REVIEWS);
+
+    await assert.rejects(
+      reviewOutcome({
+        ...table,
+        tableName: "t",
+        policy,
+        id: "t-1",
+        answers: { queue: "billing" },
+        by: "one-too-many",
+        amend: true,
+        now,
+      }),
+      (error: unknown) =>
+        error instanceof ReviewHistoryFullError &&
+        error.wouldHave.entries === MAX_KEPT_REVIEWS + 1 &&
+        error.limits.entries === MAX_KEPT_REVIEWS,
+    );
+    assert.deepEqual(table.current(), full, "nothing written, nothing dropped");
+    assert.equal(table.current().reviews?.[1]?.by, "reviewer-1");
+    assert.equal(table.current().reviews_dropped, undefined);
+    // A reviewer already in the history may still amend: it replaces their own entry.
+    await reviewOutcome({
+      ...table,
+      tableName: "t",
+      policy,
+      id: "t-1",
+      answers: { queue: "sales" },
+      by: "reviewer-4",
+      amend: true,
+      now,
+    });
+    assert.equal(table.current().reviews?.length, MAX_KEPT_REVIEWS);
+    assert.equal(table.current().reviews?.at(-1)?.by, "reviewer-4");
   });
 
   it("refuses a write when the outcome changed since it was read", async () => {
