@@ -98,7 +98,8 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
       const policies = await loadPolicies(policyDir);
       const policy = policies.get(policyName);
       if (policy === undefined) throw new UnknownPolicyError(policyName, policyDir, policies.names());
-      const text = await readFile(input, "utf8").catch((error: NodeJS.ErrnoException) => {
+      // Bytes: readItemLines decodes each line strictly (a line that is not UTF-8 is rejected).
+      const bytes = await readFile(input).catch((error: NodeJS.ErrnoException) => {
         throw new InputFileError(
           input,
           error.code === "ENOENT" ? "no such file" : `cannot be read (${error.code})`,
@@ -107,7 +108,7 @@ export function createClassifyCommand(output: Partial<CliOutput> = {}): CliComma
           },
         );
       });
-      const items = readItemLines(text, policyName);
+      const items = readItemLines(bytes, policyName);
       let modelPath = values.model;
       if (modelPath === undefined) {
         stderr.write(

@@ -6,6 +6,7 @@ const Checkpoint = z.object({
   bucket: z.string().min(1),
   key: z.string().min(1),
   versionId: z.string().optional(),
+  etag: z.string().min(1).optional(),
   line: z.number().int().min(1),
   byteOffset: z.number().int().min(0),
   jobId: z.string().min(1).optional(),
@@ -44,7 +45,7 @@ export class UnknownIngestInputError extends PermanentError {
  *
  * - an S3 event notification (`Records[].s3`; keys are URL-encoded there, `+` for spaces);
  * - an EventBridge "Object Created" event from `aws.s3` (keys as written);
- * - a checkpoint `{bucket, key, versionId?, line, byteOffset}`;
+ * - a checkpoint `{bucket, key, versionId?, etag?, line, byteOffset, jobId?, jobLines?}`;
  * - a previous {@link IngestResult} (`{pending: [checkpoint, …]}`), so a Step Functions loop can
  *   feed each result back until `pending` is empty.
  *
@@ -79,10 +80,11 @@ export function checkpointsOfEvent(event: unknown): IngestCheckpoint[] {
 }
 
 function stripUndefined(checkpoint: z.infer<typeof Checkpoint>): IngestCheckpoint {
-  const { versionId, jobId, jobLines, ...rest } = checkpoint;
+  const { versionId, etag, jobId, jobLines, ...rest } = checkpoint;
   return {
     ...rest,
     ...(versionId !== undefined ? { versionId } : {}),
+    ...(etag !== undefined ? { etag } : {}),
     ...(jobId !== undefined ? { jobId } : {}),
     ...(jobLines !== undefined ? { jobLines } : {}),
   };

@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { GetObjectCommand, type GetObjectCommandOutput, type S3Client } from "@aws-sdk/client-s3";
+import type { GetObjectCommandOutput, S3Client } from "@aws-sdk/client-s3";
+import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import type { Clock } from "../common/Clock.js";
 import { Deadline } from "../common/Deadline.js";
 import { TransientError } from "../common/errors.js";
@@ -10,7 +11,8 @@ import type { JobLedger } from "../jobs/JobLedger.js";
 import type { Outcome, OutcomeStore } from "../outcomes/index.js";
 import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
 import type { PolicySet } from "../policy/index.js";
-import { IngestLineError } from "./errors.js";
+import { IngestLineError, ObjectChangedError } from "./errors.js";
+import { getObjectVersion } from "./getObjectVersion.js";
 import { type BadLine, lineId, prepareLine } from "./prepareLine.js";
 import { splitLines } from "./splitLines.js";
 import type { FailedLine, IngestCheckpoint, ObjectIngestResult } from "./types.js";
@@ -50,6 +52,13 @@ const JOB_ATTRIBUTE_BYTES = 128;
  * each line, sends valid ones to the work queue in batches of 10 and records a `rejected` outcome
  * for each bad one. Memory stays bounded: one line and one batch at a time.
  *
+ * A job reads one object version ({@link getObjectVersion}): a resumed read names the version, or
+ * in a bucket without versioning sends the first read's ETag as `If-Match`. When the object under
+ * the key changed meanwhile, nothing more is read: the result's `objectChanged` and the job
+ * (`failed`) say so and why, and the lines read before stand. Each line is decoded as UTF-8 on its
+ * own, strictly: a line that is not valid UTF-8 is a bad line ("not valid UTF-8"), never decoded
+ * with replacement characters (two ids differing only in invalid bytes would become one).
+ *
  * Every line ends as a message or an outcome: a line the work queue refuses for good (SQS
  * `SenderFault`, e.g. `InvalidMessageContents` for a U+FFFE or U+FFFF) is recorded as `rejected`
  * with SQS's reason. A byte order mark at the object's start is dropped (see `stripByteOrderMark`).
@@ -60,7 +69,8 @@ const JOB_ATTRIBUTE_BYTES = 128;
  * or a bad line's outcome that cannot be written for now ends the invocation at the checkpoint
  * before that batch or line, listed in `failed`: the follow-up invocation reads them again.
  *
- * @throws whatever the first GetObject throws (the invocation fails; its input is retried).
+ * @throws whatever GetObject throws but `PreconditionFailed` (the invocation fails; its input is
+ *   retried).
  * @throws IngestLineError when the outcomes table refuses a bad line's outcome for good (a missing
  *   table, access denied): the lines before it are sent, and the error names where to resume.
  */
@@ -71,18 +81,13 @@ export async function ingestObject(
 ): Promise<ObjectIngestResult> {
   let output: GetObjectCommandOutput;
   try {
-    output = await deps.s3.send(
-      new GetObjectCommand({
-        Bucket: start.bucket,
-        Key: start.key,
-        ...(start.versionId !== undefined ? { VersionId: start.versionId } : {}),
-        ...(start.byteOffset > 0 ? { Range: `bytes=${start.byteOffset}-` } : {}),
-      }),
-    );
+    output = await getObjectVersion(deps.s3, start);
   } catch (error) {
+    if (error instanceof ObjectChangedError) return refuseChangedObject(start, error, deps);
     // A checkpoint at the very end of the object (it stopped on its last line): nothing is left.
+    // (A changed object is answered 412 first: preconditions come before the range.)
     if (start.byteOffset > 0 && (error as { name?: unknown }).name === "InvalidRange") {
-      const { bucket, key, versionId, jobId } = start;
+      const { bucket, key, versionId, etag, jobId } = start;
       if (deps.jobs !== undefined && jobId !== undefined) {
         await deps.jobs.markRead(jobId, start.jobLines ?? 0, { deadline: farDeadline(deps.clock) });
       }
@@ -91,6 +96,7 @@ export async function ingestObject(
         bucket,
         key,
         ...(versionId ? { versionId } : {}),
+        ...(etag ? { etag } : {}),
         linesRead: 0,
         sent: 0,
         rejected: 0,
@@ -101,16 +107,19 @@ export async function ingestObject(
   }
   const versionId =
     start.versionId ?? (output.VersionId && output.VersionId !== "null" ? output.VersionId : undefined);
-  const object = { bucket: start.bucket, key: start.key, ...(versionId !== undefined ? { versionId } : {}) };
+  // Without versioning, the first read's ETag stands for the version: every later read is bound to it.
+  const etag = versionId === undefined ? (start.etag ?? output.ETag) : undefined;
+  const object = {
+    bucket: start.bucket,
+    key: start.key,
+    ...(versionId !== undefined ? { versionId } : {}),
+    ...(etag !== undefined ? { etag } : {}),
+  };
   const result: ObjectIngestResult = { ...object, linesRead: 0, sent: 0, rejected: 0, failed: [] };
   const body = output.Body as Readable | undefined;
   let jobId = start.jobId;
   if (deps.jobs !== undefined && jobId === undefined) {
-    const etag = output.ETag;
-    const { job } = await deps.jobs.start(
-      { ...object, ...(versionId === undefined && etag !== undefined ? { etag } : {}) },
-      { deadline: farDeadline(deps.clock) },
-    );
+    const { job } = await deps.jobs.start(object, { deadline: farDeadline(deps.clock) });
     jobId = job.job_id;
     if (job.status !== "reading") {
       // This version was read to its end before: its lines are sent or recorded, its job counts them.
@@ -231,7 +240,7 @@ export async function ingestObject(
     })) {
       result.linesRead += 1;
       const lineStart = batchEnd;
-      const blank = !line.tooLong && line.text.trim() === "";
+      const blank = !line.tooLong && !line.invalidUtf8 && line.text.trim() === "";
       const end = {
         line: line.line + 1,
         byteOffset: line.nextOffset,
@@ -240,16 +249,22 @@ export async function ingestObject(
       };
       // Only the object's first line can start with a byte order mark.
       const text = line.line === 1 ? stripByteOrderMark(line.text) : line.text;
-      if (line.tooLong || text.trim() !== "") {
+      if (line.tooLong || line.invalidUtf8 || text.trim() !== "") {
         const origin = { ...object, line: line.line };
-        const prepared = line.tooLong
-          ? ({
-              kind: "rejected",
-              policy: "_unparsed",
-              id: "",
-              reason: `${where(line.line)}: longer than ${MAX_LINE_BYTES} bytes`,
-            } satisfies BadLine)
-          : prepareLine(text, origin, deps.policies);
+        const unreadable = line.tooLong
+          ? `longer than ${MAX_LINE_BYTES} bytes`
+          : line.invalidUtf8
+            ? "not valid UTF-8 (its bytes are refused, not replaced)"
+            : undefined;
+        const prepared =
+          unreadable !== undefined
+            ? ({
+                kind: "rejected",
+                policy: UNPARSED_POLICY,
+                id: "",
+                reason: `${where(line.line)}: ${unreadable}`,
+              } satisfies BadLine)
+            : prepareLine(text, origin, deps.policies);
         if (prepared.kind === "message") {
           const bytes = Buffer.byteLength(prepared.body) + (jobId !== undefined ? JOB_ATTRIBUTE_BYTES : 0);
           if (batch.length === SEND_BATCH_ENTRIES || batchBytes + bytes > SEND_BATCH_BYTES) {
@@ -303,9 +318,46 @@ export async function ingestObject(
   return { ...result, next: resumeAt(object, checkpoint) };
 }
 
+/**
+ * The object changed under its key while a job read it (see {@link ObjectChangedError}): nothing
+ * more is read, and the job ends `failed` with the reason, its lines being those read so far.
+ */
+async function refuseChangedObject(
+  start: IngestCheckpoint,
+  error: ObjectChangedError,
+  deps: IngestDeps,
+): Promise<ObjectIngestResult> {
+  const { bucket, key, versionId, etag, jobId } = start;
+  deps.logger.error("the object changed while it was being ingested; reading no more of it", {
+    bucket,
+    key,
+    line: start.line,
+    expectedEtag: error.expectedEtag,
+    currentEtag: error.currentEtag,
+    ...(jobId !== undefined ? { jobId } : {}),
+  });
+  if (deps.jobs !== undefined && jobId !== undefined) {
+    await deps.jobs.failReading(jobId, start.jobLines ?? 0, error.message, {
+      deadline: farDeadline(deps.clock),
+    });
+  }
+  return {
+    ...(jobId !== undefined ? { jobId } : {}),
+    bucket,
+    key,
+    ...(versionId !== undefined ? { versionId } : {}),
+    ...(etag !== undefined ? { etag } : {}),
+    linesRead: 0,
+    sent: 0,
+    rejected: 0,
+    failed: [],
+    objectChanged: error.message,
+  };
+}
+
 /** The checkpoint to resume from; the job's line count travels only with a job. */
 function resumeAt(
-  object: { bucket: string; key: string; versionId?: string },
+  object: { bucket: string; key: string; versionId?: string; etag?: string },
   at: { line: number; byteOffset: number; jobId?: string; jobLines: number },
 ): IngestCheckpoint {
   const { jobLines, ...rest } = at;
@@ -314,7 +366,7 @@ function resumeAt(
 
 async function recordBadLine(
   bad: BadLine,
-  origin: { bucket: string; key: string; versionId?: string; line: number; jobId?: string },
+  origin: { bucket: string; key: string; versionId?: string; etag?: string; line: number; jobId?: string },
   text: string,
   deps: IngestDeps,
 ): Promise<void> {

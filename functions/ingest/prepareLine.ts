@@ -15,6 +15,8 @@ export interface LineOrigin {
   bucket: string;
   key: string;
   versionId?: string;
+  /** The ETag of the object first read, standing for the version in a bucket without versioning. */
+  etag?: string;
   line: number;
 }
 
@@ -39,11 +41,15 @@ export interface BadLine {
 /**
  * The deterministic id of a line without one: `s3-` and 32 hex digits of SHA-256 over
  * bucket, key, version and line number, so ingesting the same object again gives the same ids
- * (and no second outcome).
+ * (and no second outcome). Without a version (a bucket without versioning) the ETag stands in for
+ * it, as in the job's id: another object put under the same key gets ids of its own, so its lines
+ * are not taken for duplicates of the first one's.
  */
 export function lineId(origin: LineOrigin): string {
+  const version =
+    origin.versionId ?? (origin.etag !== undefined ? `e:${origin.etag.replaceAll('"', "")}` : "");
   const digest = createHash("sha256")
-    .update(`${origin.bucket}\n${origin.key}\n${origin.versionId ?? ""}\n${origin.line}`)
+    .update(`${origin.bucket}\n${origin.key}\n${version}\n${origin.line}`)
     .digest("hex");
   return `s3-${digest.slice(0, 32)}`;
 }

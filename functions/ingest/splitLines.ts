@@ -2,18 +2,34 @@
 export interface StreamLine {
   /** 1-based line number in the object. */
   line: number;
-  /** The line as UTF-8 text, without its `\n` (or `\r\n`); empty when the line was too long. */
+  /**
+   * The line as UTF-8 text, without its `\n` (or `\r\n`); empty when the line was too long or is
+   * not valid UTF-8.
+   */
   text: string;
   /** Byte offset just past the line's end (its newline included): where the next line starts. */
   nextOffset: number;
   /** Set when the line was longer than `maxLineBytes` (its text is then dropped). */
   tooLong: boolean;
+  /**
+   * Set when the line's bytes are not valid UTF-8 (its text is then empty): decoding never puts
+   * U+FFFD in for them, so two lines that differ only in invalid bytes never read alike.
+   */
+  invalidUtf8: boolean;
 }
+
+/**
+ * Strict UTF-8: a byte sequence that is not UTF-8 throws rather than becoming U+FFFD; a byte order
+ * mark is kept (the caller drops one at the object's start only).
+ */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Splits a stream of bytes into lines with exact byte offsets, holding at most one line
  * (`maxLineBytes`) in memory whatever the object's size. Written by hand because `readline` does
- * not report byte offsets, which a checkpoint needs to resume with a ranged GetObject.
+ * not report byte offsets, which a checkpoint needs to resume with a ranged GetObject. Lines are
+ * split on the newline byte and each line's bytes decoded whole, so a character split across
+ * chunks decodes, and a line that is not valid UTF-8 is reported as such (`invalidUtf8`).
  *
  * @param firstLine - the number of the first line read (when resuming). Default 1.
  * @param startOffset - the byte offset of the first byte read. Default 0.
@@ -31,7 +47,14 @@ export async function* splitLines(
     const joined = tooLong ? Buffer.alloc(0) : Buffer.concat(pending);
     const body = joined.at(-1) === 0x0d ? joined.subarray(0, -1) : joined;
     offset += lineBytes;
-    const result = { line, text: tooLong ? "" : body.toString("utf8"), nextOffset: offset, tooLong };
+    const text = tooLong ? "" : decodeStrictly(body);
+    const result = {
+      line,
+      text: text ?? "",
+      nextOffset: offset,
+      tooLong,
+      invalidUtf8: text === undefined,
+    };
     line += 1;
     pending = [];
     pendingBytes = 0;
@@ -63,5 +86,15 @@ export async function* splitLines(
     }
     pending.push(Buffer.from(part));
     pendingBytes += part.length;
+  }
+}
+
+/** The bytes as text, or undefined when they are not valid UTF-8. */
+function decodeStrictly(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch (error) {
+    if (error instanceof TypeError) return undefined;
+    throw error;
   }
 }

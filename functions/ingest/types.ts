@@ -7,8 +7,14 @@
 export interface IngestCheckpoint {
   bucket: string;
   key: string;
-  /** The object version read (a resumed read uses the same one). */
+  /** The object version read (a resumed read names the same one). */
   versionId?: string;
+  /**
+   * The object's ETag at the first read, kept when the bucket has no versioning (no `versionId`):
+   * a resumed read sends it as `If-Match` and compares it with the ETag it gets, so a job never
+   * reads two versions of one key (see `ObjectChangedError`).
+   */
+  etag?: string;
   line: number;
   byteOffset: number;
   /** The object's job, once ingest created it (a resumed read counts toward the same job). */
@@ -37,6 +43,8 @@ export interface ObjectIngestResult {
   bucket: string;
   key: string;
   versionId?: string;
+  /** The ETag of the job's first read, when the bucket has no versioning. */
+  etag?: string;
   /** Lines read in this invocation (blank lines included). */
   linesRead: number;
   /** Messages sent to the work queue. */
@@ -57,6 +65,12 @@ export interface ObjectIngestResult {
    * again): nothing was read or sent, and no second job or outcome was made.
    */
   alreadyIngested?: true;
+  /**
+   * Set when the object changed under a bucket without versioning while it was being ingested
+   * (its ETag is not the one of the first read): nothing more was read, and the job (when there is
+   * one) is `failed` with this reason. The lines read before it stand.
+   */
+  objectChanged?: string;
 }
 
 /**

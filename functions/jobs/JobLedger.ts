@@ -190,6 +190,49 @@ export class JobLedger {
   }
 
   /**
+   * Ingest cannot read the rest of the object version (it changed under a bucket without
+   * versioning): `reading` → `failed` with `reason`, its lines being the `lines` read so far
+   * (`counts.lines`, `counts.sent` as {@link markRead} sets them), `completed_at` set. Those lines
+   * keep ending and being counted; no results are written for a failed job. A job no longer
+   * `reading` is left as it is.
+   *
+   * @returns false when the job was no longer `reading`.
+   */
+  async failReading(
+    jobId: string,
+    lines: number,
+    reason: string,
+    options: { deadline: Deadline },
+  ): Promise<boolean> {
+    const at = this.#now();
+    return this.#send(async () => {
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: JOB_RECORD_LINE },
+            UpdateExpression:
+              "SET #status = :failed, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
+            ConditionExpression: "#status = :reading",
+            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+            ExpressionAttributeValues: {
+              ":failed": "failed",
+              ":reading": "reading",
+              ":lines": lines,
+              ":at": at,
+              ":reason": reason,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+  }
+
+  /**
    * Writes an outcome of a job's line and counts the line, in one transaction (see the class).
    *
    * @returns the outcome as written.

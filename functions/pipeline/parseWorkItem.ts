@@ -35,8 +35,8 @@ import type { ItemOrigin, ReadWorkItem, RejectedItem, WorkItemInput } from "./ty
  * (`PolicySet.mapEvent`). Facts are checked against the policy here, before any model time is
  * spent. Never throws.
  *
- * - Not JSON (or a duplicate key, or too deep) → rejected under `_unparsed`, keyed by its
- *   origin's id (`originId`).
+ * - Bytes that are not text (`unreadable`), or not JSON (or a duplicate key, or too deep) →
+ *   rejected under `_unparsed`, keyed by its origin's id (`originId`).
  * - Invalid work item → rejected under its policy and id when those are readable strings, else
  *   under `_unparsed` by its origin's id.
  * - Unknown policy, facts that do not match, an event no policy maps or a mapping that fails →
@@ -46,6 +46,10 @@ import type { ItemOrigin, ReadWorkItem, RejectedItem, WorkItemInput } from "./ty
  */
 export function parseWorkItem(input: WorkItemInput, index: number, policies: PolicySet): ReadWorkItem {
   const fallbackId = originId(input.origin);
+  if (input.unreadable !== undefined) {
+    const info: Where = { index, origin: input.origin, payload: summarizePayload(input.body, undefined) };
+    return rejected(info, UNPARSED_POLICY, fallbackId, input.unreadable);
+  }
   let root: JsonNode;
   try {
     root = parseJsonText(input.body);

@@ -39,6 +39,11 @@ export interface WorkItemInput {
   /** The text as it arrived: the state is cut out of it as written. */
   body: string;
   origin: ItemOrigin;
+  /**
+   * Set when the input's bytes could not be read as text (not valid UTF-8): the input is rejected
+   * under `_unparsed` with this reason, whatever `body` holds.
+   */
+  unreadable?: string;
 }
 
 /** An input whose body holds a valid work item for a loaded policy, ready to be grouped. */

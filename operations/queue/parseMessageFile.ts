@@ -23,17 +23,27 @@ export interface ParseMessageFileOptions {
  * parser — the one the decide function reads bodies with — so a body the pipeline would refuse
  * as "not JSON" (a syntax error, a duplicate key) is reported here and never sent. Never throws.
  *
- * A byte order mark at the start of the file is dropped (see `stripByteOrderMark`).
+ * A byte order mark at the start of the file is dropped (see `stripByteOrderMark`). Given the
+ * file's bytes, each line is decoded on its own, strictly: a line that is not UTF-8 is refused
+ * (`InvalidUtf8`, with its line) rather than read with U+FFFD in place of its bytes (two ids that
+ * differ only there would be sent as one); a `document` with such a line is refused whole.
  *
  * - `lines`: blank lines are skipped; a trailing `\r` is dropped; line numbers count every line.
  * - `document`: an object is one message (the text trimmed); an array gives one message per
  *   element (its text cut out of the document); anything else, or invalid JSON, is refused.
  */
-export function parseMessageFile(input: string, options: ParseMessageFileOptions): MessageFile {
-  // A byte order mark at the file's start is dropped, as ingest and the decide function drop it.
-  const text = stripByteOrderMark(input);
+export function parseMessageFile(input: string | Uint8Array, options: ParseMessageFileOptions): MessageFile {
   const maxBytes = options.maxMessageBytes ?? SQS_MAX_PAYLOAD_BYTES;
   const file: MessageFile = { messages: [], refused: [] };
+  // Bytes are decoded line by line, strictly: a line that is not UTF-8 is refused, not replaced.
+  const lines = typeof input === "string" ? input.split("\n") : decodeLines(input);
+  const notUtf8 = lines.flatMap((line, index) => (line === undefined ? [index + 1] : []));
+  if (options.format === "document" && notUtf8.length > 0) {
+    file.refused.push(...notUtf8.map(invalidUtf8));
+    return file;
+  }
+  // A byte order mark at the file's start is dropped, as ingest and the decide function drop it.
+  const text = stripByteOrderMark(lines.map((line) => line ?? "").join("\n"));
   const accept = (entry: MessageEntry): void => {
     const bytes = Buffer.byteLength(entry.body, "utf8");
     if (bytes <= maxBytes) file.messages.push(entry);
@@ -46,9 +56,13 @@ export function parseMessageFile(input: string, options: ParseMessageFileOptions
   };
   if (options.format === "lines") {
     text.split("\n").forEach((raw, index) => {
+      const line = index + 1;
+      if (lines[index] === undefined) {
+        file.refused.push(invalidUtf8(line));
+        return;
+      }
       const body = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
       if (body.trim() === "") return;
-      const line = index + 1;
       const parsed = tryParse(body);
       if (parsed instanceof JsonTextError) {
         file.refused.push(invalidJson(line, `${parsed.reason} at column ${parsed.column}`));
@@ -78,6 +92,31 @@ function tryParse(text: string): JsonNode | JsonTextError {
     if (error instanceof JsonTextError) return error;
     throw error;
   }
+}
+
+/** Strict UTF-8 (a byte order mark is kept here and dropped above, at the file's start only). */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The bytes' lines (split on the newline byte), each decoded, or undefined when not UTF-8. */
+function decodeLines(bytes: Uint8Array): (string | undefined)[] {
+  const lines: (string | undefined)[] = [];
+  let start = 0;
+  for (;;) {
+    const at = bytes.indexOf(0x0a, start);
+    const part = bytes.subarray(start, at === -1 ? bytes.length : at);
+    try {
+      lines.push(utf8.decode(part));
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      lines.push(undefined);
+    }
+    if (at === -1) return lines;
+    start = at + 1;
+  }
+}
+
+function invalidUtf8(line: number): RefusedEntry {
+  return { line, code: "InvalidUtf8", message: "not valid UTF-8 (its bytes are refused, not replaced)" };
 }
 
 function invalidJson(line: number, message: string): RefusedEntry {

@@ -13,16 +13,17 @@ export async function readMessageFile(
   path: string,
   options: { maxMessageBytes?: number } = {},
 ): Promise<MessageFile> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, "utf8");
+    // Bytes: parseMessageFile decodes each line strictly (a line that is not UTF-8 is refused).
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputFileError(path, code === "ENOENT" ? "no such file" : `cannot be read (${code})`, {
       cause: error,
     });
   }
-  return parseMessageFile(text, { format: messageFileFormatOf(path), ...options });
+  return parseMessageFile(bytes, { format: messageFileFormatOf(path), ...options });
 }
 
 /** The format of an input file, by its name: `.json` is a document, anything else JSON Lines. */

@@ -14,7 +14,7 @@ export interface MessageEntry {
 export interface RefusedEntry {
   line: number;
   id?: string;
-  /** Why it is not sent (`InvalidJson`, `MessageTooLong`). */
+  /** Why it is not sent (`InvalidJson`, `InvalidUtf8`, `MessageTooLong`). */
   code: string;
   message: string;
 }

@@ -276,9 +276,11 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
           [2, "L-2", false],
           [3, "L-3", false],
         ]);
+        const etag = result.pending[0]?.etag;
+        assert.match(etag ?? "", /^"\w+"$/, "bound to the object's ETag at the first read");
         assert.deepEqual(
           result.pending,
-          [{ bucket: "ingest", key, line: 1, byteOffset: 0 }],
+          [{ bucket: "ingest", key, etag, line: 1, byteOffset: 0 }],
           "the batch holding line 2 is read again",
         );
         // Line 1 went with line 2's batch; it is sent again from the checkpoint (the duplicate is absorbed).

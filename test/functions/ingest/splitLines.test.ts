@@ -45,6 +45,42 @@ describe("splitLines", () => {
     );
   });
 
+  it("refuses a line that is not valid UTF-8 rather than replacing its bytes, and goes on with the next", async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"id": "inv-'),
+      Buffer.from([0xff]),
+      Buffer.from('"}\n{"id": "inv-'),
+      Buffer.from([0xfe]),
+      Buffer.from('"}\n{"id": "ok-\u00e9"}\n'),
+    ]);
+
+    const lines = await collect(bytes, [1, 2, 3, 5, 8, 13]);
+
+    assert.deepEqual(
+      lines.map((line) => [line.line, line.invalidUtf8, line.text, line.nextOffset]),
+      [
+        [1, true, "", 16],
+        [2, true, "", 32],
+        [3, false, '{"id": "ok-\u00e9"}', bytes.length],
+      ],
+    );
+    assert.ok(lines.every((line) => !line.text.includes("\uFFFD")));
+  });
+
+  it("decodes a multi-byte character split across chunks, and keeps a byte order mark for the caller", async () => {
+    const bytes = Buffer.from("\uFEFF\u20AC\u{1F600}\nx\n");
+
+    const lines = await collect(bytes, [1, 1, 1, 1, 1, 1, 1, 1]);
+
+    assert.deepEqual(
+      lines.map((line) => [line.invalidUtf8, line.text]),
+      [
+        [false, "\uFEFF\u20AC\u{1F600}"],
+        [false, "x"],
+      ],
+    );
+  });
+
   it("gives the same lines and offsets however the bytes are chunked (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -57,6 +93,31 @@ describe("splitLines", () => {
           assert.deepEqual(pieces, whole);
           const last = whole.at(-1);
           assert.equal(last?.nextOffset ?? 0, bytes.length);
+        },
+      ),
+    );
+  });
+
+  it("gives the same lines, valid or not, however arbitrary bytes are chunked (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 64 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 30 }),
+        async (raw, sizes) => {
+          const bytes = Buffer.from(raw);
+          const whole = await collect(bytes, [bytes.length + 1], 4096);
+          const pieces = await collect(bytes, sizes, 4096);
+          assert.deepEqual(pieces, whole);
+          let start = 0;
+          for (const line of whole) {
+            let body = bytes.subarray(start, line.nextOffset);
+            if (body.at(-1) === 0x0a) body = body.subarray(0, -1);
+            if (body.at(-1) === 0x0d) body = body.subarray(0, -1);
+            // Valid lines read back to their own bytes (nothing replaced); the others have no text.
+            if (line.invalidUtf8) assert.equal(line.text, "");
+            else assert.deepEqual(Buffer.from(line.text), Buffer.from(body));
+            start = line.nextOffset;
+          }
         },
       ),
     );

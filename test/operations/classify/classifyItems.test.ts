@@ -30,11 +30,15 @@ describe("classifyItems", () => {
   let dir: string;
   let runs = 0;
 
-  const run = async (engine: FakeEngine, lines = LINES, out = join(dir, `out-${++runs}.jsonl`)) => {
+  const run = async (
+    engine: FakeEngine,
+    lines: string[] | Uint8Array = LINES,
+    out = join(dir, `out-${++runs}.jsonl`),
+  ) => {
     const { file, resume } = await ResultsFile.open(out);
     try {
       const summary = await classifyItems({
-        items: readItemLines(lines.join("\n"), "ticket-routing"),
+        items: readItemLines(Array.isArray(lines) ? lines.join("\n") : lines, "ticket-routing"),
         policy,
         policies,
         endpoint: new InProcessEndpoint({ engine }),
@@ -99,6 +103,34 @@ describe("classifyItems", () => {
     assert.equal(summary.requests, 2);
     assert.deepEqual(summary.repeated, ["ticket-routing/a"], "the repeated id is reported");
     assert.equal(summary.skipped, 0, "not counted as already in the results");
+  });
+
+  it("rejects each line that is not UTF-8 with the reason, and decides the others", async () => {
+    const engine = new FakeEngine();
+    const bytes = Buffer.concat([
+      Buffer.from('{"id": "inv-'),
+      Buffer.from([0xff]),
+      Buffer.from('", "state": "first state"}\n{"id": "inv-'),
+      Buffer.from([0xfe]),
+      Buffer.from('", "state": "another state"}\r\n'),
+      Buffer.from('{"id": "ok-\u00e9", "state": "a state \u20ac"}\n'),
+    ]);
+
+    const { summary, written } = await run(engine, bytes);
+
+    assert.deepEqual(
+      written.map((outcome) => [outcome.policy, outcome.id, outcome.status, outcome.source.line]),
+      [
+        ["_unparsed", "line-1", "rejected", 1],
+        ["_unparsed", "line-2", "rejected", 2],
+        ["ticket-routing", "ok-\u00e9", written[2]?.status, 3],
+      ],
+    );
+    assert.notEqual(written[2]?.status, "rejected", "the valid line is decided");
+    assert.match(written[0]?.reason, /^line 1: not valid UTF-8/);
+    assert.match(written[1]?.reason, /^line 2: not valid UTF-8/);
+    assert.deepEqual(summary.repeated, [], "no line is taken for another");
+    assert.equal(engine.scored.length, 1);
   });
 
   it("gives the engine the state as written, as the adapter does", async () => {

@@ -17,6 +17,64 @@ describe("parseMessageFile", () => {
     ]);
   });
 
+  it("refuses each line whose bytes are not UTF-8, naming the line, and keeps the others", () => {
+    const bytes = Buffer.concat([
+      Buffer.from('\uFEFF{"id": "ok-\u00e9"}\n{"id": "inv-'),
+      Buffer.from([0xff]),
+      Buffer.from('"}\r\n{"id": "inv-'),
+      Buffer.from([0xfe]),
+      Buffer.from('"}\n{"id": "last"}\n'),
+    ]);
+
+    const file = parseMessageFile(bytes, { format: "lines" });
+
+    assert.deepEqual(
+      file.messages.map((message) => [message.line, message.id]),
+      [
+        [1, "ok-\u00e9"],
+        [4, "last"],
+      ],
+    );
+    assert.deepEqual(
+      file.refused.map((entry) => [entry.line, entry.code]),
+      [
+        [2, "InvalidUtf8"],
+        [3, "InvalidUtf8"],
+      ],
+    );
+    assert.match(file.refused[0]?.message ?? "", /not valid UTF-8/);
+  });
+
+  it("refuses a document holding bytes that are not UTF-8, naming their line, and sends none of it", () => {
+    const bytes = Buffer.concat([
+      Buffer.from('[{"id": "a"},\n {"id": "b'),
+      Buffer.from([0xc3]),
+      Buffer.from('"}]'),
+    ]);
+
+    const file = parseMessageFile(bytes, { format: "document" });
+
+    assert.deepEqual(file.messages, []);
+    assert.deepEqual(
+      file.refused.map((entry) => [entry.line, entry.code]),
+      [[2, "InvalidUtf8"]],
+    );
+  });
+
+  it("reads valid UTF-8 bytes as it reads the same text (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 20 }), { maxLength: 6 }), (rows) => {
+        const text = rows.join("\n");
+        for (const format of ["lines", "document"] as const) {
+          assert.deepEqual(
+            parseMessageFile(Buffer.from(text), { format }),
+            parseMessageFile(text, { format }),
+          );
+        }
+      }),
+    );
+  });
+
   it("drops a byte order mark at the start of a file, in both formats, and keeps one elsewhere", () => {
     const lines = parseMessageFile('\uFEFF{"id":"a"}\n{"id":"b","note":"\uFEFF"}\n', { format: "lines" });
     const document = parseMessageFile('\uFEFF[{"id":"a"}]', { format: "document" });
