@@ -3,11 +3,13 @@
 // `npm ci` (the prepare script) and by `npm test`; this file only forwards to the compiled CLI.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runOnSupportedNode } from "./nodeRequirement.js";
+import { runOnSupportedNode, stopWithWaitingParent } from "./nodeRequirement.js";
 
 // First, before the CLI's modules load: on an old Node.js the command runs again on the project's
 // own Node.js 22 when `npm ci` installed one, and otherwise gets an explanation, not a stack trace.
+// Run again, the command stops should the process waiting for it die.
 if (!runOnSupportedNode(new URL("../", import.meta.url), fileURLToPath(import.meta.url))) {
+  stopWithWaitingParent();
   await runCommand();
 }
 

@@ -22,3 +22,9 @@ export declare function exitUnlessNodeSupported(packageRoot: URL): void;
 export declare function bundledNodePath(packageRoot: URL): string | undefined;
 /** See bin/nodeRequirement.js. */
 export declare function runOnSupportedNode(packageRoot: URL, script: string): boolean;
+/** See bin/nodeRequirement.js. */
+export declare const FORWARDED_SIGNALS: readonly NodeJS.Signals[];
+/** See bin/nodeRequirement.js. */
+export declare const RERUN_VARIABLE: string;
+/** See bin/nodeRequirement.js. */
+export declare function stopWithWaitingParent(): void;

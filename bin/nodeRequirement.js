@@ -112,14 +112,38 @@ export function exitUnlessNodeSupported(packageRoot) {
 }
 
 /**
+ * The signals the waiting process passes on to the command it re-ran ({@link runOnSupportedNode}):
+ * the ones that stop a command (`kill`, `kill -INT`, a closed terminal, Ctrl-\\) and the terminal's
+ * size changes. Ctrl-Z (SIGTSTP) and SIGCONT are handled apart: they stop and continue both.
+ */
+export const FORWARDED_SIGNALS = Object.freeze(
+  /** @type {NodeJS.Signals[]} */ (["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGWINCH"]),
+);
+
+/**
+ * The variable that marks the command re-run by {@link runOnSupportedNode}: its value is the waiting
+ * process's id. {@link stopWithWaitingParent} reads it and removes it, so processes the command
+ * starts do not inherit it.
+ */
+export const RERUN_VARIABLE = "DECISIONS_RERUN_PARENT";
+
+/**
  * Makes the command run on a Node.js that can run it. Returns `false` when the running one can (the
  * caller goes on). When it is too old and `npm ci` installed this platform's Node.js 22
  * ({@link bundledNodePath}), runs `script` again on that one with the same arguments and returns
- * `true`: this process then only waits, passes SIGTERM and SIGHUP on, and ends as the child ended
- * (its exit code, or the signal that ended it). SIGINT is not passed on: Ctrl-C reaches the whole
- * foreground process group, child included, and a second SIGINT would cut a graceful stop short.
- * Otherwise it explains the problem and exits 1. Called first by bin/decisions.js, so that
- * `node bin/decisions.js` works from a checkout whatever `node` is on the PATH.
+ * `true`: this process then only waits, passes each of {@link FORWARDED_SIGNALS} on, and ends as the
+ * child ended (its exit code, or the signal that ended it). Otherwise it explains the problem and
+ * exits 1. Called first by bin/decisions.js, so that `node bin/decisions.js` works from a checkout
+ * whatever `node` is on the PATH.
+ *
+ * The child runs in a session of its own, so that this process is the one receiver of every signal
+ * sent to the command: Ctrl-C (sent to the terminal's whole foreground process group) and
+ * `kill -INT <pid>` (sent to this process alone, as to a backgrounded command) both reach the child
+ * exactly once, through this process. In one process group, Ctrl-C would reach the child twice (from
+ * the terminal and passed on), and the second SIGINT would cut a graceful stop short. Ctrl-Z stops the
+ * child and then this process; `fg` (SIGCONT) continues both. Should this process die without passing
+ * anything on (SIGKILL), the child sees its IPC channel close and stops itself with SIGTERM
+ * ({@link stopWithWaitingParent}).
  *
  * @param {URL} packageRoot the folder holding package.json and node_modules
  * @param {string} script the entry point to run again, e.g. `fileURLToPath(import.meta.url)`
@@ -135,13 +159,27 @@ export function runOnSupportedNode(packageRoot, script) {
     process.exit(1);
   }
   const child = spawn(bundled, [...process.execArgv, script, ...process.argv.slice(2)], {
-    stdio: "inherit",
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+    detached: true,
+    env: { ...process.env, [RERUN_VARIABLE]: String(process.pid) },
   });
+  // The channel only tells the child when this process is gone; it must not keep this one waiting.
+  child.channel?.unref();
   const pass = (/** @type {NodeJS.Signals} */ signal) => () => child.kill(signal);
   const handlers = /** @type {Array<[NodeJS.Signals, () => void]>} */ ([
-    ["SIGTERM", pass("SIGTERM")],
-    ["SIGHUP", pass("SIGHUP")],
-    ["SIGINT", () => {}],
+    ...FORWARDED_SIGNALS.map(
+      (signal) => /** @type {[NodeJS.Signals, () => void]} */ ([signal, pass(signal)]),
+    ),
+    [
+      "SIGTSTP",
+      () => {
+        // SIGSTOP, not SIGTSTP: the child's process group has no parent in its session (orphaned),
+        // and the kernel discards SIGTSTP sent to such a group.
+        child.kill("SIGSTOP");
+        process.kill(process.pid, "SIGSTOP");
+      },
+    ],
+    ["SIGCONT", pass("SIGCONT")],
   ]);
   for (const [signal, handler] of handlers) process.on(signal, handler);
   child.on("error", (error) => {
@@ -154,4 +192,19 @@ export function runOnSupportedNode(packageRoot, script) {
     else process.exit(code ?? 1);
   });
   return true;
+}
+
+/**
+ * In the command re-run by {@link runOnSupportedNode}: stops it with SIGTERM (its graceful stop) when
+ * the waiting process is gone, so that a SIGKILL of that process leaves nothing running. Does nothing
+ * in a command not re-run. Called first by bin/decisions.js.
+ */
+export function stopWithWaitingParent() {
+  const parent = process.env[RERUN_VARIABLE];
+  if (parent === undefined) return;
+  delete process.env[RERUN_VARIABLE];
+  if (process.channel === undefined) return;
+  // The channel only watches the parent: it neither keeps this process alive nor carries messages.
+  process.channel.unref();
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
 }

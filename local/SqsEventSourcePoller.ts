@@ -1,5 +1,6 @@
 import {
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   type SQSClient,
@@ -8,6 +9,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { createLambdaContext } from "./createLambdaContext.js";
 import { type BatchOutcome, type InvocationResult, readBatchResponse } from "./readBatchResponse.js";
 import { toSqsRecord } from "./toSqsRecord.js";
+import { VisibilityHeartbeat } from "./VisibilityHeartbeat.js";
 
 /**
  * A Lambda handler for SQS events, as `createDecideHandler` returns it. Its result may be anything,
@@ -37,6 +39,16 @@ export interface SqsEventSourcePollerOptions {
   maximumConcurrency?: number;
   /** VisibilityTimeout of each receive, in seconds. Default: the queue's own. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * Keep the records of a batch hidden while it is gathered and its invocation runs (a
+   * {@link VisibilityHeartbeat}: every half visibility timeout, hidden for the full timeout again).
+   * Default true. Lambda's mapping does not: the deployed queue's visibility timeout is 6 × the
+   * function timeout, so no record outlives it. Locally the visibility timeout is how long a record
+   * given back waits, and may be shorter than an invocation (`decisions up --visibility-timeout`):
+   * without the heartbeat a record still being decided is received again, each receive counts
+   * towards `maxReceiveCount`, and copies of records whose outcome was written reach the DLQ.
+   */
+  keepInFlightHidden?: boolean;
   /**
    * The function's timeout: `context.getRemainingTimeInMillis()` counts down from it, and an
    * invocation still running then fails as a whole. Default 60000 ms.
@@ -97,7 +109,10 @@ const ERROR_BACKOFF_MS = 1_000;
  * the records that succeeded are deleted (ReportBatchItemFailures; a throw, a timeout or an
  * invalid response fails the whole batch). Failed records stay in flight: SQS makes them visible
  * again after the visibility timeout and its RedrivePolicy moves them to the DLQ after
- * maxReceiveCount receives — the queue does that, not the poller.
+ * maxReceiveCount receives — the queue does that, not the poller. One deliberate difference: the
+ * records of a batch are kept hidden while it is gathered and invoked (`keepInFlightHidden`), so a
+ * visibility timeout shorter than an invocation (set locally to make given-back records return
+ * sooner) sends no copy of a record still being decided to the DLQ.
  *
  * No library does this locally (Lambda's pollers are part of the service), hence by hand.
  *
@@ -115,6 +130,10 @@ export class SqsEventSourcePoller {
   /** Aborted by a stop that abandons its receives: the receive in progress is cut off. */
   readonly #abandon = new AbortController();
   #workers: Promise<void>[] = [];
+  /** The heartbeat of the records in flight, once the visibility timeout is known. */
+  #heartbeat: VisibilityHeartbeat | undefined;
+  /** Reading the queue's visibility timeout for {@link #heartbeat}, while that is under way. */
+  #heartbeatStarting: Promise<VisibilityHeartbeat> | undefined;
   #stopping: Promise<void> | undefined;
   readonly #stats: PollerStats = {
     batches: 0,
@@ -135,6 +154,7 @@ export class SqsEventSourcePoller {
       functionTimeoutMs: 60_000,
       functionName: "decide",
       reportBatchItemFailures: true,
+      keepInFlightHidden: true,
       waitTimeSeconds: 20,
       maxPayloadBytes: 6 * 1024 * 1024,
       ...withoutUndefined(options),
@@ -236,6 +256,7 @@ export class SqsEventSourcePoller {
         break;
       }
       if (received.length > 0 && messages.length === 0) windowEnd = Date.now() + maximumBatchingWindowMs;
+      if (received.length > 0 && this.#options.keepInFlightHidden) await this.#keepHidden(received);
       for (const message of received) {
         messages.push(message);
         payload += Buffer.byteLength(message.Body ?? "");
@@ -247,6 +268,41 @@ export class SqsEventSourcePoller {
       }
     }
     return messages;
+  }
+
+  /**
+   * Keeps the messages hidden until their invocation ended ({@link VisibilityHeartbeat}), made on
+   * first use with the receives' visibility timeout, else the queue's own (GetQueueAttributes, read
+   * again on the next use when that failed: meanwhile the messages are not kept hidden, as without
+   * the heartbeat, and the error goes to `onError`).
+   */
+  async #keepHidden(messages: Message[]): Promise<void> {
+    if (this.#heartbeat === undefined) {
+      const { sqs, queueUrl, visibilityTimeoutSeconds, onError } = this.#options;
+      this.#heartbeatStarting ??= (async () => {
+        let seconds = visibilityTimeoutSeconds;
+        if (seconds === undefined) {
+          const answer = await sqs.send(
+            new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["VisibilityTimeout"] }),
+          );
+          seconds = Number.parseInt(answer.Attributes?.VisibilityTimeout ?? "30", 10);
+        }
+        return new VisibilityHeartbeat({
+          sqs,
+          queueUrl,
+          visibilityTimeoutSeconds: seconds,
+          ...(onError === undefined ? {} : { onError }),
+        });
+      })();
+      try {
+        this.#heartbeat = await this.#heartbeatStarting;
+      } catch (error) {
+        this.#heartbeatStarting = undefined;
+        this.#options.onError?.(error);
+        return;
+      }
+    }
+    this.#heartbeat.keep(messages);
   }
 
   async #receive(max: number, waitSeconds: number): Promise<Message[]> {
@@ -272,12 +328,18 @@ export class SqsEventSourcePoller {
     stats.maxInFlightBatches = Math.max(stats.maxInFlightBatches, stats.inFlightBatches);
     try {
       const context = createLambdaContext({ functionName, region, timeoutMs: functionTimeoutMs });
-      const result = await invokeWithTimeout(
-        this.#options.handler,
-        { Records: records },
-        context,
-        functionTimeoutMs,
-      );
+      let result: InvocationResult;
+      try {
+        result = await invokeWithTimeout(
+          this.#options.handler,
+          { Records: records },
+          context,
+          functionTimeoutMs,
+        );
+      } finally {
+        // Done or given back: the records that failed come back after the visibility timeout.
+        this.#heartbeat?.release(records.map((record) => record.receiptHandle));
+      }
       const outcome = readBatchResponse(records, result, reportBatchItemFailures);
       const deleteFailures = await this.#delete(outcome.succeeded);
       stats.batches++;

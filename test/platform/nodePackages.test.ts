@@ -76,6 +76,20 @@ describe("npm ci from this lock, on each platform (dry run)", () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  /**
+   * The environment for npm without the `npm_config_*` settings this process inherited: run under
+   * `npm run -s` (or `npm test --json`, `--omit=optional`, …) the test would otherwise ask npm with
+   * those settings, and `npm_config_loglevel=silent` empties the output read below. The cache stays:
+   * it holds the packages `--offline` reads.
+   */
+  function npmEnvironment(): NodeJS.ProcessEnv {
+    return Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^npm_config_/i.test(name) || name.toLowerCase() === "npm_config_cache",
+      ),
+    );
+  }
+
   /** The `node`-carrying packages that `npm ci` would add for the platform, with their versions. */
   function nodePackagesInstalledFor(os: string, cpu: string): string[] {
     const run = spawnSync(
@@ -87,10 +101,12 @@ describe("npm ci from this lock, on each platform (dry run)", () => {
         "--ignore-scripts",
         "--no-audit",
         "--no-fund",
+        // The output parsed below is npm's notice level, whatever a .npmrc says.
+        "--loglevel=notice",
         `--os=${os}`,
         `--cpu=${cpu}`,
       ],
-      { cwd: folder, encoding: "utf8" },
+      { cwd: folder, encoding: "utf8", env: npmEnvironment() },
     );
     assert.equal(run.status, 0, run.stderr);
     const added = [...run.stdout.matchAll(/^add (\S+) (\S+)$/gm)].map((m) => ({ name: m[1], version: m[2] }));
