@@ -9,7 +9,7 @@ import { render } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, call, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
-import type { ItemView, PolicyStats, QueueItem } from "./types.js";
+import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
 
 type Route =
   | { page: "queue" }
@@ -115,15 +115,19 @@ function QueuePage({
 }) {
   const [items, setItems] = useState<QueueItem[] | undefined>();
   const [next, setNext] = useState<string | undefined>();
+  // The server stops a filtered page after reading a bounded number of items: how many it has read.
+  const [searched, setSearched] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [selected, setSelected] = useState(0);
   useEffect(() => {
     setItems(undefined);
     setError(undefined);
-    call<{ items: QueueItem[]; next?: string }>(queuePath(filters)).then(
+    setSearched(undefined);
+    call<QueueAnswer>(queuePath(filters)).then(
       (page) => {
         setItems(page.items);
         setNext(page.next);
+        setSearched(page.cut ? page.read : undefined);
         setSelected(0);
       },
       (failure: Error) => setError(failure.message),
@@ -131,10 +135,11 @@ function QueuePage({
   }, [filters]);
   const more = useCallback(() => {
     if (next === undefined) return;
-    call<{ items: QueueItem[]; next?: string }>(queuePath(filters, next)).then(
+    call<QueueAnswer>(queuePath(filters, next)).then(
       (page) => {
         setItems((old) => [...(old ?? []), ...page.items]);
         setNext(page.next);
+        setSearched((old) => (page.cut ? (old ?? 0) + page.read : undefined));
       },
       (failure: Error) => setError(failure.message),
     );
@@ -170,7 +175,7 @@ function QueuePage({
     <p class="note"><kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> opens.</p>
     ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
     ${items === undefined && error === undefined ? html`<p>Loading…</p>` : null}
-    ${items !== undefined && items.length === 0 ? html`<p>Nothing is waiting for review.</p>` : null}
+    ${items !== undefined && items.length === 0 && next === undefined ? html`<p>Nothing is waiting for review.</p>` : null}
     ${
       items !== undefined && items.length > 0
         ? html`<table>
@@ -190,10 +195,11 @@ function QueuePage({
                 </tr>`,
               )}
             </tbody>
-          </table>
-          ${next === undefined ? null : html`<p><button onClick=${more}>Load more</button></p>`}`
+          </table>`
         : null
-    }`;
+    }
+    ${searched === undefined || next === undefined ? null : html`<p class="note" role="status">Searched ${searched} waiting items so far; more may match further on.</p>`}
+    ${next === undefined ? null : html`<p><button onClick=${more}>Load more</button></p>`}`;
 }
 
 function ItemPage({
