@@ -7,17 +7,25 @@
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ApiError, call, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
+import { ApiError, call, itemApiPath, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
 import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
 
 type Route =
   | { page: "queue" }
   | { page: "item"; policy: string; id: string }
-  | { page: "stats"; policy: string };
+  | { page: "stats"; policy: string }
+  | { page: "invalid"; link: string };
 
 function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  } catch (error) {
+    // A link cut short or mistyped (`%E0%A4%A`) is not percent-encoding: say so, not a blank page.
+    if (error instanceof URIError) return { page: "invalid", link: hash };
+    throw error;
+  }
   if (parts[0] === "item" && parts[1] && parts[2] !== undefined)
     return { page: "item", policy: parts[1], id: parts.slice(2).join("/") };
   if (parts[0] === "stats" && parts[1]) return { page: "stats", policy: parts[1] };
@@ -101,6 +109,12 @@ function App({ signedIn }: { signedIn: boolean }) {
       ${route.page === "queue" ? html`<${QueuePage} filters=${filters} setFilters=${setFilters} policies=${policies} />` : null}
       ${route.page === "item" ? html`<${ItemPage} key=${`${route.policy}/${route.id}`} policy=${route.policy} id=${route.id} filters=${filters} reviewer=${signedIn ? "token" : reviewer} />` : null}
       ${route.page === "stats" ? html`<${StatsPage} key=${route.policy} policy=${route.policy} />` : null}
+      ${
+        route.page === "invalid"
+          ? html`<p class="error" role="alert">This link does not name an item: its address is not valid percent-encoding (${route.link.slice(0, 200)}).</p>
+            <p><a href="#/">← back to the queue</a></p>`
+          : null
+      }
     </main>`;
 }
 
@@ -222,7 +236,7 @@ function ItemPage({
   // A first Enter with questions left open asks to confirm a partial review; a second sends it.
   const [partialArmed, setPartialArmed] = useState(false);
   const load = useCallback(() => {
-    call<ItemView>(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`).then(
+    call<ItemView>(itemApiPath(policy, id)).then(
       (answer) => {
         setView(answer);
         setPicks({});
@@ -257,7 +271,7 @@ function ItemPage({
     setSaving(true);
     setError(undefined);
     try {
-      await call(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}/review`, {
+      await call(itemApiPath(policy, id, "/review"), {
         method: "POST",
         body: { answers: picks, expect_updated_at: view.outcome.updated_at },
       });

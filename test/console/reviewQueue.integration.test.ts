@@ -14,6 +14,7 @@ import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
 import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
+import { waitingOutcome } from "./waitingOutcome.js";
 
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
 
@@ -22,37 +23,6 @@ interface QueueAnswer {
   next?: string;
   read: number;
   cut?: boolean;
-}
-
-/** A waiting outcome: on its fallback (`queue` open; `priority` too when `alsoPriority`), or an audit item. */
-function waiting(
-  policy: string,
-  id: string,
-  at: string,
-  kind: { audit?: boolean; alsoPriority?: boolean } = {},
-): StoredOutcome {
-  const answer = (source: "fallback" | "model") => ({
-    answer: "triage",
-    probability: 0.4,
-    distribution: { triage: 0.4, billing: 0.6 },
-    threshold: 0.7,
-    source,
-  });
-  return {
-    policy,
-    id,
-    policy_status: `${policy}#${kind.audit ? "audit" : "fallback"}`,
-    status: kind.audit ? "decided" : "fallback",
-    answers: {
-      queue: answer(kind.audit ? "model" : "fallback"),
-      ...(kind.alsoPriority ? { priority: answer("fallback") } : {}),
-    },
-    rules_fired: [],
-    source: { kind: "sqs", message_id: `m-${id}` },
-    created_at: at,
-    updated_at: at,
-    ...(kind.audit ? { audit: { rate: 1, draw: 0.5 } } : {}),
-  };
 }
 
 /** Index reads (Query calls and the entries they read) of the console's client, counted. */
@@ -156,7 +126,7 @@ describe("the review queue's paging through the console's HTTP API (DynamoDB Loc
   it("lists 30 items that share one updated_at exactly once at page size 10", async () => {
     const at = "2026-12-01T10:00:00.000Z";
     const outcomes = Array.from({ length: 30 }, (_, index) =>
-      waiting("ticket-routing", `same-${String(index).padStart(2, "0")}`, at),
+      waitingOutcome("ticket-routing", `same-${String(index).padStart(2, "0")}`, at),
     );
     const url = await serve(outcomes);
 
@@ -179,7 +149,7 @@ describe("the review queue's paging through the console's HTTP API (DynamoDB Loc
     // 74 items over two policies and both waiting partitions, on only 6 distinct times.
     const times = Array.from({ length: 6 }, (_, index) => `2026-12-01T10:00:0${index}.000Z`);
     const outcomes = Array.from({ length: 74 }, (_, index) =>
-      waiting(
+      waitingOutcome(
         index % 3 === 0 ? "incident-priority" : "ticket-routing",
         `item-${String(index).padStart(2, "0")}`,
         times[(index * 7) % times.length] as string,
@@ -207,7 +177,7 @@ describe("the review queue's paging through the console's HTTP API (DynamoDB Loc
   it("reads a bounded number of entries per filtered request, however long the queue, and continues with next", async () => {
     // 600 waiting items; every 37th also has `priority` open.
     const outcomes = Array.from({ length: 600 }, (_, index) =>
-      waiting(
+      waitingOutcome(
         "ticket-routing",
         `many-${String(index).padStart(3, "0")}`,
         new Date(Date.UTC(2026, 11, 1, 0, 0, index)).toISOString(),
@@ -252,7 +222,7 @@ describe("the review queue's paging through the console's HTTP API (DynamoDB Loc
   it("refuses a cursor it did not write, or one of another listing, with 400", async () => {
     const at = "2026-12-01T10:00:00.000Z";
     const url = await serve(
-      Array.from({ length: 3 }, (_, index) => waiting("ticket-routing", `c-${index}`, at)),
+      Array.from({ length: 3 }, (_, index) => waitingOutcome("ticket-routing", `c-${index}`, at)),
     );
     const first = await page(url, { limit: "1" });
     assert.ok(first.next !== undefined);
