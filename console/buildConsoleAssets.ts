@@ -21,9 +21,18 @@ export function consoleWebDir(): string {
 }
 
 /**
- * Builds the console's static site in memory: `index.html`, `styles.css` and `app.js` (the
- * Preact app bundled by esbuild, minified, no source fetched at run time). esbuild is a build
- * tool (a dev dependency), so this runs where the sources are: `decisions up` and the CDK synth.
+ * The page's settings file, which the page reads first. These assets hold the local console's
+ * (`{"api": ""}`: the API on the same origin, no sign-in), so `decisions up` answers it instead of
+ * a 404 that every browser would log as an error; the deployed site leaves it out and gets the
+ * deployment's own (the API's base and the sign-in settings) from the CDK app.
+ */
+export const CONSOLE_CONFIG_FILE = "config.json";
+
+/**
+ * Builds the console's static site in memory: `index.html`, `styles.css`, `app.js` (the Preact
+ * app bundled by esbuild, minified, no source fetched at run time) and the local
+ * {@link CONSOLE_CONFIG_FILE}. esbuild is a build tool (a dev dependency), so this runs where the
+ * sources are: `decisions up` and the CDK synth.
  *
  * @throws Error from esbuild when the sources do not build.
  */
@@ -47,5 +56,12 @@ export async function buildConsoleAssets(): Promise<Map<string, ConsoleAsset>> {
     ["index.html", { contentType: "text/html; charset=utf-8", body: await readFile(`${dir}index.html`) }],
     ["styles.css", { contentType: "text/css; charset=utf-8", body: await readFile(`${dir}styles.css`) }],
     ["app.js", { contentType: "text/javascript; charset=utf-8", body: Buffer.from(script.contents) }],
+    [
+      CONSOLE_CONFIG_FILE,
+      {
+        contentType: "application/json; charset=utf-8",
+        body: Buffer.from(`${JSON.stringify({ api: "" })}\n`),
+      },
+    ],
   ]);
 }

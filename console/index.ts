@@ -8,6 +8,7 @@ export { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError }
 export {
   type ItemView,
   type QueueItem,
+  type QueuePage,
   ReviewApi,
   type ReviewApiOptions,
   type StateArchive,

@@ -34,6 +34,14 @@ export interface ReviewApiOptions {
   now?: () => Date;
   /** Outcomes read for a policy's pictures, at most. Default 5000. */
   statsLimit?: number;
+  /** Index entries one filtered queue request reads per Query. Default 200 (`DEFAULT_QUEUE_READ_PAGE`). */
+  queueReadPageSize?: number;
+  /**
+   * Index entries one queue request reads, at most, beyond each partition's first page: a filter
+   * that matches little answers a shorter page marked `cut` and a `next` to continue, instead of
+   * reading the whole queue. Default 1000 (`DEFAULT_QUEUE_MAX_READ`).
+   */
+  queueMaxRead?: number;
 }
 
 /** Filters of the review queue. */
@@ -62,6 +70,17 @@ export interface QueueItem {
   state_preview?: string;
   /** An audit item (decided automatically, sent to review for an unbiased label). */
   audit?: boolean;
+}
+
+/** One page of the queue. */
+export interface QueuePage {
+  items: QueueItem[];
+  /** The `before` of the next page; absent once every waiting item was listed. */
+  next?: string;
+  /** Index entries this request read. */
+  read: number;
+  /** The read bound stopped this page before it was full: more may match after `next`. */
+  cut?: true;
 }
 
 /** Everything the item page shows. */
@@ -109,7 +128,7 @@ export class ReviewApi {
   }
 
   /** A page of items waiting for review, newest first. @throws ReviewRequestError, UnknownReviewPolicyError */
-  async queue(filter: QueueFilter): Promise<{ items: QueueItem[]; next?: string }> {
+  async queue(filter: QueueFilter): Promise<QueuePage> {
     const policies = filter.policy === undefined ? this.policyNames() : [this.#policy(filter.policy).name];
     const limit = filter.limit ?? 25;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
@@ -118,17 +137,26 @@ export class ReviewApi {
       filter.maxAgeHours === undefined
         ? undefined
         : new Date(this.#now().getTime() - filter.maxAgeHours * 3_600_000).toISOString();
+    const filtered = filter.question !== undefined || filter.rule !== undefined || oldest !== undefined;
     const page: ReviewQueuePage = await readReviewQueue({
       client: this.#options.client,
       tableName: this.#options.tableName,
       policies,
       limit,
       ...(filter.before === undefined ? {} : { before: filter.before }),
-      keep: (outcome) =>
-        (filter.question === undefined || openQuestions(outcome).includes(filter.question)) &&
-        (filter.rule === undefined ||
-          (outcome.rules_fired ?? []).some((rule) => rule.name === filter.rule)) &&
-        (oldest === undefined || outcome.updated_at >= oldest),
+      ...(this.#options.queueReadPageSize === undefined
+        ? {}
+        : { readPageSize: this.#options.queueReadPageSize }),
+      ...(this.#options.queueMaxRead === undefined ? {} : { maxRead: this.#options.queueMaxRead }),
+      ...(filtered
+        ? {
+            keep: (outcome: StoredOutcome) =>
+              (filter.question === undefined || openQuestions(outcome).includes(filter.question)) &&
+              (filter.rule === undefined ||
+                (outcome.rules_fired ?? []).some((rule) => rule.name === filter.rule)) &&
+              (oldest === undefined || outcome.updated_at >= oldest),
+          }
+        : {}),
     });
     const items = page.items.map(
       (outcome): QueueItem => ({
@@ -143,7 +171,12 @@ export class ReviewApi {
         ...(outcome.audit === undefined ? {} : { audit: true }),
       }),
     );
-    return page.next === undefined ? { items } : { items, next: page.next };
+    return {
+      items,
+      ...(page.next === undefined ? {} : { next: page.next }),
+      read: page.read,
+      ...(page.cut === undefined ? {} : { cut: page.cut }),
+    };
   }
 
   /** An item with its policy, state and history. @throws OutcomeNotFoundError, UnknownReviewPolicyError */

@@ -14,23 +14,14 @@ export const REVIEWERS_GROUP = "reviewers";
 /**
  * The reviewer of a deployed console's request, from the claims API Gateway's JWT authorizer has
  * already verified (signature, issuer, audience, expiry). The identity comes only from the token,
- * never from the request body. The authorizer passes `cognito:groups` as a string such as
- * `[reviewers admins]`, or as an array when the claims are read directly.
+ * never from the request body. See {@link groupsOf} for how the groups claim is read.
  *
  * @throws ReviewerNotAllowedError 401 without claims, 403 when not in {@link REVIEWERS_GROUP}.
  */
 export function reviewerFromClaims(claims: Readonly<Record<string, unknown>> | undefined): Reviewer {
   if (claims === undefined)
     throw new ReviewerNotAllowedError(401, "sign in first: the request carries no token");
-  const groups = claims["cognito:groups"];
-  const list = Array.isArray(groups)
-    ? groups.map(String)
-    : typeof groups === "string"
-      ? groups
-          .replace(/^\[|\]$/g, "")
-          .split(/[\s,]+/)
-          .filter(Boolean)
-      : [];
+  const list = groupsOf(claims["cognito:groups"]);
   if (!list.includes(REVIEWERS_GROUP))
     throw new ReviewerNotAllowedError(403, `only members of the "${REVIEWERS_GROUP}" group may review`);
   const name = [claims.email, claims["cognito:username"], claims.username, claims.sub].find(
@@ -38,4 +29,24 @@ export function reviewerFromClaims(claims: Readonly<Record<string, unknown>> | u
   );
   if (name === undefined) throw new ReviewerNotAllowedError(401, "the token names no user");
   return { name, source: "token" };
+}
+
+/**
+ * The groups of a `cognito:groups` claim, each name whole. API Gateway's HTTP API JWT authorizer
+ * passes every claim as a string and writes a list claim as its items between brackets, separated
+ * by spaces (`[reviewers admins]`); read directly, the claim is an array of strings. A Cognito
+ * group name has no white space (its pattern is letters, marks, symbols, numbers and
+ * punctuation), so splitting the bracketed form on white space is exact — and nothing else splits:
+ * a group named `reviewers,admins` is that one group, not the reviewers group. Any other string
+ * is one group name.
+ */
+function groupsOf(claim: unknown): string[] {
+  if (Array.isArray(claim)) return claim.filter((group): group is string => typeof group === "string");
+  if (typeof claim !== "string") return [];
+  if (claim.startsWith("[") && claim.endsWith("]"))
+    return claim
+      .slice(1, -1)
+      .split(/\s+/)
+      .filter((group) => group !== "");
+  return claim === "" ? [] : [claim];
 }

@@ -48,7 +48,8 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
  * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&before&limit`,
  * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
  * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
- * `GET /api/me`.
+ * `GET /api/me`. An item's `{id}` is percent-encoded, or with `?id_encoding=base64url` the
+ * base64url of its UTF-8 (how the page sends the ids `.` and `..`, which URL parsers remove).
  */
 export async function routeReviewRequest(
   api: ReviewApi,
@@ -73,15 +74,16 @@ export async function routeReviewRequest(
     if (request.method === "GET" && kind === "queue" && parts.length === 2)
       return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
     if (kind === "items" && first !== undefined && second !== undefined) {
+      const id = itemIdOf(second, request.query.id_encoding);
       if (request.method === "GET" && parts.length === 4)
-        return { status: 200, body: await api.item(first, second) };
+        return { status: 200, body: await api.item(first, id) };
       if (request.method === "POST" && third === "review" && parts.length === 5) {
         if (request.reviewer === undefined)
           throw new ReviewerNotAllowedError(401, "say who you are before you review");
         const body = readReviewBody(request.body);
         const view = await api.review(
           first,
-          second,
+          id,
           {
             answers: body.answers,
             expectUpdatedAt: body.expect_updated_at,
@@ -106,6 +108,22 @@ function splitPath(path: string): string[] {
       .map((part) => decodeURIComponent(part));
   } catch (error) {
     throw new ReviewRequestError(["path"], "is not valid percent-encoding", { cause: error });
+  }
+}
+
+/** The item id of a path segment, as `id_encoding` says it is written. @throws ReviewRequestError */
+function itemIdOf(segment: string, encoding: string | undefined): string {
+  if (encoding === undefined || encoding === "") return segment;
+  if (encoding !== "base64url")
+    throw new ReviewRequestError(["query", "id_encoding"], "give base64url, or leave it out");
+  const bytes = Buffer.from(segment, "base64url");
+  // Buffer skips what is not base64url: only a segment that is exactly an encoding is accepted.
+  if (bytes.length === 0 || bytes.toString("base64url") !== segment)
+    throw new ReviewRequestError(["path"], "is not the base64url of an item id");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error) {
+    throw new ReviewRequestError(["path"], "is not the base64url of a UTF-8 item id", { cause: error });
   }
 }
 

@@ -1,6 +1,6 @@
 /** The browser side of the review console's API: one fetch wrapper that adds who is asking. */
 
-/** The console's settings, from `config.json` beside the page (absent locally). */
+/** The console's settings, from `config.json` beside the page (locally `{"api": ""}`). */
 export interface ConsoleConfig {
   /** Base URL of the API (empty: same origin). */
   api: string;
@@ -32,12 +32,27 @@ export function setLocalReviewer(name: string): void {
 
 let config: ConsoleConfig = { api: "" };
 
-/** Reads `config.json` (optional) and, deployed, completes or starts the sign-in. */
+/** Reads `config.json` (the local console serves `{"api": ""}`) and, deployed, completes or starts the sign-in. */
 export async function loadConfig(): Promise<ConsoleConfig> {
   const answer = await fetch("./config.json", { cache: "no-store" });
   if (answer.ok) config = (await answer.json()) as ConsoleConfig;
   if (config.auth !== undefined) await ensureSignedIn(config.auth);
   return config;
+}
+
+/**
+ * The API path of an item (`/api/items/<policy>/<id>`, then `suffix`). A URL parser removes a path
+ * segment `.` or `..` (spelt with `%2E` too) before the request leaves the browser, so such an id
+ * goes base64url-encoded, marked `id_encoding=base64url`; every other id goes percent-encoded.
+ */
+export function itemApiPath(policy: string, id: string, suffix = ""): string {
+  const path = `/api/items/${encodeURIComponent(policy)}/`;
+  if (id !== "." && id !== "..") return `${path}${encodeURIComponent(id)}${suffix}`;
+  const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(id)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+  return `${path}${base64}${suffix}?id_encoding=base64url`;
 }
 
 /** GET or POST a JSON route of the API. @throws ApiError */

@@ -7,17 +7,25 @@
 import { html } from "htm/preact";
 import { render } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ApiError, call, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
+import { ApiError, call, itemApiPath, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
-import type { ItemView, PolicyStats, QueueItem } from "./types.js";
+import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
 
 type Route =
   | { page: "queue" }
   | { page: "item"; policy: string; id: string }
-  | { page: "stats"; policy: string };
+  | { page: "stats"; policy: string }
+  | { page: "invalid"; link: string };
 
 function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  } catch (error) {
+    // A link cut short or mistyped (`%E0%A4%A`) is not percent-encoding: say so, not a blank page.
+    if (error instanceof URIError) return { page: "invalid", link: hash };
+    throw error;
+  }
   if (parts[0] === "item" && parts[1] && parts[2] !== undefined)
     return { page: "item", policy: parts[1], id: parts.slice(2).join("/") };
   if (parts[0] === "stats" && parts[1]) return { page: "stats", policy: parts[1] };
@@ -101,6 +109,12 @@ function App({ signedIn }: { signedIn: boolean }) {
       ${route.page === "queue" ? html`<${QueuePage} filters=${filters} setFilters=${setFilters} policies=${policies} />` : null}
       ${route.page === "item" ? html`<${ItemPage} key=${`${route.policy}/${route.id}`} policy=${route.policy} id=${route.id} filters=${filters} reviewer=${signedIn ? "token" : reviewer} />` : null}
       ${route.page === "stats" ? html`<${StatsPage} key=${route.policy} policy=${route.policy} />` : null}
+      ${
+        route.page === "invalid"
+          ? html`<p class="error" role="alert">This link does not name an item: its address is not valid percent-encoding (${route.link.slice(0, 200)}).</p>
+            <p><a href="#/">← back to the queue</a></p>`
+          : null
+      }
     </main>`;
 }
 
@@ -115,15 +129,19 @@ function QueuePage({
 }) {
   const [items, setItems] = useState<QueueItem[] | undefined>();
   const [next, setNext] = useState<string | undefined>();
+  // The server stops a filtered page after reading a bounded number of items: how many it has read.
+  const [searched, setSearched] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [selected, setSelected] = useState(0);
   useEffect(() => {
     setItems(undefined);
     setError(undefined);
-    call<{ items: QueueItem[]; next?: string }>(queuePath(filters)).then(
+    setSearched(undefined);
+    call<QueueAnswer>(queuePath(filters)).then(
       (page) => {
         setItems(page.items);
         setNext(page.next);
+        setSearched(page.cut ? page.read : undefined);
         setSelected(0);
       },
       (failure: Error) => setError(failure.message),
@@ -131,10 +149,11 @@ function QueuePage({
   }, [filters]);
   const more = useCallback(() => {
     if (next === undefined) return;
-    call<{ items: QueueItem[]; next?: string }>(queuePath(filters, next)).then(
+    call<QueueAnswer>(queuePath(filters, next)).then(
       (page) => {
         setItems((old) => [...(old ?? []), ...page.items]);
         setNext(page.next);
+        setSearched((old) => (page.cut ? (old ?? 0) + page.read : undefined));
       },
       (failure: Error) => setError(failure.message),
     );
@@ -170,7 +189,7 @@ function QueuePage({
     <p class="note"><kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> opens.</p>
     ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
     ${items === undefined && error === undefined ? html`<p>Loading…</p>` : null}
-    ${items !== undefined && items.length === 0 ? html`<p>Nothing is waiting for review.</p>` : null}
+    ${items !== undefined && items.length === 0 && next === undefined ? html`<p>Nothing is waiting for review.</p>` : null}
     ${
       items !== undefined && items.length > 0
         ? html`<table>
@@ -190,10 +209,11 @@ function QueuePage({
                 </tr>`,
               )}
             </tbody>
-          </table>
-          ${next === undefined ? null : html`<p><button onClick=${more}>Load more</button></p>`}`
+          </table>`
         : null
-    }`;
+    }
+    ${searched === undefined || next === undefined ? null : html`<p class="note" role="status">Searched ${searched} waiting items so far; more may match further on.</p>`}
+    ${next === undefined ? null : html`<p><button onClick=${more}>Load more</button></p>`}`;
 }
 
 function ItemPage({
@@ -216,7 +236,7 @@ function ItemPage({
   // A first Enter with questions left open asks to confirm a partial review; a second sends it.
   const [partialArmed, setPartialArmed] = useState(false);
   const load = useCallback(() => {
-    call<ItemView>(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`).then(
+    call<ItemView>(itemApiPath(policy, id)).then(
       (answer) => {
         setView(answer);
         setPicks({});
@@ -251,7 +271,7 @@ function ItemPage({
     setSaving(true);
     setError(undefined);
     try {
-      await call(`/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}/review`, {
+      await call(itemApiPath(policy, id, "/review"), {
         method: "POST",
         body: { answers: picks, expect_updated_at: view.outcome.updated_at },
       });

@@ -13,6 +13,15 @@ export interface QueueItem {
   audit?: boolean;
 }
 
+/** A page of the queue: `next` continues it; `cut` says the server's read bound ended it early. */
+export interface QueueAnswer {
+  items: QueueItem[];
+  next?: string;
+  /** Waiting items the server read for this page. */
+  read: number;
+  cut?: true;
+}
+
 export interface Answer {
   answer: string | number | boolean;
   probability: number;

@@ -128,6 +128,46 @@ describe("createReviewConsoleHandler", () => {
     assert.equal(answer.statusCode, 200);
   });
 
+  it("reads each group name whole: a group whose name holds a comma is not the reviewers group", async () => {
+    const { api } = fakeApi();
+    const handler = createReviewConsoleHandler(api);
+    // A Cognito group name may hold commas (punctuation) but no white space; the authorizer writes
+    // the list as `[a b]`.
+    for (const groups of [
+      "[reviewers,admins]",
+      "[admins,reviewers]",
+      "reviewers,admins",
+      "[ops reviewers,x]",
+    ]) {
+      const answer = await handler(
+        apiGatewayEvent({
+          method: "GET",
+          path: "/api/queue",
+          claims: cognitoClaims({ "cognito:groups": groups }),
+        }),
+      );
+      assert.equal(answer.statusCode, 403, groups);
+    }
+    for (const groups of ["[reviewers,admins reviewers]", "[a,b  reviewers]", "reviewers"]) {
+      const answer = await handler(
+        apiGatewayEvent({
+          method: "GET",
+          path: "/api/queue",
+          claims: cognitoClaims({ "cognito:groups": groups }),
+        }),
+      );
+      assert.equal(answer.statusCode, 200, groups);
+    }
+    // Read directly (not through the authorizer), the claim is an array of names.
+    const asArray = (groups: string[]) => {
+      const event = apiGatewayEvent({ method: "GET", path: "/api/queue", claims: cognitoClaims() });
+      (event.requestContext.authorizer.jwt.claims as Record<string, unknown>)["cognito:groups"] = groups;
+      return handler(event);
+    };
+    assert.equal((await asArray(["reviewers,admins"])).statusCode, 403);
+    assert.equal((await asArray(["admins", "reviewers"])).statusCode, 200);
+  });
+
   it("answers 500 without internals when something unexpected fails, and logs it", async () => {
     const { api } = fakeApi({ fail: new Error("ProvisionedThroughputExceeded at arn:aws:dynamodb:secret") });
     const logged: Record<string, unknown>[] = [];
