@@ -10,6 +10,7 @@
  * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
  * - `jobs/`: batch jobs (one per ingested object version): the job record, its table's keys, the
  *   results line, the manifest and the "Decision Job Completed" event.
+ * - `lanes/`: the pipeline's lanes (interactive, bulk) and how a call names its lane to the endpoint.
  * - `failures/`: the failure record of a record the decide function gave back (reason, attempts,
  *   time), kept in the outcomes table under its own key prefix.
  * - `metrics/`: the metric names the functions emit and the alarms read.
@@ -78,6 +79,18 @@ export {
   JOBS_LIST_INDEX,
   JOBS_TABLE_KEYS,
 } from "./jobs/jobsTableKeys.js";
+export {
+  CUSTOM_ATTRIBUTES_HEADER,
+  DEFAULT_ITEM_LANE,
+  DEFAULT_REQUEST_LANE,
+  JOB_LANE,
+  LANE_ATTRIBUTE,
+  LANES,
+  type Lane,
+  LaneSchema,
+  laneAttributeOf,
+  laneOfAttributes,
+} from "./lanes/lanes.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export { JOB_METRICS } from "./metrics/jobMetrics.js";
