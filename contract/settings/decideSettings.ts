@@ -1,3 +1,4 @@
+import { LaneSchema } from "../lanes/lanes.js";
 import type { Setting } from "./Setting.js";
 import { integerSetting, nonEmptyTextSetting, textSetting } from "./settingSchemas.js";
 
@@ -17,6 +18,12 @@ export const DECIDE_SETTINGS = {
     schema: nonEmptyTextSetting,
     default: { required: true },
     doc: "the SageMaker endpoint's name",
+  },
+  lane: {
+    env: ["LANE"],
+    schema: LaneSchema,
+    default: { value: "interactive" },
+    doc: "the lane this function drains (`interactive` or `bulk`): every endpoint call says it in `CustomAttributes` (`lane=<lane>`), and the adapter serves interactive calls first. The CDK app deploys one decide function per lane",
   },
   policyDir: {
     env: ["POLICY_DIR"],

@@ -5,6 +5,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { laneAttributeOf } from "../../contract/index.js";
 import type { Clock } from "../common/Clock.js";
 import { RetryBudget } from "../common/RetryBudget.js";
 import { RetryPolicy } from "../common/RetryPolicy.js";
@@ -85,6 +86,7 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
         ...(clock ? { clock } : {}),
       }),
       latency: new CallLatencyEstimate(),
+      customAttributes: laneAttributeOf(config.lane ?? "interactive"),
     }),
     outcomes: new OutcomeStore({
       client: documents,

@@ -1,4 +1,4 @@
-import { DECIDE_SETTINGS } from "../../contract/index.js";
+import { DECIDE_SETTINGS, type Lane } from "../../contract/index.js";
 import { parseEnvironment } from "../common/envSchemas.js";
 
 /**
@@ -10,6 +10,11 @@ export interface DecideConfig {
   outcomesTable: string;
   /** `ENDPOINT_NAME` (required): the SageMaker endpoint's name. */
   endpointName: string;
+  /**
+   * `LANE`: the lane this function drains; every endpoint call names it in `CustomAttributes`.
+   * Default `interactive`.
+   */
+  lane?: Lane;
   /** `POLICY_DIR`: the folder of `*.yaml` policies. Default: the caller's default (beside the bundle). */
   policyDir: string;
   /** `DEADLINE_MARGIN_MS`: no group starts later than remaining time less this. Default 10000. */

@@ -30,6 +30,11 @@ export interface EndpointClientOptions {
    * Needs the limiter (which knows the calls out). Default: none (attempts start until the deadline).
    */
   latency?: CallLatencyEstimate;
+  /**
+   * SageMaker's `CustomAttributes` sent with every call (forwarded to the container as the
+   * `X-Amzn-SageMaker-Custom-Attributes` header), e.g. the caller's lane (`lane=bulk`). Default none.
+   */
+  customAttributes?: string;
 }
 
 /** Per-call settings of {@link EndpointClient.invoke}. */
@@ -69,6 +74,7 @@ export class EndpointClient {
   readonly #retry: RetryPolicy;
   readonly #limiter: AdaptiveConcurrencyLimiter | undefined;
   readonly #latency: CallLatencyEstimate | undefined;
+  readonly #customAttributes: string | undefined;
 
   constructor(options: EndpointClientOptions) {
     this.#client = options.client;
@@ -76,6 +82,7 @@ export class EndpointClient {
     this.#retry = options.retry;
     this.#limiter = options.limiter;
     this.#latency = options.latency;
+    this.#customAttributes = options.customAttributes;
   }
 
   /**
@@ -115,6 +122,7 @@ export class EndpointClient {
               EndpointName: this.endpointName,
               ContentType: "application/json",
               Accept: "application/json",
+              ...(this.#customAttributes === undefined ? {} : { CustomAttributes: this.#customAttributes }),
               Body: new TextEncoder().encode(body),
             }),
             { abortSignal: AbortSignal.timeout(Math.max(1, deadline.remainingMs())) },

@@ -20,6 +20,7 @@ describe("readDecideConfig", () => {
       retryMaxDelayMs: 5000,
       unknownPolicyWaitSeconds: 0,
       jobsTable: "",
+      lane: "interactive",
       maxReceiveCount: 0,
       stateArchiveBucket: undefined,
       stateArchivePrefix: "review-states/",

@@ -77,6 +77,25 @@ describe("EndpointClient", () => {
     assert.equal(input?.EndpointName, "decisions");
     assert.equal(input?.ContentType, "application/json");
     assert.equal(new TextDecoder().decode(input?.Body as Uint8Array), '{"state": {"2024": 1}}');
+    assert.equal(input?.CustomAttributes, undefined);
+  });
+
+  it("names its lane in CustomAttributes on every attempt", async () => {
+    const clock = new FakeClock();
+    const { client, sent } = scriptedClient([{ status: 503 }, { body: "{}" }]);
+    const endpoint = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      retry: new RetryPolicy({ maxAttempts: 3, random: () => 0 }),
+      customAttributes: "lane=bulk",
+    });
+
+    await endpoint.invoke("{}", { deadline: new Deadline(clock.now() + 10_000, clock) });
+
+    assert.deepEqual(
+      sent.map((command) => command.input.CustomAttributes),
+      ["lane=bulk", "lane=bulk"],
+    );
   });
 
   it("retries the model's 503 and 504 and answers from the third attempt", async () => {
