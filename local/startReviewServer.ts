@@ -54,6 +54,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       const body = request.method === "POST" ? await readBody(request) : undefined;
       if (body === null)
         return send(response, 413, { error: `the body is larger than ${MAX_BODY_BYTES} bytes` });
+      if (body === NOT_UTF8) return send(response, 400, { error: "the request body is not valid UTF-8" });
       const name = headerText(request.headers["x-reviewer"]) ?? options.defaultReviewer;
       const answer = await routeReviewRequest(options.api, {
         method: request.method ?? "GET",
@@ -114,8 +115,17 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body as text, or null when it is larger than {@link MAX_BODY_BYTES}. */
-async function readBody(request: IncomingMessage): Promise<string | null> {
+/** What {@link readBody} answers for bytes that are not UTF-8. */
+const NOT_UTF8 = Symbol("not UTF-8");
+
+/** Refuses bytes that are not UTF-8 (a TypeError) instead of replacing them with U+FFFD. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text; null when it is larger than {@link MAX_BODY_BYTES}; {@link NOT_UTF8} when its
+ * bytes are not UTF-8 (two ids differing only in invalid bytes must not become one).
+ */
+async function readBody(request: IncomingMessage): Promise<string | null | typeof NOT_UTF8> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -123,5 +133,10 @@ async function readBody(request: IncomingMessage): Promise<string | null> {
     if (size > MAX_BODY_BYTES) return null;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return STRICT_UTF8.decode(Buffer.concat(chunks));
+  } catch (error) {
+    if (error instanceof TypeError) return NOT_UTF8;
+    throw error;
+  }
 }

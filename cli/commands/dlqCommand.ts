@@ -1,17 +1,20 @@
 /**
- * `decisions dlq list|redrive --queue-url <dlq>`: what is in a dead-letter queue and why, and
- * moving its messages back to the work queue (sent first, deleted from the DLQ only once sent).
+ * `decisions dlq list|redrive|purge-decided --queue-url <dlq>`: what is in a dead-letter queue and
+ * why, moving its messages back to the work queue (sent first, deleted from the DLQ only once sent),
+ * and dropping the copies of items that have already ended (their outcome is stored).
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { FailureRecordStore } from "../../functions/failures/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/index.js";
+import { createOutcomesClient, OutcomesReader } from "../../operations/outcomes/index.js";
 import {
   type AttachedFailures,
+  attachDecidedOutcomes,
   attachFailureRecords,
   createSqsClient,
   type DeadLetter,
   findSourceQueues,
   listDeadLetters,
+  purgeDecidedLetters,
   redriveDeadLetters,
 } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
@@ -25,18 +28,28 @@ const USAGE = `usage:
   decisions dlq list    --queue-url <dlq url> [--max N] [--json] [--endpoint-url <url>] [--region <r>]
                         [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
   decisions dlq redrive --queue-url <dlq url> [--to <work queue url>] [--max N] [--endpoint-url <url>] [--region <r>]
+  decisions dlq purge-decided --queue-url <dlq url> [--max N] [--endpoint-url <url>] [--region <r>]
+                        [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
 
 list     shows each message of the dead-letter queue without consuming it: message id, policy and item
          id (or the event's source and detail-type), how often it was received, when it was sent and
          first received, why it failed — the reason the message carries, or the decide function's
          failure record of it (its last reason, attempts and time, read from the outcomes table) — and
-         a preview of its body (--json: one JSON object per message). Listing counts as one receive of
-         each message.
+         a preview of its body (--json: one JSON object per message). A message whose item's outcome is
+         already stored (a copy that reached the DLQ after its item ended) is labelled "already decided
+         (a duplicate copy): safe to purge" (--json: a "decided" object). Listing counts as one receive
+         of each message.
 redrive  moves messages back: each is sent to the work queue (body and attributes unchanged) and only
          then deleted from the dead-letter queue. --to defaults to the queue whose redrive policy names
          the dead-letter queue (SQS's ListDeadLetterSourceQueues, or every queue's RedrivePolicy where
          the service lacks that action, as the local stack's does). The exit code is 1 when any message
          was not moved.
+purge-decided
+         deletes from the dead-letter queue only the messages whose item's outcome is stored (the
+         copies list labels "already decided"); a message whose outcome is absent, that asks to
+         replace whatever is stored (supersede "*"), or that names no item is left in the queue. It
+         reads the outcomes as list does, and refuses to run when it cannot. The exit code is 1 when
+         a copy could not be deleted.
 
 options:
   --queue-url <url>      the dead-letter queue
@@ -44,11 +57,12 @@ options:
   --max <n>              at most this many messages (default: list 1000, redrive all)
   --endpoint-url <url>   an SQS endpoint other than AWS's, e.g. http://127.0.0.1:<port> (fauxqs)
   --region <region>      default: the SDK's configuration, the queue URL's region, or us-east-1 locally
-  --table <name>         list: the outcomes table holding the failure records (default "${DEFAULT_TABLE}",
+  --table <name>         list, purge-decided: the outcomes table, holding the outcomes and failure records (default "${DEFAULT_TABLE}",
                          as the local stack names it; the deployed stack's is its OutcomesTableName output)
   --dynamodb-endpoint-url <url>
-                         list: a DynamoDB endpoint other than AWS's (DynamoDB Local: up's dynamodb_endpoint).
-                         With --endpoint-url and without this, no failure record is read.
+                         list, purge-decided: a DynamoDB endpoint other than AWS's (DynamoDB Local: up's
+                         dynamodb_endpoint). With --endpoint-url and without this, list reads no failure record or
+                         outcome, and purge-decided refuses to run.
 `;
 
 const FLAGS = {
@@ -74,7 +88,7 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
         command: "dlq",
         args,
         options: FLAGS,
-        subFlags: { list: [], redrive: [] },
+        subFlags: { list: [], redrive: [], "purge-decided": [] },
         sharedFlags: Object.keys(FLAGS),
         usage: USAGE,
       });
@@ -87,22 +101,31 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
       if (dlqUrl === undefined || dlqUrl === "")
         throw new UsageError("--queue-url is required", { usage: USAGE });
       const max = readMax(values.max);
-      if (sub === "list" && values.to !== undefined)
+      if (sub !== "redrive" && values.to !== undefined)
         throw new UsageError("--to is for redrive", { usage: USAGE });
-      if (sub === "redrive" && values.json === true)
+      if (sub !== "list" && values.json === true)
         throw new UsageError("--json is for list", { usage: USAGE });
       if (sub === "redrive" && (values.table !== undefined || values["dynamodb-endpoint-url"] !== undefined))
-        throw new UsageError("--table and --dynamodb-endpoint-url are for list", { usage: USAGE });
+        throw new UsageError("--table and --dynamodb-endpoint-url are for list and purge-decided", {
+          usage: USAGE,
+        });
+      if (sub === "purge-decided" && outcomesEndpoint(values) === null) {
+        throw new UsageError(
+          "purge-decided reads each message's outcome: with --endpoint-url, give --dynamodb-endpoint-url (and --table)",
+          { usage: USAGE },
+        );
+      }
       const sqs = createSqsClient({ region: values.region, endpointUrl: values["endpoint-url"] }, dlqUrl);
       try {
         if (sub === "list") {
           const listed = await listDeadLetters(sqs, dlqUrl, max === undefined ? {} : { max });
           const { letters, unreadable } = await withFailureRecords(listed, values);
-          if (unreadable !== undefined) stderr.write(`${inertText(`note: ${unreadable}`)}\n`);
+          for (const note of unreadable) stderr.write(`${inertText(`note: ${note}`)}\n`);
           if (values.json === true) for (const letter of letters) stdout.write(`${inertJson(letter)}\n`);
           else stdout.write(formatLetters(letters, dlqUrl));
           return 0;
         }
+        if (sub === "purge-decided") return await purgeDecided(sqs, dlqUrl, max, values, stdout, stderr);
         return await redrive(sqs, dlqUrl, values.to, max, stdout, stderr);
       } finally {
         sqs.destroy();
@@ -149,6 +172,39 @@ async function redrive(
   return report.failed.length > 0 ? 1 : 0;
 }
 
+async function purgeDecided(
+  sqs: SQSClient,
+  dlqUrl: string,
+  max: number | undefined,
+  values: Values,
+  stdout: CliOutput["stdout"],
+  stderr: CliOutput["stderr"],
+): Promise<number> {
+  const client = createOutcomesClient({
+    region: values.region,
+    endpointUrl: outcomesEndpoint(values) ?? undefined,
+  });
+  try {
+    const reader = new OutcomesReader({ client, tableName: values.table ?? DEFAULT_TABLE });
+    const report = await purgeDecidedLetters(sqs, reader, { dlqUrl, ...(max === undefined ? {} : { max }) });
+    for (const failed of report.failed) {
+      stderr.write(
+        inertLines(
+          `${failed.messageId} ${describeItem(failed)}: not deleted (still in the DLQ): ${failed.code}: ${failed.message}\n`,
+        ),
+      );
+    }
+    stdout.write(
+      `purged ${report.purged.length} already-decided message(s) from ${dlqUrl}; ` +
+        `${report.kept.length} left (no outcome stored, a supersede, or no item)` +
+        (report.failed.length > 0 ? `; ${report.failed.length} not deleted\n` : "\n"),
+    );
+    return report.failed.length > 0 ? 1 : 0;
+  } finally {
+    client.destroy();
+  }
+}
+
 function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
   if (letters.length === 0) return `no messages in ${dlqUrl}\n`;
   const lines = [`${letters.length} message(s) in ${dlqUrl}:`];
@@ -161,9 +217,18 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
         (letter.firstReceivedAt ? `; first received ${letter.firstReceivedAt}` : ""),
     );
     if (letter.sourceArn) lines.push(`  from ${letter.sourceArn}`);
-    lines.push(
-      `  reason: ${letter.reason ?? "none recorded (no failure record: the consumer timed out or failed before writing one, or the records were not read)"}`,
-    );
+    const { decided } = letter;
+    if (decided !== undefined) {
+      lines.push(
+        `  already decided (a duplicate copy): safe to purge (dlq purge-decided); outcome ${decided.status}, updated ${decided.updatedAt}`,
+      );
+    }
+    if (letter.reason !== undefined) lines.push(`  reason: ${letter.reason}`);
+    else if (decided === undefined) {
+      lines.push(
+        "  reason: none recorded (no failure record: the consumer timed out or failed before writing one, or the records were not read)",
+      );
+    }
     const { failure } = letter;
     if (failure !== undefined) {
       lines.push(
@@ -179,24 +244,47 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
 }
 
 /**
- * The letters with their failure records, read from the outcomes table: at `--dynamodb-endpoint-url`,
- * or at AWS's when SQS is AWS's too (no `--endpoint-url`); an emulator's SQS with AWS's DynamoDB is
- * never a pair, so nothing is read then.
+ * The outcomes table's DynamoDB endpoint: `--dynamodb-endpoint-url`, or AWS's (undefined) when SQS
+ * is AWS's too (no `--endpoint-url`); null for an emulator's SQS without one — an emulator's SQS
+ * with AWS's DynamoDB is never a pair.
  */
-async function withFailureRecords(letters: DeadLetter[], values: Values): Promise<AttachedFailures> {
+function outcomesEndpoint(values: Values): string | undefined | null {
   const endpointUrl = values["dynamodb-endpoint-url"];
-  if (letters.length === 0) return { letters };
-  if (endpointUrl === undefined && values["endpoint-url"] !== undefined) {
+  if (endpointUrl === undefined && values["endpoint-url"] !== undefined) return null;
+  return endpointUrl;
+}
+
+/**
+ * The letters with their failure records and, for the copies of items that have ended, their
+ * stored outcomes, read from the outcomes table at {@link outcomesEndpoint}; nothing is read where
+ * that is null.
+ */
+async function withFailureRecords(
+  letters: DeadLetter[],
+  values: Values,
+): Promise<{ letters: DeadLetter[]; unreadable: string[] }> {
+  if (letters.length === 0) return { letters, unreadable: [] };
+  const endpointUrl = outcomesEndpoint(values);
+  if (endpointUrl === null) {
     return {
       letters,
-      unreadable:
-        "failure records not read: with --endpoint-url, give --dynamodb-endpoint-url (and --table) to read the reasons the decide function recorded",
+      unreadable: [
+        "failure records and outcomes not read: with --endpoint-url, give --dynamodb-endpoint-url (and --table) to read the reasons the decide function recorded",
+      ],
     };
   }
   const client = createOutcomesClient({ region: values.region, endpointUrl });
   try {
-    const store = new FailureRecordStore({ client, tableName: values.table ?? DEFAULT_TABLE });
-    return await attachFailureRecords(letters, store);
+    const tableName = values.table ?? DEFAULT_TABLE;
+    const failures: AttachedFailures = await attachFailureRecords(
+      letters,
+      new FailureRecordStore({ client, tableName }),
+    );
+    const outcomes = await attachDecidedOutcomes(failures.letters, new OutcomesReader({ client, tableName }));
+    return {
+      letters: outcomes.letters,
+      unreadable: [failures.unreadable, outcomes.unreadable].filter((note) => note !== undefined),
+    };
   } finally {
     client.destroy();
   }

@@ -38,12 +38,14 @@ export function createReviewConsoleHandler(
       if (error instanceof ReviewerNotAllowedError) return answer(error.status, { error: error.message });
       throw error;
     }
+    const body = event.body === undefined ? undefined : bodyText(event);
+    if (body === null) return answer(400, { error: "the request body is not valid UTF-8" });
     try {
       const response = await routeReviewRequest(api, {
         method: event.requestContext.http.method,
         path: event.rawPath,
         query: event.queryStringParameters ?? {},
-        ...(event.body === undefined ? {} : { body: bodyText(event) }),
+        ...(body === undefined ? {} : { body }),
         reviewer,
       });
       return answer(response.status, response.body);
@@ -69,11 +71,19 @@ function claimsOf(event: ReviewConsoleEvent): Record<string, unknown> | undefine
   return typeof claims === "object" && claims !== null ? (claims as Record<string, unknown>) : undefined;
 }
 
-function bodyText(event: ReviewConsoleEvent): string {
-  return event.isBase64Encoded
-    ? Buffer.from(event.body ?? "", "base64").toString("utf8")
-    : (event.body ?? "");
+/** The body as text; null when its base64 bytes are not UTF-8 (never replaced with U+FFFD). */
+function bodyText(event: ReviewConsoleEvent): string | null {
+  if (!event.isBase64Encoded) return event.body ?? "";
+  try {
+    return STRICT_UTF8.decode(Buffer.from(event.body ?? "", "base64"));
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
 }
+
+/** Refuses bytes that are not UTF-8 (a TypeError) instead of replacing them; a BOM is kept as before. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function answer(status: number, body: unknown): APIGatewayProxyStructuredResultV2 {
   return {

@@ -2,7 +2,8 @@
  * The review console: the queue of items waiting for a person, an item page to answer the
  * questions the model left on their fallback, and a policy's pictures. Keyboard: on the queue J/K
  * move and Enter opens; on an item J/K move between questions, number keys pick an option, Enter
- * submits, and the next item opens.
+ * submits, and the next item opens. An item a person already reviewed is changed only through
+ * Amend (the API's `amend: true`), which makes every question answerable and records an amendment.
  */
 import { html } from "htm/preact";
 import { render } from "preact";
@@ -230,6 +231,11 @@ function ItemPage({
   const [view, setView] = useState<ItemView | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [conflict, setConflict] = useState<string | undefined>();
+  // The server refused to change a person's answers without Amend (409 amend_required).
+  const [amendNeeded, setAmendNeeded] = useState<string | undefined>();
+  // Amending: every question is answerable and the review is sent with `amend: true`.
+  const [amending, setAmending] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
   const [picks, setPicks] = useState<Record<string, string>>({});
   const [active, setActive] = useState(0);
   const [saving, setSaving] = useState(false);
@@ -242,6 +248,8 @@ function ItemPage({
         setPicks({});
         setActive(0);
         setConflict(undefined);
+        setAmendNeeded(undefined);
+        setAmending(false);
         setPartialArmed(false);
       },
       (failure: Error) => setError(failure.message),
@@ -250,8 +258,21 @@ function ItemPage({
   useEffect(load, [load]);
   // The server says which questions are open: those on their fallback, on an audit item the
   // model's answers; a partial review leaves the rest open.
-  const answerable = useMemo(() => view?.open_questions ?? [], [view]);
-  const missing = answerable.filter((qid) => picks[qid] === undefined);
+  // Amending, any question may be answered again.
+  const answerable = useMemo(
+    () => (amending ? (view?.policy.questions.map((q) => q.id) ?? []) : (view?.open_questions ?? [])),
+    [view, amending],
+  );
+  // An amendment changes the questions picked and leaves the others as they stand: never partial.
+  const missing = amending ? [] : answerable.filter((qid) => picks[qid] === undefined);
+  const startAmend = useCallback(() => {
+    setAmending(true);
+    setAmendNeeded(undefined);
+    setPartialArmed(false);
+    setActive(0);
+    setError(undefined);
+    setNotice(undefined);
+  }, []);
   const submit = useCallback(async () => {
     if (view === undefined || saving) return;
     if (Object.keys(picks).length === 0) {
@@ -270,16 +291,34 @@ function ItemPage({
     }
     setSaving(true);
     setError(undefined);
+    setNotice(undefined);
     try {
       await call(itemApiPath(policy, id, "/review"), {
         method: "POST",
-        body: { answers: picks, expect_updated_at: view.outcome.updated_at },
+        body: {
+          answers: picks,
+          expect_updated_at: view.outcome.updated_at,
+          ...(amending ? { amend: true } : {}),
+        },
       });
+      if (amending) {
+        // An amended item is not in the queue: show it again with the amendment in its history.
+        load();
+        setNotice(`Amendment saved: ${Object.keys(picks).join(", ")}.`);
+        return;
+      }
       const page = await call<{ items: QueueItem[] }>(queuePath(filters));
       const next = page.items.find((item) => !(item.policy === policy && item.id === id));
       location.hash = next === undefined ? "#/" : itemHref(next.policy, next.id);
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) {
+      if (failure instanceof ApiError && failure.status === 409 && failure.body.reason === "amend_required") {
+        const questions = Array.isArray(failure.body.questions) ? failure.body.questions.map(String) : [];
+        setAmendNeeded(
+          `Changing someone's review needs Amend${questions.length > 0 ? ` (${questions.join(", ")} already answered by a person)` : ""}. Your answers were not saved; press Amend to change them as an amendment.`,
+        );
+      } else if (failure instanceof ApiError && failure.status === 413) {
+        setError(`Not saved: ${failure.message}`);
+      } else if (failure instanceof ApiError && failure.status === 409) {
         const current = failure.body.current as {
           updated_at?: string;
           status?: string;
@@ -292,7 +331,7 @@ function ItemPage({
     } finally {
       setSaving(false);
     }
-  }, [view, picks, missing, answerable, partialArmed, policy, id, filters, saving, reviewer]);
+  }, [view, picks, missing, answerable, partialArmed, policy, id, filters, saving, reviewer, amending, load]);
   useKeys((event) => {
     if (view === undefined || answerable.length === 0) return;
     const qid = answerable[active];
@@ -312,12 +351,16 @@ function ItemPage({
   if (view === undefined)
     return error === undefined ? html`<p>Loading…</p>` : html`<p class="error" role="alert">${error}</p>`;
   const { outcome } = view;
+  // A person answered something here: changing it is an amendment.
+  const reviewedBefore = view.history.length > 0 || outcome.status === "reviewed";
   return html`
     <p><a href="#/">← back to the queue</a></p>
     <h2>${outcome.id} <span class="note">${view.policy.name} v${view.policy.version} · ${outcome.status}</span>${outcome.audit === undefined ? null : html` <span class="badge audit">audit item</span>`}</h2>
     ${outcome.audit === undefined ? null : html`<p class="note">An audit item: the model decided it and its answers stand; a random ${(outcome.audit.rate * 100).toFixed(1)}% of decided items come here so that calibration gets labels that are not only the uncertain ones. Answer what the right answer is.</p>`}
     ${conflict === undefined ? null : html`<div class="conflict" role="alert">${conflict} <button onClick=${load}>Load the current version</button></div>`}
+    ${amendNeeded === undefined ? null : html`<div class="conflict amend-needed" role="alert">${amendNeeded} <button onClick=${startAmend}>Amend</button></div>`}
     ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
+    ${notice === undefined ? null : html`<p class="note notice" role="status">${notice}</p>`}
     ${outcome.reason === undefined ? null : html`<p class="note">Why it is here: ${outcome.reason}</p>`}
     <div class="item">
       <section class="state" aria-label="State">
@@ -326,6 +369,20 @@ function ItemPage({
         <pre tabindex="0">${prettyState(view.state.text)}</pre>
       </section>
       <section aria-label="Questions">
+        ${
+          reviewedBefore && !amending
+            ? html`<p><button class="amend" onClick=${startAmend}>Amend</button> <span class="note">change answers a person gave (recorded as an amendment)</span></p>`
+            : null
+        }
+        ${
+          amending
+            ? html`<p class="note amending" role="status">Amending: pick the answers to change; the others stand. <button onClick=${() => {
+                setAmending(false);
+                setPicks({});
+                setActive(0);
+              }}>Cancel amend</button></p>`
+            : null
+        }
         ${view.policy.questions.map((question) => {
           const answer = outcome.answers?.[question.id];
           const position = answerable.indexOf(question.id);
@@ -357,7 +414,7 @@ function ItemPage({
                 partialArmed && missing.length > 0
                   ? html`<p class="partial" role="status">${missing.join(", ")} ${missing.length === 1 ? "has" : "have"} no answer: the item stays in the queue for them. Press <kbd>Enter</kbd> again to save a partial review.</p>`
                   : null
-              }<p><button class="primary" disabled=${saving} onClick=${() => void submit()}>${partialArmed && missing.length > 0 ? "Save partial review" : "Submit review"}</button>
+              }<p><button class="primary" disabled=${saving} onClick=${() => void submit()}>${partialArmed && missing.length > 0 ? "Save partial review" : amending ? "Save amendment" : "Submit review"}</button>
                 <span class="note"> <kbd>1</kbd>–<kbd>9</kbd> pick, <kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> submits</span></p>`
             : html`<p class="note">Nothing to answer: this item is ${outcome.status}.</p>`
         }

@@ -4,6 +4,12 @@
  * (`decisions dlq`). Bodies travel exactly as written.
  */
 export {
+  type AttachedOutcomes,
+  attachDecidedOutcomes,
+  decidedOutcomeOf,
+  type OutcomeLookup,
+} from "./attachDecidedOutcomes.js";
+export {
   type AttachedFailures,
   attachFailureRecords,
   type FailureRecordLookup,
@@ -11,6 +17,7 @@ export {
 export { BODY_PREVIEW_CHARS, SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 export { createSqsClient, regionOfQueueUrl } from "./createSqsClient.js";
 export type { DeadLetterFailure } from "./DeadLetterFailure.js";
+export type { DeadLetterOutcome } from "./DeadLetterOutcome.js";
 export { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
 export { SourceQueueUnknownError } from "./errors.js";
 export { findSourceQueues } from "./findSourceQueues.js";
@@ -20,6 +27,12 @@ export {
   type ParseMessageFileOptions,
   parseMessageFile,
 } from "./parseMessageFile.js";
+export {
+  type PurgeDecidedLettersOptions,
+  type PurgeReport,
+  purgeDecidedLetters,
+  type UndeletedLetter,
+} from "./purgeDecidedLetters.js";
 export { messageFileFormatOf, readMessageFile } from "./readMessageFile.js";
 export {
   type MovedLetter,

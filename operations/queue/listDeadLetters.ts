@@ -1,5 +1,7 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
+import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
 import type { DeadLetterFailure } from "./DeadLetterFailure.js";
+import type { DeadLetterOutcome } from "./DeadLetterOutcome.js";
 import { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";
@@ -33,6 +35,16 @@ export interface DeadLetter {
    * read (`attachFailureRecords`).
    */
   failure?: DeadLetterFailure;
+  /**
+   * The supersede marker the message carries (`SUPERSEDE_ATTRIBUTE`: it asks to replace a stored
+   * outcome), when it carries one.
+   */
+  supersede?: string;
+  /**
+   * The outcome already stored for its item, when the letter is a copy of an item that has ended
+   * (`attachDecidedOutcomes`): moving it back would decide nothing, so it is safe to purge.
+   */
+  decided?: DeadLetterOutcome;
 }
 
 /** Options of {@link listDeadLetters}. */
@@ -97,6 +109,8 @@ export function deadLetterOf(message: Message): DeadLetter {
   if (first !== undefined) letter.firstReceivedAt = first;
   if (attributes.DeadLetterQueueSourceArn !== undefined)
     letter.sourceArn = attributes.DeadLetterQueueSourceArn;
+  const supersede = message.MessageAttributes?.[SUPERSEDE_ATTRIBUTE]?.StringValue;
+  if (supersede !== undefined && supersede !== "") letter.supersede = supersede;
   const reason = reasonOf(message);
   if (reason !== undefined) letter.reason = reason;
   return letter;

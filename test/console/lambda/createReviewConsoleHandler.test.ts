@@ -93,6 +93,43 @@ describe("createReviewConsoleHandler", () => {
     assert.equal(reviews[0]?.body.answers.queue, "billing");
   });
 
+  it("refuses a base64 body that is not UTF-8 with a 400 naming it, before the router, and keeps valid UTF-8 as sent", async () => {
+    const { api, reviews } = fakeApi();
+    const handler = createReviewConsoleHandler(api);
+    const event = (bytes: Buffer) => ({
+      ...apiGatewayEvent({
+        method: "POST",
+        path: REVIEW_PATH,
+        body: "{}",
+        base64: true,
+        claims: cognitoClaims(),
+      }),
+      body: bytes.toString("base64"),
+    });
+    const json = (queue: string) => `{"answers": {"queue": "${queue}"}, "expect_updated_at": "t"}`;
+    // Two answers differing only in bytes that are not UTF-8 (0xFF, 0xFE) would both become U+FFFD.
+    const invalid = [0xff, 0xfe].map((byte) =>
+      Buffer.concat([
+        Buffer.from(json("billing").slice(0, -30)),
+        Buffer.from([byte]),
+        Buffer.from(json("billing").slice(-30)),
+      ]),
+    );
+
+    const answers = await Promise.all(invalid.map((bytes) => handler(event(bytes))));
+    const valid = await handler(event(Buffer.from(json("Zoë ✓"), "utf8")));
+
+    for (const answer of answers) {
+      assert.equal(answer.statusCode, 400, answer.body);
+      assert.match(JSON.parse(answer.body ?? "").error, /not valid UTF-8/);
+    }
+    assert.equal(valid.statusCode, 200, valid.body);
+    assert.deepEqual(
+      reviews.map((call) => call.body.answers.queue),
+      ["Zoë ✓"],
+    );
+  });
+
   it("refuses every route without claims (401) and members of other groups (403), before the router", async () => {
     const { api, reviews } = fakeApi();
     const handler = createReviewConsoleHandler(api);

@@ -1,0 +1,186 @@
+/**
+ * Amending a review in the console's page in Chromium against the local console server on DynamoDB
+ * Local: a reviewed item offers Amend, which sends `amend: true` and is stored as an amendment
+ * beside the first review; a 409 `amend_required` tells that changing someone's review needs Amend
+ * (not that the item changed meanwhile) and offers it; a 413 `review_history_full` shows the
+ * server's text.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { Browser, Page } from "playwright-core";
+import { ReviewApi } from "../../console/index.js";
+import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
+import { loadPolicies } from "../../functions/policy/index.js";
+import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
+import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
+import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
+import { waitingOutcome } from "./waitingOutcome.js";
+
+const skip = browserSkipReason();
+const POLICIES = new URL("../../policies", import.meta.url).pathname;
+const POLICY = "ticket-routing";
+const TABLE = "outcomes";
+
+describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }, () => {
+  let ddbLocal: DynamoDbLocal;
+  let doc: DynamoDBDocumentClient;
+  let server: ReviewServer;
+  let browser: Browser;
+  let items = 0;
+
+  const stored = async (id: string) =>
+    (await doc.send(new GetCommand({ TableName: TABLE, Key: { policy: POLICY, id } }))).Item;
+
+  /** Posts a review through the API as `by`; the answer's status and body. */
+  const review = async (id: string, by: string, queue: string, amend = false) => {
+    const current = await stored(id);
+    const answer = await fetch(new URL(`api/items/${POLICY}/${encodeURIComponent(id)}/review`, server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-reviewer": by },
+      body: JSON.stringify({
+        answers: { queue },
+        expect_updated_at: current?.updated_at,
+        ...(amend ? { amend: true } : {}),
+      }),
+    });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+
+  /** An item alice reviewed (queue = billing). */
+  const reviewedItem = async (): Promise<string> => {
+    items += 1;
+    const id = `amend-${items}`;
+    await doc.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: waitingOutcome(POLICY, id, `2026-12-01T10:00:${String(items).padStart(2, "0")}.000Z`),
+      }),
+    );
+    const first = await review(id, "alice", "billing");
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal((await stored(id))?.status, "reviewed");
+    return id;
+  };
+
+  /** The item's page, with `bob` as the reviewer. */
+  const openAsBob = async (id: string): Promise<Page> => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.locator("#reviewer").fill("bob");
+    await page.locator("#reviewer").blur();
+    await page.goto(`${server.url}#/item/${POLICY}/${encodeURIComponent(id)}`);
+    await page.locator(".question").first().waitFor();
+    return page;
+  };
+
+  /** Picks `sales` for queue in amend mode and saves. */
+  const amendQueueToSales = async (page: Page) => {
+    await page.locator('.question[data-question="queue"] button.choice', { hasText: "sales" }).click();
+    await page.getByRole("button", { name: "Save amendment" }).click();
+  };
+
+  before(async () => {
+    ddbLocal = await startDynamoDbLocal();
+    doc = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: ddbLocal.endpoint,
+        region: "us-east-1",
+        credentials: LOCAL_CREDENTIALS,
+      }),
+      { marshallOptions: { removeUndefinedValues: true } },
+    );
+    await doc.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
+    server = await startReviewServer({
+      api: new ReviewApi({ client: doc, tableName: TABLE, policies: await loadPolicies(POLICIES) }),
+    });
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    doc?.destroy();
+    await ddbLocal?.stop();
+  });
+
+  it("amends a reviewed item: any question is answerable, and the change is stored as an amendment beside the first review", async () => {
+    const id = await reviewedItem();
+    const page = await openAsBob(id);
+    assert.equal(
+      await page.locator("button.choice").count(),
+      0,
+      "a reviewed item offers no answer before Amend",
+    );
+
+    await page.getByRole("button", { name: "Amend", exact: true }).click();
+    await amendQueueToSales(page);
+    await page.locator(".notice").waitFor();
+
+    const item = await stored(id);
+    assert.equal(item?.answers?.queue?.answer, "sales");
+    assert.equal(item?.review?.by, "bob");
+    assert.equal(item?.review?.amendment, true);
+    assert.deepEqual(
+      ((item?.reviews ?? []) as { by: string }[]).map((entry) => entry.by),
+      ["alice", "bob"],
+    );
+    assert.match((await page.locator(".notice").textContent()) ?? "", /Amendment saved: queue/);
+    await page.close();
+  });
+
+  it("says that changing someone's review needs Amend on a 409 amend_required, unlike a stale item, and offers it", async () => {
+    const id = await reviewedItem();
+    const page = await openAsBob(id);
+    await page.getByRole("button", { name: "Amend", exact: true }).click();
+    // A client that leaves out `amend` (an older page): the server's own answer is shown.
+    await page.route("**/review", (route) => {
+      const body = JSON.parse(route.request().postData() ?? "{}") as Record<string, unknown>;
+      delete body.amend;
+      return route.continue({ postData: JSON.stringify(body) });
+    });
+
+    await amendQueueToSales(page);
+    const alert = page.locator(".amend-needed[role=alert]");
+    await alert.waitFor();
+
+    const text = (await alert.textContent()) ?? "";
+    assert.match(text, /changing someone's review needs Amend/i);
+    assert.doesNotMatch(text, /changed this item while you looked/);
+    assert.equal((await stored(id))?.answers?.queue?.answer, "billing", "nothing saved");
+    await page.unroute("**/review");
+    await alert.getByRole("button", { name: "Amend" }).click();
+    await page.getByRole("button", { name: "Save amendment" }).click();
+    await page.locator(".notice").waitFor();
+    assert.equal((await stored(id))?.answers?.queue?.answer, "sales");
+    await page.close();
+  });
+
+  it("shows the server's text when the review history is full (413)", async () => {
+    const id = await reviewedItem();
+    let full: { status: number; body: Record<string, unknown> } | undefined;
+    for (let round = 0; round < 30 && full === undefined; round += 1) {
+      const answer = await review(id, `r${round}`, round % 2 === 0 ? "legal" : "billing", true);
+      if (answer.status === 413) full = answer;
+      else assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    }
+    assert.equal(full?.body.reason, "review_history_full");
+    const before = await stored(id);
+    const page = await openAsBob(id);
+
+    await page.getByRole("button", { name: "Amend", exact: true }).click();
+    await amendQueueToSales(page);
+    const alert = page.locator("main .error[role=alert]");
+    await alert.waitFor();
+
+    const shown = (await alert.textContent()) ?? "";
+    // The server's text (its byte count depends on the reviewer's name, so up to the counts).
+    const serverText = String(full?.body.error).split(" (this review")[0] ?? "";
+    assert.match(serverText, /its review history is full$/);
+    assert.ok(shown.startsWith(`Not saved: ${serverText} (this review would make it 21 entries`), shown);
+    assert.equal((await stored(id))?.updated_at, before?.updated_at, "nothing saved");
+    await page.close();
+  });
+});
