@@ -11,6 +11,15 @@ export {
   partTable,
 } from "./architecturePage.js";
 export { ENTRY_POINTS, type EntryPoint, isEntryPoint } from "./entryPoints.js";
+export {
+  describedFolders,
+  FUNCTION_ENVIRONMENTS,
+  FUNCTIONS_README_SCRIPT,
+  functionEnvironmentTable,
+  functionFolders,
+  functionsReadme,
+  UnknownFunctionError,
+} from "./functionsReadme.js";
 export { blockMarkers, GeneratedBlockError, replaceGeneratedBlock } from "./generatedBlock.js";
 export {
   type CrossPartImport,
