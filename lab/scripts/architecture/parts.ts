@@ -41,7 +41,7 @@ export interface Part {
 export const PARTS: readonly Part[] = [
   {
     name: "contract",
-    what: "what the parts agree on, as zod schemas and constants: the wire formats and their published JSON Schemas, the work item, the outcome and its table's keys, failure records, batch jobs, metric names, the settings kit (every variable's name, parser, default and doc), the policy catalogue the CDK app reads",
+    what: "what the parts agree on, as zod schemas and constants: the wire formats and their published JSON Schemas, the work item, the outcome and its table's keys, failure records, batch jobs and their lanes, metric names, the settings kit (every variable's name, parser, default and doc), the policy catalogue the CDK app reads",
     imports: [],
     note: "imports zod and nothing else (`test/contract/contractImports.test.ts`)",
   },
