@@ -7,7 +7,7 @@ export interface ManagedProcessOptions {
   part: string;
   command: string;
   args: string[];
-  /** The child's whole environment. Default: the parent's. */
+  /** The child's whole environment. Default: the parent's (the child inherits it). */
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   /** A line on stdout or stderr that says the process is ready; its match is returned. */
@@ -72,7 +72,8 @@ export class ManagedProcess {
   static async start(options: ManagedProcessOptions): Promise<ManagedProcess> {
     const tail = new OutputTail(OUTPUT_TAIL_BYTES);
     const child = spawn(options.command, options.args, {
-      env: options.env ?? process.env,
+      // Absent, spawn gives the child this process's environment: nothing here reads it.
+      env: options.env,
       cwd: options.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -11,7 +11,7 @@ export interface StartGatewayProcessOptions {
   endpoints: Record<string, string>;
   /** Port on 127.0.0.1. Default 0: a free one. */
   port?: number;
-  /** The child's environment. Default: this process's. */
+  /** The child's environment. Default: this process's (the child inherits it). */
   env?: NodeJS.ProcessEnv;
   /** How long it may take to listen. Default 30000 ms. */
   readyTimeoutMs?: number;
@@ -53,7 +53,7 @@ export async function startGatewayProcess(options: StartGatewayProcessOptions): 
     part: PART,
     command: process.execPath,
     args: [...entryArgs("gatewayProcessMain"), ...args],
-    env: options.env ?? process.env,
+    env: options.env,
     readyLine: /"event":"ready"/,
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
     onLine: (line) => {

@@ -30,6 +30,11 @@ export interface BuildLlamaOptions {
    * (`decisions build-llama --check`).
    */
   compile?: boolean;
+  /**
+   * The environment node-llama-cpp's build commands run in: the entry point's (`process.env`),
+   * to which the CMake options are added in a copy.
+   */
+  env: NodeJS.ProcessEnv;
 }
 
 /** What {@link buildLlamaFromSource} made. */
@@ -68,7 +73,7 @@ export async function buildLlamaFromSource(options: BuildLlamaOptions): Promise<
   const write = options.write ?? ((text: string) => process.stderr.write(text));
   const cli = nodeLlamaCppCli();
   const cmakeOptions = cmakeOptionsOf(options.build);
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...options.env };
   for (const [name, value] of Object.entries(cmakeOptions))
     env[`NODE_LLAMA_CPP_CMAKE_OPTION_${name}`] = value;
   const common = ["--gpu", "false", "--noUsageExample"];

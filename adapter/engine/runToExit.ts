@@ -21,7 +21,7 @@ const OUTPUT_TAIL_CHARS = 6000;
 export interface RunToExitOptions {
   /** Killed (SIGKILL) after this long. */
   timeoutMs: number;
-  /** The child's whole environment. Default: this process's. */
+  /** The child's whole environment. Default: this process's (the child inherits it). */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -38,7 +38,8 @@ export function runToExit(
 ): Promise<ChildExit> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      env: options.env ?? process.env,
+      // Absent, spawn gives the child this process's environment: nothing here reads it.
+      env: options.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

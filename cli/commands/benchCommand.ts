@@ -109,6 +109,7 @@ export const benchCommand: CliCommand = {
         ...separate,
         flashAttention,
         llamaServerAmx: values["llama-server-amx"],
+        env: process.env,
       });
       return printed(formatLlamaServerReport(report), jsonPath);
     }

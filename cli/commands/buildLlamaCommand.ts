@@ -50,6 +50,8 @@ export interface BuildLlamaCommandOptions extends Partial<CliOutput> {
   build?: typeof buildLlamaFromSource;
   /** The smoke test's model. Default: the generated `tiny-qwen3` (made when missing). */
   smokeTestModel?: () => Promise<string>;
+  /** The environment the build runs in. Default: this process's (a command is its process's entry). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Builds the `decisions build-llama` command (tests pass their own output, CPU and builder). */
@@ -100,6 +102,7 @@ export function createBuildLlamaCommand(options: BuildLlamaCommandOptions = {}):
         smokeTestModel,
         compile: !values.check,
         write: (text) => stderr.write(text),
+        env: options.env ?? process.env,
       });
       const flags = Object.entries(built.cmakeOptions)
         .map(([name, value]) => `${name}=${value}`)

@@ -104,6 +104,7 @@ export function createLoadCommand(output: Partial<CliOutput> = {}): CliCommand {
         threads,
         adapterArgs: positionals,
         gateway: target !== "adapter",
+        env: process.env,
       });
       try {
         const runs: [string, () => Promise<LoadReport & { upstreamFailures?: UpstreamFailures }>][] = [];

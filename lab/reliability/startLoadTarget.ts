@@ -27,6 +27,8 @@ export interface StartLoadTargetOptions {
   gateway?: boolean;
   /** The endpoint name the gateway serves. Default `"decisions"`. */
   endpointName?: string;
+  /** The adapter's environment, from the entry point (`process.env`); its `TMPDIR` is replaced. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** The running target; `stop()` stops the gateway and the adapter and removes the state folder. */
@@ -42,7 +44,7 @@ export interface LoadTarget {
 }
 
 /** Starts the adapter (and the gateway when asked) and waits until they are ready. */
-export async function startLoadTarget(options: StartLoadTargetOptions = {}): Promise<LoadTarget> {
+export async function startLoadTarget(options: StartLoadTargetOptions): Promise<LoadTarget> {
   const model = await prepareStackModel(options.model);
   const stateDir = await mkdtemp(join(tmpdir(), "decisions-load-"));
   let adapter: AdapterProcess | undefined;
@@ -51,7 +53,7 @@ export async function startLoadTarget(options: StartLoadTargetOptions = {}): Pro
       modelPath: model.path,
       threads: options.threads ?? 2,
       extraArgs: options.adapterArgs ?? [],
-      env: { ...process.env, TMPDIR: stateDir },
+      env: { ...options.env, TMPDIR: stateDir },
     });
     const endpointName = options.endpointName ?? "decisions";
     const gateway =

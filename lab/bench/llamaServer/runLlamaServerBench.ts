@@ -47,6 +47,8 @@ export interface LlamaServerBenchOptions {
   llamaServerAmx?: boolean;
   /** This machine's CPU. Default: read once here (`/proc/cpuinfo`). */
   cpu?: CpuFeatures;
+  /** The adapters' environment, from the entry point (`process.env`); `SEMIF_LLAMA_BUILD` is set per adapter. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** The three request shapes the comparison runs, each for every state length. */
@@ -120,7 +122,7 @@ const LLAMA_SERVER = "llama-server";
  * it, also on the native build (the same compile flags as this llama-server).
  */
 export async function runLlamaServerBench(
-  options: LlamaServerBenchOptions = {},
+  options: LlamaServerBenchOptions,
 ): Promise<{ report: LlamaServerReport; jsonPath: string }> {
   const startedAt = new Date();
   const quick = options.quick ?? false;
@@ -195,7 +197,7 @@ export async function runLlamaServerBench(
           modelPath,
           threads,
           requireManifest: false,
-          env: { ...process.env, SEMIF_LLAMA_BUILD: build },
+          env: { ...options.env, SEMIF_LLAMA_BUILD: build },
           extraArgs: ["--request-timeout-ms", "600000"],
         });
         contenders.push(adapterContender(`adapter (${build})`, adapter, checkSha));

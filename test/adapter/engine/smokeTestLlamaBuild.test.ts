@@ -193,6 +193,7 @@ describe("buildLlamaFromSource's smoke test", () => {
         smokeTestModel: "/models/tiny-qwen3.gguf",
         smokeTest: { command: killsItself("SEGV") },
         write: () => undefined,
+        env: process.env,
       }),
       (error: unknown) => error instanceof LlamaBuildCrashError && error.signal === "SIGSEGV",
     );

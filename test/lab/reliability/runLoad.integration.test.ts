@@ -26,6 +26,7 @@ describe("a bounded load run on loopback (integration)", { timeout: 240_000 }, (
       gateway: true,
       // The adapter's admission as deployed (1 in flight, 8 queued) and a small state-file bound.
       adapterArgs: ["--cache-max-bytes", String(CACHE_MAX_BYTES)],
+      env: process.env,
     });
   });
 

@@ -1,0 +1,148 @@
+/**
+ * The parts of this repository (its top-level folders) and which parts each one imports: the one
+ * table docs/architecture.md's part table is written from (`writeArchitecturePage.ts`) and
+ * test/architecture/partImports.test.ts holds the code to, both ways — an import the table does not
+ * allow fails, and so does an allowance no import uses.
+ */
+
+/** One part another part imports. */
+export interface PartImport {
+  /** The imported part (a top-level folder). */
+  readonly part: string;
+  /**
+   * The only files of the importing part that may import it (paths from the repository root).
+   * Default: any file of the part.
+   */
+  readonly only?: readonly string[];
+  /** Why the import is there, when the table would otherwise surprise a reader. */
+  readonly why?: string;
+  /**
+   * Loaded at run time by path, not imported (`bin/` starts the built `cli/`), so no import in
+   * the code shows it and the check leaves it out. Default false.
+   */
+  readonly atRunTime?: boolean;
+}
+
+/** A part: a top-level folder of the repository. */
+export interface Part {
+  /** The folder's name. */
+  readonly name: string;
+  /** What it holds, in a sentence; its sub-folders are listed from the tree. */
+  readonly what: string;
+  /** The parts it imports; `"any"` for `test/`, which may import every part. */
+  readonly imports: readonly PartImport[] | "any";
+  /** A rule beyond the parts it imports, and the test that holds it. */
+  readonly note?: string;
+  /** What the folders column says instead of listing the sub-folders (for `test/`, which mirrors the tree). */
+  readonly folders?: string;
+}
+
+/** The parts, bottom up; every top-level folder has a row (checked). */
+export const PARTS: readonly Part[] = [
+  {
+    name: "contract",
+    what: "what the parts agree on, as zod schemas and constants: the wire formats and their published JSON Schemas, the work item, the outcome and its table's keys, failure records, batch jobs and their lanes, metric names, the settings kit (every variable's name, parser, default and doc), the policy catalogue the CDK app reads",
+    imports: [],
+    note: "imports zod and nothing else (`test/contract/contractImports.test.ts`)",
+  },
+  {
+    name: "adapter",
+    what: "the SageMaker container: the scorer on node-llama-cpp (`engine/`), the HTTP server with validation, admission and configuration (`server/`), the GGUF writer, generated model kinds and manifests (`gguf/`, `models/`), the Dockerfiles",
+    imports: [{ part: "contract" }],
+  },
+  {
+    name: "functions",
+    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the endpoint client, the outcome, failure-record, state-archive and job stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
+    imports: [{ part: "contract" }],
+    note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.test.ts`)",
+  },
+  {
+    name: "policies",
+    what: "the decision policies (YAML) and their JSON Schema: data, read by `functions/policy`",
+    imports: [],
+  },
+  {
+    name: "infra",
+    what: "the CDK app, one construct per architectural task, its context knobs and the capacity formula",
+    imports: [{ part: "contract" }],
+    note: "the handlers and policy files it deploys are named by path and bundled by esbuild, not imported (`test/infra/infraImports.test.ts`)",
+  },
+  {
+    name: "operations",
+    what: "what the operators' commands do: send work items, the DLQ, outcomes and reviews, jobs, offline classification, the preflight checks",
+    imports: [{ part: "adapter" }, { part: "contract" }, { part: "functions" }],
+  },
+  {
+    name: "evaluation",
+    what: "what the owners of the decisions do with labelled data: metrics, calibration, thresholds, charts, the JevBench runner and its cases",
+    imports: [{ part: "adapter" }, { part: "contract" }, { part: "functions" }],
+  },
+  {
+    name: "console",
+    what: "the review console: its HTTP API, its web page and the Lambda entry that serves the API when deployed",
+    imports: [{ part: "contract" }, { part: "functions" }, { part: "operations" }],
+  },
+  {
+    name: "local",
+    what: "the pipeline on one machine: DynamoDB Local and fauxqs on loopback, the SageMaker runtime gateway, the SQS event-source poller, the adapter as a child process, the review console's server, the stack, the demo",
+    imports: [{ part: "adapter" }, { part: "console" }, { part: "contract" }, { part: "functions" }],
+  },
+  {
+    name: "lab",
+    what: "what serves development and measurement: the engine, pipeline, backlog and llama-server benchmarks and their results, the fault-injected pipeline and its checker, property checks and the load runner, the scripts that write generated files",
+    imports: [
+      { part: "adapter" },
+      { part: "contract" },
+      { part: "evaluation" },
+      { part: "functions" },
+      {
+        part: "infra",
+        only: ["lab/bench/backlog/runBacklogBench.ts", "lab/scripts/configurationPage.ts"],
+        why: "the backlog benchmark sizes the event source with the CDK app's own formula, and docs/configuration.md lists the app's knobs",
+      },
+      { part: "local" },
+      { part: "operations" },
+    ],
+  },
+  {
+    name: "cli",
+    what: "the `decisions` command: `main.ts`, the command registry, one module per command in `cli/commands`, each loaded only when run; a module parses its command's flags, calls the part that does the work and formats what comes back",
+    imports: [
+      { part: "adapter" },
+      { part: "console" },
+      { part: "contract" },
+      { part: "evaluation" },
+      { part: "functions" },
+      {
+        part: "infra",
+        only: ["cli/commands/preflightCommand.ts"],
+        why: "`decisions preflight` reads the CDK app's context with the app's own reader, so it accepts exactly what `cdk synth` accepts",
+      },
+      { part: "lab" },
+      { part: "local" },
+      { part: "operations" },
+    ],
+    note: "the CLI's modules import each other without a cycle and `main.ts` loads no command module (`test/cli/importGraph.test.ts`); each command's registry entry names the parts it reaches (`test/cli/commandRegistry.test.ts`)",
+  },
+  {
+    name: "bin",
+    what: "the command's entry point, plain JavaScript: it checks the Node.js version before anything loads",
+    imports: [{ part: "cli", atRunTime: true, why: "it starts the built command, `dist/cli/main.js`" }],
+  },
+  {
+    name: "events",
+    what: "sample SQS, EventBridge and S3 events and work-item JSONL",
+    imports: [],
+  },
+  {
+    name: "test",
+    what: "mirrors the source tree; `test/support` holds the fakes and local parts the tests share",
+    imports: "any",
+    folders: "those of the source tree, and `support/`",
+  },
+  {
+    name: "docs",
+    what: "these pages; the part table, the floors and the entry points of this page are written from the code",
+    imports: [],
+  },
+];
