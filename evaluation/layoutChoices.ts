@@ -1,4 +1,4 @@
-import { PROMPT_LAYOUTS, PROMPT_VERSION } from "../adapter/engine/renderPrompt.js";
+import { PROMPT_LAYOUTS, PROMPT_VERSION } from "../adapter/engine/prompt/renderPrompt.js";
 import type { PromptLayout } from "../adapter/engine/types.js";
 
 /** A prompt layout an evaluation can ask every question to be scored in: one of the engine's, or `auto`. */

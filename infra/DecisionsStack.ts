@@ -90,15 +90,36 @@ export class DecisionsStack extends Stack {
 
   constructor(scope: Construct, id: string, props: DecisionsStackProps) {
     super(scope, id, props);
-    const { settings, sources } = props;
-    const projectRoot = sources.projectRoot;
-    const logRetention = settings.logRetentionDays as RetentionDays;
-    const functionTimeout = Duration.seconds(settings.functionTimeoutSeconds);
-    const batchingWindow = Duration.seconds(settings.batchingWindowSeconds);
-    const modelDataUrl = resolvePlaceholders(settings.modelDataUrl);
-    this.policies = sources.policies ?? readPolicyCatalogue(join(projectRoot, "policies"));
+    const inputs = stackInputsOf(props);
+    this.policies = props.sources.policies ?? readPolicyCatalogue(join(inputs.projectRoot, "policies"));
+    // Construction order is the template's resource order: keep these steps in this order.
+    this.decisionEndpoint = this.addDecisionEndpoint(inputs);
+    this.standardEndpoint = this.addStandardEndpoint(inputs);
+    this.workQueue = this.addWorkQueue(inputs);
+    const tables = this.addTables(inputs.settings);
+    this.outcomes = tables.outcomes;
+    this.jobs = tables.jobs;
+    this.decideCapacity = this.decideCapacityAtMinimum(inputs.settings);
+    this.ingestBucket = new IngestBucket(this, "IngestBucket");
+    this.decide = this.addDecideFunction(inputs);
+    this.ingest = this.addIngestFunction(inputs);
+    this.ingestWorkflow = this.addIngestWorkflow(inputs);
+    this.jobResults = this.addJobResultsFunction(inputs);
+    this.jobEvents = this.addJobEvents(inputs);
+    this.jobsMonitor = this.addJobsMonitorFunction(inputs);
+    this.incidents = this.addIncidentRule(inputs.settings);
+    this.alarms = this.addAlarms(inputs.settings);
+    this.dashboard = this.addDashboard();
+    this.reviewConsole = this.addReviewConsole(inputs);
 
-    this.decisionEndpoint = new DecisionEndpoint(this, "DecisionEndpoint", {
+    this.warnWhenNoPolicyMapsIncidents(inputs.settings);
+    this.acknowledgeBucketNotificationsHandler();
+    this.addOutputs();
+  }
+
+  /** The decision endpoint: the adapter images, their models and pools, scaling and alarms. */
+  private addDecisionEndpoint({ settings, projectRoot, modelDataUrl }: StackInputs): DecisionEndpoint {
+    return new DecisionEndpoint(this, "DecisionEndpoint", {
       projectRoot,
       accelerator: settings.accelerator,
       modelDataUrl,
@@ -127,45 +148,61 @@ export class DecisionsStack extends Stack {
       alarmMinInvocations: settings.endpointAlarmMinInvocations,
       alarm5xxPercent: settings.endpoint5xxAlarmPercent,
     });
+  }
 
-    this.standardEndpoint =
-      settings.standardEndpoint && settings.standardImage !== undefined
-        ? new StandardEndpoint(this, "StandardEndpoint", {
-            image: settings.standardImage,
-            instanceType: settings.standardInstanceType,
-            modelDataUrl:
-              settings.standardModelDataUrl === ""
-                ? modelDataUrl
-                : resolvePlaceholders(settings.standardModelDataUrl),
-            contextSize: settings.contextSize,
-          })
-        : undefined;
+  /** The standard text-generation endpoint, when asked for and given an image. */
+  private addStandardEndpoint({ settings, modelDataUrl }: StackInputs): StandardEndpoint | undefined {
+    return settings.standardEndpoint && settings.standardImage !== undefined
+      ? new StandardEndpoint(this, "StandardEndpoint", {
+          image: settings.standardImage,
+          instanceType: settings.standardInstanceType,
+          modelDataUrl:
+            settings.standardModelDataUrl === ""
+              ? modelDataUrl
+              : resolvePlaceholders(settings.standardModelDataUrl),
+          contextSize: settings.contextSize,
+        })
+      : undefined;
+  }
 
-    this.workQueue = new WorkQueue(this, "WorkQueue", {
+  /** The work queue and its dead-letter queue. */
+  private addWorkQueue({ settings, functionTimeout, batchingWindow }: StackInputs): WorkQueue {
+    return new WorkQueue(this, "WorkQueue", {
       consumerTimeout: functionTimeout,
       batchingWindow,
       maxReceiveCount: settings.maxReceiveCount,
       maxMessageBytes: settings.maxMessageBytes,
       retention: Duration.days(settings.queueRetentionDays),
     });
+  }
 
+  /** The outcomes table (with its stream's bus) and the jobs table, under one removal policy. */
+  private addTables(settings: InfraSettings): { outcomes: OutcomesTable; jobs: JobsTable } {
     const tableRemovalPolicy =
       settings.outcomesRemovalPolicy === "retain"
         ? RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE
         : RemovalPolicy.DESTROY;
-    this.outcomes = new OutcomesTable(this, "Outcomes", {
+    const outcomes = new OutcomesTable(this, "Outcomes", {
       removalPolicy: tableRemovalPolicy,
       busName: settings.outcomesBusName,
     });
-    this.jobs = new JobsTable(this, "Jobs", { removalPolicy: tableRemovalPolicy });
+    const jobs = new JobsTable(this, "Jobs", { removalPolicy: tableRemovalPolicy });
+    return { outcomes, jobs };
+  }
 
-    this.decideCapacity = deriveDecideCapacity({
+  /** The decide function's concurrency, from what the decision endpoint admits at minimum capacity. */
+  private decideCapacityAtMinimum(settings: InfraSettings): DecideCapacity {
+    return deriveDecideCapacity({
       minInstances: this.decisionEndpoint.minInstances,
       requestsPerInstanceByPool: this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance),
       configuredGroupsPerInvocation: settings.maxConcurrentGroups,
     });
-    this.ingestBucket = new IngestBucket(this, "IngestBucket");
-    this.decide = new DecideFunction(this, "Decide", {
+  }
+
+  /** The decide function on the work queue: scores through the endpoint, writes outcomes and jobs. */
+  private addDecideFunction(inputs: StackInputs): DecideFunction {
+    const { settings, sources, projectRoot, logRetention, functionTimeout, batchingWindow } = inputs;
+    return new DecideFunction(this, "Decide", {
       entry: sources.decideEntry ?? join(projectRoot, "functions", "decide", "handler.ts"),
       projectRoot,
       queue: this.workQueue.queue,
@@ -184,8 +221,11 @@ export class DecisionsStack extends Stack {
       reviewStates: { bucket: this.ingestBucket.bucket, prefix: REVIEW_STATES_PREFIX },
       jobs: { table: this.jobs.table, maxReceiveCount: settings.maxReceiveCount },
     });
+  }
 
-    this.ingest = new IngestFunction(this, "Ingest", {
+  /** The ingest function: batch files from the ingest bucket onto the work queue. */
+  private addIngestFunction({ settings, sources, projectRoot, logRetention }: StackInputs): IngestFunction {
+    return new IngestFunction(this, "Ingest", {
       entry: sources.ingestEntry ?? join(projectRoot, "functions", "ingest", "handler.ts"),
       projectRoot,
       bucket: this.ingestBucket.bucket,
@@ -198,16 +238,27 @@ export class DecisionsStack extends Stack {
       metricsNamespace: settings.metricsNamespace,
       logRetention,
     });
+  }
 
-    this.ingestWorkflow = new IngestWorkflow(this, "IngestWorkflow", {
+  /** The workflow that runs the ingest function once per uploaded batch file. */
+  private addIngestWorkflow({ settings, logRetention }: StackInputs): IngestWorkflow {
+    return new IngestWorkflow(this, "IngestWorkflow", {
       bucket: this.ingestBucket.bucket,
       prefix: settings.ingestPrefix,
       suffix: settings.ingestSuffix,
       ingest: this.ingest.function,
       logRetention,
     });
+  }
 
-    this.jobResults = new JobResultsFunction(this, "JobResults", {
+  /** The function that writes a job's results once its last line has ended. */
+  private addJobResultsFunction({
+    settings,
+    sources,
+    projectRoot,
+    logRetention,
+  }: StackInputs): JobResultsFunction {
+    return new JobResultsFunction(this, "JobResults", {
       entry: sources.resultsEntry ?? join(projectRoot, "functions", "results", "handler.ts"),
       projectRoot,
       jobsTable: this.jobs.table,
@@ -216,16 +267,27 @@ export class DecisionsStack extends Stack {
       metricsNamespace: settings.metricsNamespace,
       logRetention,
     });
+  }
 
-    this.jobEvents = new JobCompletedEvents(this, "JobEvents", {
+  /** "Decision Job Completed" events on the outcomes bus, from the jobs table's stream. */
+  private addJobEvents({ sources, projectRoot, logRetention }: StackInputs): JobCompletedEvents {
+    return new JobCompletedEvents(this, "JobEvents", {
       entry: sources.jobEventsEntry ?? join(projectRoot, "functions", "jobEvents", "handler.ts"),
       projectRoot,
       streamArn: this.jobs.streamArn,
       bus: this.outcomes.bus,
       logRetention,
     });
+  }
 
-    this.jobsMonitor = new JobsMonitorFunction(this, "JobsMonitor", {
+  /** The scheduled check of the jobs in progress. */
+  private addJobsMonitorFunction({
+    settings,
+    sources,
+    projectRoot,
+    logRetention,
+  }: StackInputs): JobsMonitorFunction {
+    return new JobsMonitorFunction(this, "JobsMonitor", {
       entry: sources.jobsMonitorEntry ?? join(projectRoot, "functions", "jobsMonitor", "handler.ts"),
       projectRoot,
       jobsTable: this.jobs.table,
@@ -234,16 +296,22 @@ export class DecisionsStack extends Stack {
       metricsNamespace: settings.metricsNamespace,
       logRetention,
     });
+  }
 
-    this.incidents = new IncidentRule(this, "IncidentRule", {
+  /** The rule that puts incident events from the bus onto the work queue. */
+  private addIncidentRule(settings: InfraSettings): IncidentRule {
+    return new IncidentRule(this, "IncidentRule", {
       busName: settings.incidentEventBus,
       source: settings.incidentSource,
       detailType: settings.incidentDetailType,
       queue: this.workQueue.queue,
       deadLetterQueue: this.workQueue.deadLetterQueue,
     });
+  }
 
-    this.alarms = new PipelineAlarms(this, "Alarms", {
+  /** The pipeline's alarms (and their topic) over the queues, functions, endpoint and policies. */
+  private addAlarms(settings: InfraSettings): PipelineAlarms {
+    return new PipelineAlarms(this, "Alarms", {
       queue: this.workQueue.queue,
       deadLetterQueue: this.workQueue.deadLetterQueue,
       undeliveredOutcomes: this.outcomes.undelivered,
@@ -267,7 +335,11 @@ export class DecisionsStack extends Stack {
       fallbackMinDecisions: settings.fallbackRateAlarmMinDecisions,
       email: settings.alarmEmail,
     });
-    this.dashboard = new PipelineDashboard(this, "Dashboard", {
+  }
+
+  /** The CloudWatch dashboard over the alarms' metrics, the queues, functions and workflow. */
+  private addDashboard(): PipelineDashboard {
+    return new PipelineDashboard(this, "Dashboard", {
       metrics: this.alarms.metrics,
       queue: this.workQueue.queue,
       deadLetterQueue: this.workQueue.deadLetterQueue,
@@ -275,8 +347,11 @@ export class DecisionsStack extends Stack {
       ingestFunction: this.ingest.function,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
     });
+  }
 
-    this.reviewConsole = new ReviewConsole(this, "ReviewConsole", {
+  /** The review console: its page, its HTTP API and the API's function. */
+  private addReviewConsole({ settings, projectRoot, logRetention }: StackInputs): ReviewConsole {
+    return new ReviewConsole(this, "ReviewConsole", {
       entry: join(projectRoot, "console", "lambda", "handler.ts"),
       projectRoot,
       site: readConsoleSite(),
@@ -286,10 +361,6 @@ export class DecisionsStack extends Stack {
       memorySize: settings.functionMemoryMb,
       logRetention,
     });
-
-    this.warnWhenNoPolicyMapsIncidents(settings);
-    this.acknowledgeBucketNotificationsHandler();
-    this.addOutputs();
   }
 
   /** An incident rule whose events no policy maps would turn every incident into a `rejected` outcome. */
@@ -368,6 +439,30 @@ export class DecisionsStack extends Stack {
       });
     }
   }
+}
+
+/** What the stack's steps share, derived once from its props. */
+interface StackInputs {
+  settings: InfraSettings;
+  sources: DecisionsSources;
+  projectRoot: string;
+  logRetention: RetentionDays;
+  functionTimeout: Duration;
+  batchingWindow: Duration;
+  /** The model data URL with `{account}` and `{region}` resolved. */
+  modelDataUrl: string;
+}
+
+function stackInputsOf({ settings, sources }: DecisionsStackProps): StackInputs {
+  return {
+    settings,
+    sources,
+    projectRoot: sources.projectRoot,
+    logRetention: settings.logRetentionDays as RetentionDays,
+    functionTimeout: Duration.seconds(settings.functionTimeoutSeconds),
+    batchingWindow: Duration.seconds(settings.batchingWindowSeconds),
+    modelDataUrl: resolvePlaceholders(settings.modelDataUrl),
+  };
 }
 
 /** Replaces `{account}` and `{region}` with the deploying account and region. */

@@ -86,7 +86,7 @@ function describeFailure(event: Record<string, unknown>): string {
  *   +3.6% with 2.
  * - `MALLOC_MMAP_THRESHOLD_=262144`: a fixed threshold, so every allocation of 256 KiB or more —
  *   above all node-llama-cpp's vocabulary-sized sampler vectors (1.8 MB each, one per evaluation
- *   call; see adapter/engine/SamplerGarbage.ts) — is its own mapping, given back to the system when
+ *   call; see adapter/engine/sequence/SamplerGarbage.ts) — is its own mapping, given back to the system when
  *   freed. glibc's default threshold rises to the size of the largest mapping freed, after which
  *   those vectors come from the arenas, whose freed space the process keeps: with it fixed, two 60 s
  *   storms of 50 clients ended at −6% and −4% RSS (+6% and +13% without), the same throughput.

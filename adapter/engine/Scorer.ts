@@ -9,36 +9,35 @@ import {
   NoBinaryFoundError,
   type Token,
 } from "node-llama-cpp";
-import { ChunkedSequence } from "./ChunkedSequence.js";
-import { cacheBoundFor } from "./cacheBoundFor.js";
-import { combineRotations } from "./combineRotations.js";
-import { commonPrefixLength } from "./commonPrefixLength.js";
-import { decisionResultOf } from "./decisionResultOf.js";
-import { describeModel } from "./describeModel.js";
+import { cmakeOptionsOf, type LlamaBuild } from "./builds/llamaBuilds.js";
+import { cacheBoundFor } from "./cache/cacheBoundFor.js";
+import { StateFileCache } from "./cache/StateFileCache.js";
+import { generateChat } from "./chat/generateChat.js";
+import { prepareChat } from "./chat/prepareChat.js";
 import type { EngineLogger } from "./EngineLogger.js";
-import { equalLengthBatching } from "./equalLengthBatching.js";
 import { EngineDisposedError, GpuUnavailableError, ModelLoadError } from "./errors.js";
-import { generateChat } from "./generateChat.js";
-import { deriveLabelAlphabet, type LabelAlphabet } from "./labelAlphabet.js";
-import { cmakeOptionsOf, type LlamaBuild } from "./llamaBuilds.js";
-import { llamaLogRouter } from "./llamaLogRouter.js";
-import { measurePrompts, sharedPrefixTokens } from "./measurePrompts.js";
-import { modelNameOf } from "./modelNameOf.js";
-import { openModel } from "./openModel.js";
-import { PromptWorker } from "./PromptWorker.js";
-import { prepareChat } from "./prepareChat.js";
+import { describeModel } from "./model/describeModel.js";
+import { deriveLabelAlphabet, type LabelAlphabet } from "./model/labelAlphabet.js";
+import { llamaLogRouter } from "./model/llamaLogRouter.js";
+import { modelNameOf } from "./model/modelNameOf.js";
+import { openModel } from "./model/openModel.js";
+import { measurePrompts, sharedPrefixTokens } from "./prompt/measurePrompts.js";
 import {
   type PreparedPrompt,
   type PromptContext,
   preambleTokensOf,
   preparePrompts,
-} from "./preparePrompts.js";
-import { ASSISTANT_OPENING, PROMPT_VERSION } from "./renderPrompt.js";
-import { reusablePrefix } from "./reusablePrefix.js";
-import { SamplerGarbage } from "./SamplerGarbage.js";
-import { SequencePool } from "./SequencePool.js";
-import { SlotReader } from "./SlotReader.js";
-import { StateFileCache } from "./StateFileCache.js";
+} from "./prompt/preparePrompts.js";
+import { ASSISTANT_OPENING, PROMPT_VERSION } from "./prompt/renderPrompt.js";
+import { combineRotations } from "./readout/combineRotations.js";
+import { decisionResultOf } from "./readout/decisionResultOf.js";
+import { SlotReader } from "./readout/SlotReader.js";
+import { ChunkedSequence } from "./sequence/ChunkedSequence.js";
+import { commonPrefixLength } from "./sequence/commonPrefixLength.js";
+import { equalLengthBatching } from "./sequence/equalLengthBatching.js";
+import { reusablePrefix } from "./sequence/reusablePrefix.js";
+import { SamplerGarbage } from "./sequence/SamplerGarbage.js";
+import { SequencePool } from "./sequence/SequencePool.js";
 import { throwIfAborted } from "./throwIfAborted.js";
 import type {
   BatchResult,
@@ -54,6 +53,7 @@ import type {
   PromptMeasure,
   ScoreOptions,
 } from "./types.js";
+import { PromptWorker } from "./worker/PromptWorker.js";
 
 /** Options of {@link Scorer.load}. */
 export interface ScorerOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { sha256File } from "../engine/sha256File.js";
+import { sha256File } from "../engine/model/sha256File.js";
 import { ModelManifestError, ModelManifestMismatchError } from "./errors.js";
 
 /** File name of the manifest that sits beside a GGUF. */

@@ -1,5 +1,5 @@
-import { modelNameOf } from "../engine/modelNameOf.js";
-import { answerSystemOne } from "../engine/SystemOne.js";
+import { modelNameOf } from "../engine/model/modelNameOf.js";
+import { answerSystemOne } from "../engine/systemOne/SystemOne.js";
 import type { DecisionEngine, DecisionResult } from "../engine/types.js";
 import { chatCompletionResponse } from "./chatCompletionResponse.js";
 import type { PreparedInvocation } from "./prepareInvocation.js";

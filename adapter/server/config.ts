@@ -6,8 +6,8 @@ import {
   SERVER_SETTING_ENTRIES,
   type ServerSettingEntry,
 } from "../../contract/index.js";
-import type { DEFAULT_CACHE_RULE } from "../engine/defaultCacheBytes.js";
-import type { LlamaBuild } from "../engine/llamaBuilds.js";
+import type { LlamaBuild } from "../engine/builds/llamaBuilds.js";
+import type { DEFAULT_CACHE_RULE } from "../engine/cache/defaultCacheBytes.js";
 import { ConfigError } from "./errors.js";
 import type { LogLevel } from "./logger.js";
 

@@ -1,5 +1,5 @@
 import { InvalidDecisionError } from "../engine/errors.js";
-import { systemOneToBatch } from "../engine/SystemOne.js";
+import { systemOneToBatch } from "../engine/systemOne/SystemOne.js";
 import type { DecisionBatch, DecisionEngine, PreparedBatch, PromptMeasure } from "../engine/types.js";
 import { adoptTextStates } from "./adoptTextStates.js";
 import { boundPromptWork, type PromptWorkBounds } from "./boundPromptWork.js";

@@ -2,7 +2,7 @@
  * Shared types of the HTTP adapter: validation problems, request limits and the validated
  * invocations the server hands to the engine.
  */
-import type { SystemOneRequest } from "../engine/systemOneTypes.js";
+import type { SystemOneRequest } from "../engine/systemOne/systemOneTypes.js";
 import type { ChatCompletionRequest, DecisionBatch } from "../engine/types.js";
 
 /** One thing wrong with a request, named by its field path (e.g. `decision.options[2].id`). */

@@ -4,14 +4,14 @@
  * smoke-tests the build on a generated model before offering it. The engine uses it when asked
  * (`SEMIF_LLAMA_BUILD` / `--llama-build`); the prebuilt stays the default.
  */
-import { buildLlamaFromSource } from "../../adapter/engine/buildLlamaFromSource.js";
-import { explainAmxChoice } from "../../adapter/engine/explainAmxChoice.js";
-import { LLAMA_BUILDS, type SourceLlamaBuild } from "../../adapter/engine/llamaBuilds.js";
+import { buildLlamaFromSource } from "../../adapter/engine/builds/buildLlamaFromSource.js";
+import { explainAmxChoice } from "../../adapter/engine/builds/explainAmxChoice.js";
+import { LLAMA_BUILDS, type SourceLlamaBuild } from "../../adapter/engine/builds/llamaBuilds.js";
 import {
   type CpuFeatures,
   describeCpuFeatures,
   readCpuFeatures,
-} from "../../adapter/engine/readCpuFeatures.js";
+} from "../../adapter/engine/builds/readCpuFeatures.js";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";

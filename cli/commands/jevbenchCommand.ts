@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { modelNameOf } from "../../adapter/engine/modelNameOf.js";
+import { modelNameOf } from "../../adapter/engine/model/modelNameOf.js";
 import { Scorer } from "../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";

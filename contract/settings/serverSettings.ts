@@ -8,7 +8,7 @@ import {
 } from "./settingSchemas.js";
 
 /**
- * The llama.cpp binaries the engine can run on (`adapter/engine/llamaBuilds.ts` says what each is):
+ * The llama.cpp binaries the engine can run on (`adapter/engine/builds/llamaBuilds.ts` says what each is):
  * node-llama-cpp's `prebuilt` one, or a `native`, `native-amx` or `portable` build of
  * `decisions build-llama`.
  */
@@ -186,7 +186,7 @@ export const SERVER_SETTING_ENTRIES = {
     flag: "cache-max-bytes",
     doc: "bound of the states kept across requests: saved state files on disk (0 keeps none), and separately the in-memory snapshots of hybrid models",
     schema: integerSetting(0),
-    // The rule itself is `defaultCacheBytes` in adapter/engine/defaultCacheBytes.ts: change both together.
+    // The rule itself is `defaultCacheBytes` in adapter/engine/cache/defaultCacheBytes.ts: change both together.
     default: {
       text: "sized from the machine at load: min(8 GiB, 1/2 of the free disk where state files go, 1/4 of available memory), at least min(64 MiB, 1/2 of either); logged as cache_bound",
     },

@@ -1,6 +1,6 @@
-import { modelNameOf } from "../../adapter/engine/modelNameOf.js";
-import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
-import type { SystemOneQuestion, SystemOneResponse } from "../../adapter/engine/systemOneTypes.js";
+import { modelNameOf } from "../../adapter/engine/model/modelNameOf.js";
+import { answerSystemOne } from "../../adapter/engine/systemOne/SystemOne.js";
+import type { SystemOneQuestion, SystemOneResponse } from "../../adapter/engine/systemOne/systemOneTypes.js";
 import type { DecisionEngine } from "../../adapter/engine/types.js";
 import { applyTemperature } from "../../functions/policy/applyTemperature.js";
 import type { Policy } from "../../functions/policy/Policy.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SystemOneQuestion, SystemOneRequest } from "../../adapter/engine/systemOneTypes.js";
+import type { SystemOneQuestion, SystemOneRequest } from "../../adapter/engine/systemOne/systemOneTypes.js";
 import type { DecisionState } from "../../adapter/engine/types.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 

@@ -1,4 +1,4 @@
-import type { SystemOneAnswer } from "../../adapter/engine/systemOneTypes.js";
+import type { SystemOneAnswer } from "../../adapter/engine/systemOne/systemOneTypes.js";
 
 /** How far a distribution's sum may stray from 1, as JevBench checks it. */
 export const JEVBENCH_SUM_TOLERANCE = 1e-3;

@@ -1,5 +1,5 @@
-import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
-import type { SystemOneRequest } from "../../adapter/engine/systemOneTypes.js";
+import { answerSystemOne } from "../../adapter/engine/systemOne/SystemOne.js";
+import type { SystemOneRequest } from "../../adapter/engine/systemOne/systemOneTypes.js";
 import type { DecisionEngine } from "../../adapter/engine/types.js";
 import { DEFAULT_LAYOUT, type LayoutChoice } from "../layoutChoices.js";
 import { predictedLabel } from "../metrics/predictedLabel.js";

@@ -1,4 +1,4 @@
-import { systemOneToBatch } from "../../adapter/engine/SystemOne.js";
+import { systemOneToBatch } from "../../adapter/engine/systemOne/SystemOne.js";
 import type {
   DecisionBatch,
   DecisionEngine,

@@ -1,4 +1,4 @@
-import { renderPrompt } from "../../adapter/engine/renderPrompt.js";
+import { renderPrompt } from "../../adapter/engine/prompt/renderPrompt.js";
 import type { DecisionQuestion, DecisionResult } from "../../adapter/engine/types.js";
 import { sum, timed } from "../../evaluation/metrics/statistics.js";
 import type { BenchContext, Figure } from "./BenchContext.js";

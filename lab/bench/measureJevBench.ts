@@ -1,5 +1,5 @@
-import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
-import type { SystemOneAnswer, SystemOneResponse } from "../../adapter/engine/systemOneTypes.js";
+import { answerSystemOne } from "../../adapter/engine/systemOne/SystemOne.js";
+import type { SystemOneAnswer, SystemOneResponse } from "../../adapter/engine/systemOne/systemOneTypes.js";
 import { type JevBenchCase, jevBenchToSystemOne } from "../../evaluation/jevbench/loadJevBench.js";
 import { quantile, sum, timed } from "../../evaluation/metrics/statistics.js";
 import type { BenchContext, Figure } from "./BenchContext.js";

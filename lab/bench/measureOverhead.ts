@@ -1,4 +1,4 @@
-import { renderPrompt } from "../../adapter/engine/renderPrompt.js";
+import { renderPrompt } from "../../adapter/engine/prompt/renderPrompt.js";
 import type { DecisionBatch, DecisionResult } from "../../adapter/engine/types.js";
 import type { JevBenchCase } from "../../evaluation/jevbench/loadJevBench.js";
 import { quantile, sum, timed } from "../../evaluation/metrics/statistics.js";

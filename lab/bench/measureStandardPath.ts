@@ -1,4 +1,4 @@
-import { renderUserText, SYSTEM_TEXT } from "../../adapter/engine/renderPrompt.js";
+import { renderUserText, SYSTEM_TEXT } from "../../adapter/engine/prompt/renderPrompt.js";
 import type { JevBenchCase } from "../../evaluation/jevbench/loadJevBench.js";
 import { sum, timed } from "../../evaluation/metrics/statistics.js";
 import type { BenchContext, Figure } from "./BenchContext.js";

@@ -1,5 +1,5 @@
 import { InvalidDecisionError } from "../../adapter/engine/errors.js";
-import { answerSystemOne } from "../../adapter/engine/SystemOne.js";
+import { answerSystemOne } from "../../adapter/engine/systemOne/SystemOne.js";
 import type { DecisionEngine, DecisionState } from "../../adapter/engine/types.js";
 import {
   JsonText,

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { AbortedError, EngineDisposedError } from "../../adapter/engine/errors.js";
-import { SerialQueue } from "../../adapter/engine/SerialQueue.js";
+import { SerialQueue } from "../../adapter/engine/sequence/SerialQueue.js";
 import type {
   BatchResult,
   CacheStats,

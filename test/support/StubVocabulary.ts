@@ -4,7 +4,7 @@
  * tokens are parsed — as a real vocabulary reads them.
  */
 import type { Token } from "node-llama-cpp";
-import type { PromptVocabulary } from "../../adapter/engine/PromptVocabulary.js";
+import type { PromptVocabulary } from "../../adapter/engine/prompt/PromptVocabulary.js";
 
 const SPECIALS = ["<|im_start|>", "<|im_end|>", "<|endoftext|>"] as const;
 const FIRST_SPECIAL = 100_000;

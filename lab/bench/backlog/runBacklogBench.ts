@@ -175,6 +175,76 @@ export async function runBacklogBench(
   options: BacklogBenchOptions = {},
 ): Promise<{ report: BacklogBenchReport; jsonPath: string }> {
   const startedAt = new Date();
+  const setup = setupOf(options);
+  const busy = startBusyProcesses(options.busy ?? 0);
+  try {
+    const loadStart = loadavg();
+    const workload = await prepareWorkload(options, setup);
+    setup.log(
+      `bench --backlog: ${workload.items.length} items in ${setup.roundCount} rounds, ${requestsOf(workload.roundItems)} distinct requests, ` +
+        `${setup.instances} instances × ${setup.maxConcurrentGroups} groups (${setup.sizing}), model ${workload.modelPath}, ` +
+        `${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
+    );
+    const { stack, context } = await startBenchStack(workload.modelPath, options.threads, setup);
+    const calls: EndpointCall[] = [];
+    let proxy: FaultProxy | undefined;
+    try {
+      await stack.poller.stop();
+      if (context === undefined) throw new Error("the stack built no handler context");
+      proxy = await startCountingProxy(stack.adapterUrl, calls);
+      stack.gateway.setEndpoint(stack.endpointName, proxy.url);
+      const handlers = await createInstances(context, setup);
+      const rig: BenchRig = {
+        stack,
+        handlers,
+        parts: { adapter: stack.adapter.pid, "DynamoDB Local": stack.dynamodb.pid },
+        calls,
+        policies: workload.policies,
+        setup,
+      };
+      const warm = await warmUp(rig, workload.warmItems);
+      calls.length = 0;
+      const totals = emptyTotals();
+      for (const index of workload.roundItems.keys()) await runRound(rig, workload, index, totals);
+      const check = await checkEveryItemEnded(stack, workload.items, totals.sent);
+      const report = buildReport({
+        options,
+        setup,
+        startedAt,
+        loadStart,
+        busy,
+        workload,
+        totals,
+        check,
+        warm,
+      });
+      return await writeReport(report, options.outDir, startedAt);
+    } finally {
+      await proxy?.stop();
+      await stack.stop();
+    }
+  } finally {
+    for (const child of busy) child.kill("SIGKILL");
+  }
+}
+
+/** What the bench resolved from its options: the run's size, its sizing, timeouts and log. */
+interface BacklogBenchSetup {
+  quick: boolean;
+  count: number;
+  roundCount: number;
+  instances: number;
+  maxConcurrentGroups: number;
+  /** How the instances and groups were chosen. */
+  sizing: string;
+  functionTimeoutMs: number;
+  visibilityTimeoutSeconds: number;
+  stallMs: number;
+  log: (line: string) => void;
+}
+
+/** The options with their defaults applied (the sizing as the CDK app derives it). @throws RangeError for a bad `rounds`. */
+function setupOf(options: BacklogBenchOptions): BacklogBenchSetup {
   const quick = options.quick ?? false;
   const count = options.items ?? (quick ? DEFAULT_ITEMS.quick : DEFAULT_ITEMS.full);
   const roundCount = options.rounds ?? 3;
@@ -198,247 +268,359 @@ export async function runBacklogBench(
   // A record given back waits out the visibility timeout before anything can end it.
   const stallMs = options.stallMs ?? 120_000 + 2_000 * visibilityTimeoutSeconds;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const busy = startBusyProcesses(options.busy ?? 0);
-  try {
-    const loadStart = loadavg();
-    const modelPath =
-      options.modelPath ?? (await ensureGeneratedModel(quick ? "tiny-qwen3" : "qwen3-0.6b-shape"));
-    const root = packageRoot();
-    const policies = await loadPolicies(join(root, "policies"));
-    const templates = await loadWorkItemTemplates(join(root, "events"), policies);
-    const random = new SeededRandom(options.seed ?? 1);
-    const roundItems = Array.from({ length: roundCount }, (_, index) =>
-      buildBacklogItems({
-        templates,
-        policies,
-        count: Math.floor(count / roundCount) + (index < count % roundCount ? 1 : 0),
-        random: random.fork(),
-        idPrefix: `backlog-r${index}`,
-      }),
-    );
-    const items = roundItems.flat();
-    const warmItems = buildBacklogItems({
+  return {
+    quick,
+    count,
+    roundCount,
+    instances,
+    maxConcurrentGroups,
+    sizing,
+    functionTimeoutMs,
+    visibilityTimeoutSeconds,
+    stallMs,
+    log,
+  };
+}
+
+/** The model, the policies and the items: each round's backlog, and a smaller one to warm up on. */
+interface BacklogWorkload {
+  modelPath: string;
+  policies: PolicySet;
+  roundItems: BacklogItem[][];
+  /** Every round's items, in round order. */
+  items: BacklogItem[];
+  warmItems: BacklogItem[];
+}
+
+/** Finds (or generates) the model, loads the policies and builds the seeded items of every round. */
+async function prepareWorkload(
+  options: BacklogBenchOptions,
+  setup: BacklogBenchSetup,
+): Promise<BacklogWorkload> {
+  const { quick, count, roundCount } = setup;
+  const modelPath =
+    options.modelPath ?? (await ensureGeneratedModel(quick ? "tiny-qwen3" : "qwen3-0.6b-shape"));
+  const root = packageRoot();
+  const policies = await loadPolicies(join(root, "policies"));
+  const templates = await loadWorkItemTemplates(join(root, "events"), policies);
+  const random = new SeededRandom(options.seed ?? 1);
+  const roundItems = Array.from({ length: roundCount }, (_, index) =>
+    buildBacklogItems({
       templates,
       policies,
-      count: Math.min(60, Math.max(12, Math.round(count / 10))),
+      count: Math.floor(count / roundCount) + (index < count % roundCount ? 1 : 0),
       random: random.fork(),
-      idPrefix: "warm",
-    });
-    log(
-      `bench --backlog: ${items.length} items in ${roundCount} rounds, ${requestsOf(roundItems)} distinct requests, ` +
-        `${instances} instances × ${maxConcurrentGroups} groups (${sizing}), model ${modelPath}, ` +
-        `${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
-    );
+      idPrefix: `backlog-r${index}`,
+    }),
+  );
+  const items = roundItems.flat();
+  const warmItems = buildBacklogItems({
+    templates,
+    policies,
+    count: Math.min(60, Math.max(12, Math.round(count / 10))),
+    random: random.fork(),
+    idPrefix: "warm",
+  });
+  return { modelPath, policies, roundItems, items, warmItems };
+}
 
-    let context: StackHandlerContext | undefined;
-    const stack = await startLocalStack({
-      model: modelPath,
-      adapterThreads: options.threads,
-      adapterArgs: [
-        "--cache-max-bytes",
-        "0",
-        "--max-in-flight",
-        String(ADAPTER_ADMISSION.running),
-        "--queue-depth",
-        String(ADAPTER_ADMISSION.waiting),
-      ],
-      functionTimeoutMs,
-      visibilityTimeoutSeconds,
-      maxReceiveCount: MAX_RECEIVE_COUNT,
-      log,
-      // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
-      poller: { waitTimeSeconds: 1 },
-      createHandler: (handlerContext) => {
-        context = handlerContext;
-        return async () => {
-          throw new Error("the bench runs its own function instances");
-        };
-      },
-    });
-    const calls: EndpointCall[] = [];
-    let proxy: FaultProxy | undefined;
-    try {
-      await stack.poller.stop();
-      if (context === undefined) throw new Error("the stack built no handler context");
-      const handlerContext = context;
-      proxy = await FaultProxy.start({
-        target: stack.adapterUrl,
-        random: new SeededRandom(1),
-        onExchange: (exchange: ProxyExchange) => {
-          const end = performance.now();
-          calls.push({ status: exchange.status, startMs: end - exchange.upstreamMs, endMs: end });
-        },
-      });
-      stack.gateway.setEndpoint(stack.endpointName, proxy.url);
-      const handlers = await Promise.all(
-        Array.from({ length: instances }, () =>
-          createLocalDecideHandler(handlerContext, {
-            environment: { MAX_CONCURRENT_GROUPS: String(maxConcurrentGroups) },
-          }),
-        ),
-      );
-      const parts = { adapter: stack.adapter.pid, "DynamoDB Local": stack.dynamodb.pid };
-
-      log(`warming up: ${warmItems.length} items through the pipeline, then the adapter alone`);
-      const warm = await measureCpu(parts, async () => {
-        const run = await drainThrough(stack, handlers, warmItems, { stallMs, functionTimeoutMs }, log);
-        if (!run.drained) throw new Error("the warm-up backlog did not drain; see the progress lines");
-        await adapterAlone(stack.adapterUrl, policies, warmItems);
-      });
-      calls.length = 0;
-
-      const statuses: number[] = [];
-      const sent: SentMessage[] = [];
-      let deliveries = 0;
-      const alone: AloneRun[] = [];
-      const rounds: BacklogBenchReport["rounds"] = [];
-      const measuredRounds: BacklogRound[] = [];
-      const zero = (): CpuByPart => ({ wall_s: 0 });
-      let aloneCpu: CpuByPart = zero();
-      let pipelineCpu: CpuByPart = zero();
-      for (const [index, backlog] of roundItems.entries()) {
-        const aloneFirst = index % 2 === 0;
-        const measureAlone = async () => {
-          log(
-            `round ${index + 1}/${roundCount}: the adapter alone, ${distinctRequests(backlog)} requests, ${ADAPTER_CLIENTS} clients`,
-          );
-          const measured = await measureCpu(parts, () => adapterAlone(stack.adapterUrl, policies, backlog));
-          aloneCpu = addCpu(aloneCpu, { wall_s: measured.wallS, ...measured.cpu });
-          calls.length = 0;
-          return measured.value;
-        };
-        const before = aloneFirst ? await measureAlone() : undefined;
-        log(
-          `round ${index + 1}/${roundCount}: the pipeline, ${backlog.length} items on the queue at once, ${instances} instances`,
-        );
-        const offset = items.indexOf(backlog[0] as BacklogItem);
-        const piped = await measureCpu(parts, () =>
-          drainThrough(stack, handlers, backlog, { stallMs, functionTimeoutMs }, log),
-        );
-        pipelineCpu = addCpu(pipelineCpu, { wall_s: piped.wallS, ...piped.cpu });
-        const endpoint = profileEndpointCalls(calls, piped.value.startedMs, piped.value.lastEndMs);
-        const functions = profileInvocations(
-          piped.value.invocations,
-          piped.value.unheldMs,
-          piped.value.startedMs,
-          piped.value.lastEndMs,
-        );
-        statuses.push(...calls.map((call) => call.status));
-        calls.length = 0;
-        sent.push(...piped.value.sent.map((message) => ({ ...message, item: message.item + offset })));
-        deliveries += piped.value.deliveries;
-        const aloneRun = before ?? (await measureAlone());
-        alone.push(aloneRun);
-        const decided = (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter(
-          (row) => String(row.id).startsWith(`backlog-r${index}-`) && row.status !== "rejected",
-        ).length;
-        const drainS = piped.value.drainS;
-        measuredRounds.push({
-          items: backlog.length,
-          decided,
-          drainS,
-          aloneDecisionsPerS: aloneRun.decisionsPerS,
-        });
-        const rate = decided / drainS;
-        rounds.push({
-          items: backlog.length,
-          order: aloneFirst ? "alone first" : "pipeline first",
-          drain_s: round(drainS),
-          pipeline_decisions_per_s: round(rate),
-          adapter_alone_decisions_per_s: round(aloneRun.decisionsPerS),
-          ratio: round(rate / aloneRun.decisionsPerS),
-          endpoint,
-          functions,
-        });
-        log(
-          `round ${index + 1}/${roundCount}: pipeline ${round(rate)}/s, alone ${round(aloneRun.decisionsPerS)}/s, ratio ${round(rate / aloneRun.decisionsPerS)}; ` +
-            `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average; ` +
-            `functions busy ${functions.busy_share}, queue held with no invocation ${functions.unheld_s} s; load average ${fmt(loadavg())}`,
-        );
-      }
-
-      const check = checkChaosInvariant({
-        items: items.map(toWorkloadItem),
-        sent,
-        rows: (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter((row) =>
-          String(row.id).startsWith("backlog-"),
-        ),
-        deadLetters: await readDeadLetters(stack.clients.sqs, stack.dlqUrl),
-        failureReasons: new Map(),
-        queueRemaining: await queueDepth(stack.clients.sqs, stack.queueUrl),
-      });
-      const summary = summarizeBacklog({
-        items: items.length,
-        decided: check.counts.decided,
-        deadLettered: check.counts.deadLettered,
-        lost: check.counts.lost,
-        notDrained: check.counts.notDrained,
-        endpointStatuses: statuses,
-        deliveries,
-        rounds: measuredRounds,
-      });
-      const report: BacklogBenchReport = {
-        ...summary,
-        command: commandOf(options, quick),
-        started_at: startedAt.toISOString(),
-        duration_s: round((Date.now() - startedAt.getTime()) / 1000),
-        quick,
-        goal: BACKLOG_GOAL,
-        goal_met: meetsBacklogGoal(summary),
-        machine: {
-          ...describeMachine(),
-          load_average_start: loadStart.map(round),
-          load_average_end: loadavg().map(round),
-          busy_processes: busy.length,
-        },
-        model: modelPath,
-        workload: {
-          policies: countBy(items, (item) => item.policy),
-          shared_items: items.filter((item) => item.shared).length,
-          single_items: items.filter((item) => !item.shared).length,
-          distinct_requests: requestsOf(roundItems),
-        },
-        setup: {
-          instances,
-          max_concurrent_groups: maxConcurrentGroups,
-          batch_size: BATCH_SIZE,
-          maximum_batching_window_ms: BATCHING_WINDOW_MS,
-          function_timeout_ms: functionTimeoutMs,
-          visibility_timeout_s: visibilityTimeoutSeconds,
-          max_receive_count: MAX_RECEIVE_COUNT,
-          adapter_admission: { ...ADAPTER_ADMISSION },
-          sizing,
-          calls_in_flight: instances * maxConcurrentGroups,
-        },
-        adapter_alone: {
-          runs: alone.map((run) => ({
-            wall_s: round(run.wallS),
-            decisions_per_s: round(run.decisionsPerS),
-            requests: run.requests,
-          })),
-          clients: ADAPTER_CLIENTS,
-        },
-        rounds,
-        endpoint_statuses: countBy(statuses, String),
-        check: { ok: check.ok, counts: check.counts, violations: check.violations },
-        cpu_seconds: {
-          warm_up: { wall_s: warm.wallS, ...warm.cpu },
-          adapter_alone: aloneCpu,
-          pipeline: pipelineCpu,
-        },
+/**
+ * Starts the local stack with the bench's adapter (cache off, explicit admission) and a stand-in
+ * handler: the bench runs its own function instances on the handler context the stack builds.
+ */
+async function startBenchStack(
+  modelPath: string,
+  threads: number | undefined,
+  setup: BacklogBenchSetup,
+): Promise<{ stack: LocalStack; context: StackHandlerContext | undefined }> {
+  let context: StackHandlerContext | undefined;
+  const stack = await startLocalStack({
+    model: modelPath,
+    adapterThreads: threads,
+    adapterArgs: [
+      "--cache-max-bytes",
+      "0",
+      "--max-in-flight",
+      String(ADAPTER_ADMISSION.running),
+      "--queue-depth",
+      String(ADAPTER_ADMISSION.waiting),
+    ],
+    functionTimeoutMs: setup.functionTimeoutMs,
+    visibilityTimeoutSeconds: setup.visibilityTimeoutSeconds,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    log: setup.log,
+    // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
+    poller: { waitTimeSeconds: 1 },
+    createHandler: (handlerContext) => {
+      context = handlerContext;
+      return async () => {
+        throw new Error("the bench runs its own function instances");
       };
-      const outDir = options.outDir ?? join(process.cwd(), "lab", "bench", "results");
-      await mkdir(outDir, { recursive: true });
-      const jsonPath = join(outDir, `backlog-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
-      await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-      return { report, jsonPath };
-    } finally {
-      await proxy?.stop();
-      await stack.stop();
-    }
-  } finally {
-    for (const child of busy) child.kill("SIGKILL");
-  }
+    },
+  });
+  return { stack, context };
+}
+
+/** A proxy between the gateway and the adapter that records every endpoint call into `calls`. */
+function startCountingProxy(adapterUrl: string, calls: EndpointCall[]): Promise<FaultProxy> {
+  return FaultProxy.start({
+    target: adapterUrl,
+    random: new SeededRandom(1),
+    onExchange: (exchange: ProxyExchange) => {
+      const end = performance.now();
+      calls.push({ status: exchange.status, startMs: end - exchange.upstreamMs, endMs: end });
+    },
+  });
+}
+
+/** `instances` decide handlers, each its own function instance with the bench's groups. */
+function createInstances(context: StackHandlerContext, setup: BacklogBenchSetup): Promise<SqsBatchHandler[]> {
+  return Promise.all(
+    Array.from({ length: setup.instances }, () =>
+      createLocalDecideHandler(context, {
+        environment: { MAX_CONCURRENT_GROUPS: String(setup.maxConcurrentGroups) },
+      }),
+    ),
+  );
+}
+
+/** A phase's wall time and CPU seconds by part ({@link measureCpu}). */
+interface MeasuredPhase {
+  wallS: number;
+  cpu: CpuByPart;
+}
+
+/** The running parts a bench phase drives and measures. */
+interface BenchRig {
+  stack: LocalStack;
+  handlers: readonly SqsBatchHandler[];
+  /** The processes whose CPU seconds are measured, by part. */
+  parts: Record<string, number | undefined>;
+  /** The endpoint calls the counting proxy has seen since they were last cleared. */
+  calls: EndpointCall[];
+  policies: PolicySet;
+  setup: BacklogBenchSetup;
+}
+
+/** Warms every part: the warm items through the pipeline, then the adapter alone on them. */
+async function warmUp(rig: BenchRig, warmItems: readonly BacklogItem[]): Promise<MeasuredPhase> {
+  const { stack, handlers, parts, policies, setup } = rig;
+  const { stallMs, functionTimeoutMs, log } = setup;
+  log(`warming up: ${warmItems.length} items through the pipeline, then the adapter alone`);
+  return measureCpu(parts, async () => {
+    const run = await drainThrough(stack, handlers, warmItems, { stallMs, functionTimeoutMs }, log);
+    if (!run.drained) throw new Error("the warm-up backlog did not drain; see the progress lines");
+    await adapterAlone(stack.adapterUrl, policies, warmItems);
+  });
+}
+
+/** What the rounds have measured so far, added to round by round. */
+interface RoundTotals {
+  statuses: number[];
+  sent: SentMessage[];
+  deliveries: number;
+  alone: AloneRun[];
+  rounds: BacklogBenchReport["rounds"];
+  measuredRounds: BacklogRound[];
+  aloneCpu: CpuByPart;
+  pipelineCpu: CpuByPart;
+}
+
+function emptyTotals(): RoundTotals {
+  const zero = (): CpuByPart => ({ wall_s: 0 });
+  return {
+    statuses: [],
+    sent: [],
+    deliveries: 0,
+    alone: [],
+    rounds: [],
+    measuredRounds: [],
+    aloneCpu: zero(),
+    pipelineCpu: zero(),
+  };
+}
+
+/**
+ * One round: the adapter alone and the pipeline on the round's backlog, in turn first (the alone
+ * run first in even rounds), then the decided items counted from the table; adds it all to `totals`.
+ */
+async function runRound(
+  rig: BenchRig,
+  workload: BacklogWorkload,
+  index: number,
+  totals: RoundTotals,
+): Promise<void> {
+  const { stack, handlers, parts, calls, policies, setup } = rig;
+  const { roundCount, instances, stallMs, functionTimeoutMs, log } = setup;
+  const backlog = workload.roundItems[index] as BacklogItem[];
+  const aloneFirst = index % 2 === 0;
+  const measureAlone = async () => {
+    log(
+      `round ${index + 1}/${roundCount}: the adapter alone, ${distinctRequests(backlog)} requests, ${ADAPTER_CLIENTS} clients`,
+    );
+    const measured = await measureCpu(parts, () => adapterAlone(stack.adapterUrl, policies, backlog));
+    totals.aloneCpu = addCpu(totals.aloneCpu, { wall_s: measured.wallS, ...measured.cpu });
+    calls.length = 0;
+    return measured.value;
+  };
+  const before = aloneFirst ? await measureAlone() : undefined;
+  log(
+    `round ${index + 1}/${roundCount}: the pipeline, ${backlog.length} items on the queue at once, ${instances} instances`,
+  );
+  const offset = workload.items.indexOf(backlog[0] as BacklogItem);
+  const piped = await measureCpu(parts, () =>
+    drainThrough(stack, handlers, backlog, { stallMs, functionTimeoutMs }, log),
+  );
+  totals.pipelineCpu = addCpu(totals.pipelineCpu, { wall_s: piped.wallS, ...piped.cpu });
+  const endpoint = profileEndpointCalls(calls, piped.value.startedMs, piped.value.lastEndMs);
+  const functions = profileInvocations(
+    piped.value.invocations,
+    piped.value.unheldMs,
+    piped.value.startedMs,
+    piped.value.lastEndMs,
+  );
+  totals.statuses.push(...calls.map((call) => call.status));
+  calls.length = 0;
+  totals.sent.push(...piped.value.sent.map((message) => ({ ...message, item: message.item + offset })));
+  totals.deliveries += piped.value.deliveries;
+  const aloneRun = before ?? (await measureAlone());
+  totals.alone.push(aloneRun);
+  const decided = (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter(
+    (row) => String(row.id).startsWith(`backlog-r${index}-`) && row.status !== "rejected",
+  ).length;
+  const drainS = piped.value.drainS;
+  totals.measuredRounds.push({
+    items: backlog.length,
+    decided,
+    drainS,
+    aloneDecisionsPerS: aloneRun.decisionsPerS,
+  });
+  const rate = decided / drainS;
+  totals.rounds.push({
+    items: backlog.length,
+    order: aloneFirst ? "alone first" : "pipeline first",
+    drain_s: round(drainS),
+    pipeline_decisions_per_s: round(rate),
+    adapter_alone_decisions_per_s: round(aloneRun.decisionsPerS),
+    ratio: round(rate / aloneRun.decisionsPerS),
+    endpoint,
+    functions,
+  });
+  log(
+    `round ${index + 1}/${roundCount}: pipeline ${round(rate)}/s, alone ${round(aloneRun.decisionsPerS)}/s, ratio ${round(rate / aloneRun.decisionsPerS)}; ` +
+      `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average; ` +
+      `functions busy ${functions.busy_share}, queue held with no invocation ${functions.unheld_s} s; load average ${fmt(loadavg())}`,
+  );
+}
+
+/** The chaos checker on the table, the DLQ and the queue: every item ended exactly once. */
+async function checkEveryItemEnded(
+  stack: LocalStack,
+  items: readonly BacklogItem[],
+  sent: SentMessage[],
+): Promise<ChaosCheck> {
+  return checkChaosInvariant({
+    items: items.map(toWorkloadItem),
+    sent,
+    rows: (await scanOutcomeRows(stack.clients.dynamodb, stack.table)).filter((row) =>
+      String(row.id).startsWith("backlog-"),
+    ),
+    deadLetters: await readDeadLetters(stack.clients.sqs, stack.dlqUrl),
+    failureReasons: new Map(),
+    queueRemaining: await queueDepth(stack.clients.sqs, stack.queueUrl),
+  });
+}
+
+/** Everything a report is made of. */
+interface ReportInputs {
+  options: BacklogBenchOptions;
+  setup: BacklogBenchSetup;
+  startedAt: Date;
+  loadStart: number[];
+  busy: readonly ChildProcess[];
+  workload: BacklogWorkload;
+  totals: RoundTotals;
+  check: ChaosCheck;
+  warm: MeasuredPhase;
+}
+
+/** The summary's numbers first, then how they were measured (its duration and load taken now). */
+function buildReport(inputs: ReportInputs): BacklogBenchReport {
+  const { options, setup, startedAt, loadStart, busy, workload, totals, check, warm } = inputs;
+  const { items, roundItems, modelPath } = workload;
+  const summary = summarizeBacklog({
+    items: items.length,
+    decided: check.counts.decided,
+    deadLettered: check.counts.deadLettered,
+    lost: check.counts.lost,
+    notDrained: check.counts.notDrained,
+    endpointStatuses: totals.statuses,
+    deliveries: totals.deliveries,
+    rounds: totals.measuredRounds,
+  });
+  return {
+    ...summary,
+    command: commandOf(options, setup.quick),
+    started_at: startedAt.toISOString(),
+    duration_s: round((Date.now() - startedAt.getTime()) / 1000),
+    quick: setup.quick,
+    goal: BACKLOG_GOAL,
+    goal_met: meetsBacklogGoal(summary),
+    machine: {
+      ...describeMachine(),
+      load_average_start: loadStart.map(round),
+      load_average_end: loadavg().map(round),
+      busy_processes: busy.length,
+    },
+    model: modelPath,
+    workload: {
+      policies: countBy(items, (item) => item.policy),
+      shared_items: items.filter((item) => item.shared).length,
+      single_items: items.filter((item) => !item.shared).length,
+      distinct_requests: requestsOf(roundItems),
+    },
+    setup: {
+      instances: setup.instances,
+      max_concurrent_groups: setup.maxConcurrentGroups,
+      batch_size: BATCH_SIZE,
+      maximum_batching_window_ms: BATCHING_WINDOW_MS,
+      function_timeout_ms: setup.functionTimeoutMs,
+      visibility_timeout_s: setup.visibilityTimeoutSeconds,
+      max_receive_count: MAX_RECEIVE_COUNT,
+      adapter_admission: { ...ADAPTER_ADMISSION },
+      sizing: setup.sizing,
+      calls_in_flight: setup.instances * setup.maxConcurrentGroups,
+    },
+    adapter_alone: {
+      runs: totals.alone.map((run) => ({
+        wall_s: round(run.wallS),
+        decisions_per_s: round(run.decisionsPerS),
+        requests: run.requests,
+      })),
+      clients: ADAPTER_CLIENTS,
+    },
+    rounds: totals.rounds,
+    endpoint_statuses: countBy(totals.statuses, String),
+    check: { ok: check.ok, counts: check.counts, violations: check.violations },
+    cpu_seconds: {
+      warm_up: { wall_s: warm.wallS, ...warm.cpu },
+      adapter_alone: totals.aloneCpu,
+      pipeline: totals.pipelineCpu,
+    },
+  };
+}
+
+/** Writes `backlog-<timestamp>.json` into `outDir` (default `lab/bench/results` under the working folder). */
+async function writeReport(
+  report: BacklogBenchReport,
+  outDir: string | undefined,
+  startedAt: Date,
+): Promise<{ report: BacklogBenchReport; jsonPath: string }> {
+  const folder = outDir ?? join(process.cwd(), "lab", "bench", "results");
+  await mkdir(folder, { recursive: true });
+  const jsonPath = join(folder, `backlog-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`);
+  await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  return { report, jsonPath };
 }
 
 /** Sums two phases' CPU seconds part by part (a part unmeasured in either stays unmeasured). */

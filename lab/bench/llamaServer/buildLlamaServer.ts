@@ -4,9 +4,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { AMX_OFF_FLAGS } from "../../../adapter/engine/llamaBuilds.js";
-import { nodeLlamaCppRoot } from "../../../adapter/engine/nodeLlamaCppRoot.js";
-import type { CpuFeatures } from "../../../adapter/engine/readCpuFeatures.js";
+import { AMX_OFF_FLAGS } from "../../../adapter/engine/builds/llamaBuilds.js";
+import { nodeLlamaCppRoot } from "../../../adapter/engine/builds/nodeLlamaCppRoot.js";
+import type { CpuFeatures } from "../../../adapter/engine/builds/readCpuFeatures.js";
 
 /** Options of {@link ensureLlamaServer}. */
 export interface LlamaServerBuildOptions {

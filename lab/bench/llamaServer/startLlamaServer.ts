@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { crashFixFor } from "../../../adapter/engine/crashFixFor.js";
+import { crashFixFor } from "../../../adapter/engine/builds/crashFixFor.js";
+import { type CpuFeatures, describeCpuFeatures } from "../../../adapter/engine/builds/readCpuFeatures.js";
 import { LlamaBuildCrashError } from "../../../adapter/engine/errors.js";
-import { type CpuFeatures, describeCpuFeatures } from "../../../adapter/engine/readCpuFeatures.js";
 import { ManagedProcess } from "../../../local/ManagedProcess.js";
 
 /** llama-server's `-fa`: flash attention on, off, or on when the model supports it. */

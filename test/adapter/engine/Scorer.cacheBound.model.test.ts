@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { defaultCacheBytes } from "../../../adapter/engine/defaultCacheBytes.js";
+import { defaultCacheBytes } from "../../../adapter/engine/cache/defaultCacheBytes.js";
 import type { EngineLogger } from "../../../adapter/engine/EngineLogger.js";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";

@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { getLlama, type Llama, type LlamaModel, type Token } from "node-llama-cpp";
-import { commonPrefixLength } from "../../../adapter/engine/commonPrefixLength.js";
-import { CLOSING_PREFIX, renderPrompt } from "../../../adapter/engine/renderPrompt.js";
+import { CLOSING_PREFIX, renderPrompt } from "../../../adapter/engine/prompt/renderPrompt.js";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
-import { answerSystemOne } from "../../../adapter/engine/SystemOne.js";
+import { commonPrefixLength } from "../../../adapter/engine/sequence/commonPrefixLength.js";
+import { answerSystemOne } from "../../../adapter/engine/systemOne/SystemOne.js";
 import type {
   BatchResult,
   DecisionBatch,

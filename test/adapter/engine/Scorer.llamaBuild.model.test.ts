@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { cmakeOptionsOf } from "../../../adapter/engine/builds/llamaBuilds.js";
 import { ModelLoadError } from "../../../adapter/engine/errors.js";
-import { cmakeOptionsOf } from "../../../adapter/engine/llamaBuilds.js";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { buildLlamaCommand } from "../../../cli/commands/buildLlamaCommand.js";

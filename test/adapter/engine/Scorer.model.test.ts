@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AbortedError, ReservedTokenError, TooManyOptionsError } from "../../../adapter/engine/errors.js";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
-import { answerSystemOne, labelsOf } from "../../../adapter/engine/SystemOne.js";
+import { answerSystemOne, labelsOf } from "../../../adapter/engine/systemOne/SystemOne.js";
 import type { DecisionBatch, DecisionQuestion, DecisionResult } from "../../../adapter/engine/types.js";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { jevBenchToSystemOne, loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";

@@ -1,9 +1,9 @@
 /** The pure parts of layout choice and debiasing: rotations, the `auto` rule, combining rotations. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { chooseAutoLayouts, type LayoutCost } from "../../../adapter/engine/chooseAutoLayouts.js";
-import { combineRotations } from "../../../adapter/engine/combineRotations.js";
-import { cyclicRotations, rotate } from "../../../adapter/engine/cyclicRotations.js";
+import { chooseAutoLayouts, type LayoutCost } from "../../../adapter/engine/prompt/chooseAutoLayouts.js";
+import { cyclicRotations, rotate } from "../../../adapter/engine/prompt/cyclicRotations.js";
+import { combineRotations } from "../../../adapter/engine/readout/combineRotations.js";
 import type { DecisionOption, DecisionResult } from "../../../adapter/engine/types.js";
 
 describe("cyclicRotations", () => {

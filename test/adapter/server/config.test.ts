@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { DEFAULT_CACHE_RULE } from "../../../adapter/engine/defaultCacheBytes.js";
+import { DEFAULT_CACHE_RULE } from "../../../adapter/engine/cache/defaultCacheBytes.js";
 import { readServerConfig, SERVER_SETTINGS, type ServerSetting } from "../../../adapter/server/config.js";
 import { ConfigError } from "../../../adapter/server/errors.js";
 

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { BuildLlamaOptions, BuiltLlama } from "../../../adapter/engine/buildLlamaFromSource.js";
+import type { BuildLlamaOptions, BuiltLlama } from "../../../adapter/engine/builds/buildLlamaFromSource.js";
+import { parseCpuInfo } from "../../../adapter/engine/builds/readCpuFeatures.js";
 import { LlamaBuildCrashError } from "../../../adapter/engine/errors.js";
-import { parseCpuInfo } from "../../../adapter/engine/readCpuFeatures.js";
 import { createBuildLlamaCommand } from "../../../cli/commands/buildLlamaCommand.js";
-import { XEON_WITH_AMX } from "../../adapter/engine/cpuInfoFixtures.js";
+import { XEON_WITH_AMX } from "../../adapter/engine/builds/cpuInfoFixtures.js";
 
 function collector(): { write(text: string): boolean; text(): string } {
   let text = "";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { pythonJsonDumps } from "../../../adapter/engine/pythonJson.js";
+import { pythonJsonDumps } from "../../../adapter/engine/prompt/pythonJson.js";
 import {
   JsonText,
   parseJsonText,

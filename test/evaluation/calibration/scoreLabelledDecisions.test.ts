@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { answerSystemOne } from "../../../adapter/engine/SystemOne.js";
+import { answerSystemOne } from "../../../adapter/engine/systemOne/SystemOne.js";
 import { LabelledDataError } from "../../../evaluation/calibration/errors.js";
 import type { LabelledLine } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import { scoreLabelledDecisions } from "../../../evaluation/calibration/scoreLabelledDecisions.js";

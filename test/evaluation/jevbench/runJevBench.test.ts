@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SystemOneAnswer } from "../../../adapter/engine/systemOneTypes.js";
+import type { SystemOneAnswer } from "../../../adapter/engine/systemOne/systemOneTypes.js";
 import { loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 import { readJevBenchAnswer } from "../../../evaluation/jevbench/readJevBenchAnswer.js";
 import { runJevBench } from "../../../evaluation/jevbench/runJevBench.js";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SystemOneAnswer } from "../../../adapter/engine/systemOneTypes.js";
+import type { SystemOneAnswer } from "../../../adapter/engine/systemOne/systemOneTypes.js";
 import { applyPolicy } from "../../../functions/policy/index.js";
 import { choice, noul, score, testPolicy } from "./fabricate.js";
 

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { parseCpuInfo } from "../../../adapter/engine/readCpuFeatures.js";
+import { parseCpuInfo } from "../../../adapter/engine/builds/readCpuFeatures.js";
 import { benchCommand } from "../../../cli/commands/benchCommand.js";
 import {
   ensureLlamaServer,

@@ -7,13 +7,13 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { parseCpuInfo } from "../../../adapter/engine/builds/readCpuFeatures.js";
 import { LlamaBuildCrashError } from "../../../adapter/engine/errors.js";
-import { parseCpuInfo } from "../../../adapter/engine/readCpuFeatures.js";
 import { smokeTestLlamaServer } from "../../../lab/bench/llamaServer/smokeTestLlamaServer.js";
 import { startLlamaServer } from "../../../lab/bench/llamaServer/startLlamaServer.js";
 import { PartStartError } from "../../../local/errors.js";
 import { ManagedProcess } from "../../../local/ManagedProcess.js";
-import { XEON_WITH_AMX } from "../../adapter/engine/cpuInfoFixtures.js";
+import { XEON_WITH_AMX } from "../../adapter/engine/builds/cpuInfoFixtures.js";
 
 const xeon = parseCpuInfo(XEON_WITH_AMX);
 const build = {
