@@ -62,9 +62,15 @@ export {
   type OutcomePage,
   OutcomeStore,
   type OutcomeStoreOptions,
-  type RecordResult,
 } from "./OutcomeStore.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
 export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
 export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";
+export type { RecordOptions, RecordResult } from "./types.js";
+export {
+  putOutcomeOnce,
+  standingOutcomeOf,
+  translateOutcomeWriteError,
+  writeOnceOutcomePut,
+} from "./writeOnce.js";
