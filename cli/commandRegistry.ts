@@ -146,7 +146,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",
     module: "./commands/jobsCommand.js",
     exportName: "jobsCommand",
-    parts: ["contract", "operations"],
+    parts: ["contract", "functions", "operations"],
   },
   {
     name: "classify",

@@ -51,9 +51,18 @@ export {
 } from "./boundOutcomeSize.js";
 export { classifyStoreError } from "./classifyStoreError.js";
 export {
+  AmendRequiredError,
+  MalformedOutcomeError,
+  NotReviewableError,
   OutcomeAlreadyRecordedError,
+  OutcomeNotFoundError,
   OutcomeStoreError,
+  OutcomesAccessError,
   OutcomesTableConfigurationError,
+  OutcomesTableError,
+  ReviewAnswerError,
+  ReviewConflictError,
+  ReviewHistoryFullError,
   TransientOutcomeStoreError,
 } from "./errors.js";
 export { hasPersonsReview, NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
@@ -63,8 +72,13 @@ export {
   OutcomeStore,
   type OutcomeStoreOptions,
 } from "./OutcomeStore.js";
+export { OutcomesReader, type OutcomesReaderOptions } from "./OutcomesReader.js";
+export { openQuestions } from "./openQuestions.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
+export { parseReviewAnswer } from "./parseReviewAnswer.js";
+export { readStoredOutcome } from "./readStoredOutcome.js";
 export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
+export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome, reviewsOf } from "./reviewOutcome.js";
 export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";
 export type { RecordOptions, RecordResult } from "./types.js";

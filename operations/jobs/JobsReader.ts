@@ -13,7 +13,7 @@ import {
   type Job,
   JobSchema,
 } from "../../contract/index.js";
-import { errorNameOf } from "../common/tableErrorHint.js";
+import { errorNameOf } from "../../functions/common/tableErrorHint.js";
 import { JobNotFoundError, JobsTableError, MalformedJobError } from "./errors.js";
 
 /** Options of {@link JobsReader}. */

@@ -1,5 +1,5 @@
+import { tableErrorHint } from "../../functions/common/tableErrorHint.js";
 import { OperationError } from "../common/errors.js";
-import { tableErrorHint } from "../common/tableErrorHint.js";
 
 /** The jobs table holds no job of this id. */
 export class JobNotFoundError extends OperationError {
