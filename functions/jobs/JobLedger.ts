@@ -1,27 +1,27 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
-  GetCommand,
   PutCommand,
   QueryCommand,
   type QueryCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
 import {
   type JobLineItem,
   JobLineItemSchema,
   type JobResultLine,
 } from "../../contract/jobs/JobResultLineSchema.js";
-import { emptyJobCounts, type FinalJobStatus, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
+import { emptyJobCounts, type FinalJobStatus, type Job } from "../../contract/jobs/JobSchema.js";
 import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
-import { type Outcome, OutcomeSchema } from "../../contract/outcome/OutcomeSchema.js";
+import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
+import { putOutcomeOnce, standingOutcomeOf, writeOnceOutcomePut } from "../outcomes/writeOnce.js";
+import { JobsReader } from "./JobsReader.js";
 import { type JobObject, jobIdOf } from "./jobIdOf.js";
 import { resultLineOf } from "./resultLineOf.js";
 
@@ -73,6 +73,8 @@ interface Cancellation {
 export class JobLedger {
   readonly jobsTable: string;
   readonly outcomesTable: string;
+  /** The jobs table's one reader, its failures classified as the ledger's writes are. */
+  readonly reader: JobsReader;
   readonly #client: DynamoDBDocumentClient;
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
@@ -81,6 +83,11 @@ export class JobLedger {
   constructor(options: JobLedgerOptions) {
     this.#client = options.client;
     this.jobsTable = options.jobsTable;
+    this.reader = new JobsReader({
+      client: options.client,
+      tableName: options.jobsTable,
+      translate: classifyStoreError,
+    });
     this.outcomesTable = options.outcomesTable ?? "";
     this.#retry = options.retry;
     this.#clock = options.clock ?? systemClock;
@@ -140,20 +147,9 @@ export class JobLedger {
     return { job: stored ?? job, created: false };
   }
 
-  /** The job record, strongly consistent; undefined when none. */
+  /** The job record, strongly consistent; undefined when none (read by {@link JobLedger.reader}). */
   async get(jobId: string): Promise<Job | undefined> {
-    try {
-      const output = await this.#client.send(
-        new GetCommand({
-          TableName: this.jobsTable,
-          Key: { job_id: jobId, line: JOB_RECORD_LINE },
-          ConsistentRead: true,
-        }),
-      );
-      return output.Item === undefined ? undefined : JobSchema.parse(output.Item);
-    } catch (error) {
-      throw classifyStoreError(error, this.jobsTable);
-    }
+    return this.reader.find(jobId);
   }
 
   /**
@@ -263,10 +259,11 @@ export class JobLedger {
       return outcome;
     }
     const [outcomeReason, lineReason] = reasons;
-    const existingRaw = outcomeReason?.Code === "ConditionalCheckFailed" ? outcomeReason.Item : undefined;
-    const existing = existingRaw && unmarshall(existingRaw);
-    const parsed = existing && OutcomeSchema.safeParse(existing);
-    const standing = parsed?.success ? parsed.data : undefined;
+    const found = standingOutcomeOf(
+      outcomeReason?.Code === "ConditionalCheckFailed" ? outcomeReason.Item : undefined,
+    );
+    const existing = found?.item;
+    const standing = found?.outcome;
     if (lineReason?.Code === "ConditionalCheckFailed" && lineReason.Item?.status?.S === "dead_lettered") {
       // The line was dead-lettered, and its message redriven: it ends now with an outcome.
       const written = await this.#redeemDeadLettered(jobId, line, outcome, standing, options);
@@ -288,23 +285,8 @@ export class JobLedger {
     if (outcomeReason?.Code === "ConditionalCheckFailed") {
       throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, standing ?? existing);
     }
-    await this.#send(async () => {
-      try {
-        await this.#client.send(
-          new PutCommand({
-            TableName: this.outcomesTable,
-            Item: outcome,
-            ConditionExpression: "attribute_not_exists(#id)",
-            ExpressionAttributeNames: { "#id": "id" },
-          }),
-        );
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
-          throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, undefined, { cause: error });
-        }
-        throw classifyStoreError(error, this.outcomesTable);
-      }
-    }, options);
+    // The transaction failed on a condition other than the outcome's: the outcome is written once, alone.
+    await this.#send(() => putOutcomeOnce(this.#client, this.outcomesTable, outcome), options);
     return outcome;
   }
 
@@ -482,23 +464,15 @@ export class JobLedger {
       if (reasons === undefined) return stands === undefined;
       const [first] = reasons;
       if (stands !== undefined || first?.Code !== "ConditionalCheckFailed") return false;
-      const parsed = first.Item && OutcomeSchema.safeParse(unmarshall(first.Item));
-      if (!parsed?.success) return false;
-      stands = parsed.data;
+      const found = standingOutcomeOf(first.Item)?.outcome;
+      if (found === undefined) return false;
+      stands = found;
     }
     return false;
   }
 
   #putOutcome(outcome: Outcome) {
-    return {
-      Put: {
-        TableName: this.outcomesTable,
-        Item: outcome,
-        ConditionExpression: "attribute_not_exists(#id)",
-        ExpressionAttributeNames: { "#id": "id" },
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
-      },
-    };
+    return { Put: writeOnceOutcomePut(this.outcomesTable, outcome) };
   }
 
   /**

@@ -1,4 +1,10 @@
-export { JobResultsMismatchError } from "./errors.js";
+export {
+  JobNotFoundError,
+  JobResultsMismatchError,
+  JobsAccessError,
+  JobsTableError,
+  MalformedJobError,
+} from "./errors.js";
 export { JobLedger, type JobLedgerOptions } from "./JobLedger.js";
 export {
   type JobCompletedPublisher,
@@ -6,6 +12,7 @@ export {
   JobResultsWriter,
   type JobResultsWriterOptions,
 } from "./JobResultsWriter.js";
+export { JobsReader, type JobsReaderOptions } from "./JobsReader.js";
 export { jobCompletedDetailOf } from "./jobCompletedDetailOf.js";
 export { type JobObject, jobIdOf } from "./jobIdOf.js";
 export { type JobLedgerWiring, jobLedgerOf } from "./jobLedgerOf.js";

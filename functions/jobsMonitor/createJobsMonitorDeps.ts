@@ -35,7 +35,6 @@ export function createJobsMonitorDeps(
   });
   return {
     monitor: new JobsMonitor({
-      client,
       ledger,
       clock,
       stallMinutes: config.stallMinutes,

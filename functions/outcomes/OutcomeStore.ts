@@ -1,4 +1,3 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
   GetCommand,
@@ -6,7 +5,6 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { type Outcome, OutcomeSchema, type OutcomeStatus } from "../../contract/outcome/OutcomeSchema.js";
 import { OUTCOMES_STATUS_INDEX } from "../../contract/outcome/outcomesTableKeys.js";
 import type { Deadline } from "../common/Deadline.js";
@@ -18,21 +16,11 @@ import { NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
 import { readSupersedeMarker } from "./readSupersedeMarker.js";
 import { payloadPreview } from "./summarizePayload.js";
 import { conflictsHaveRoom, resolveStanding } from "./supersedeOutcome.js";
+import type { RecordOptions, RecordResult } from "./types.js";
+import { putOutcomeOnce, translateOutcomeWriteError } from "./writeOnce.js";
 
 /** Rounds of read-and-write-conditionally a supersede or a conflict record takes at most against concurrent writers. */
 const STANDING_ROUNDS = 3;
-
-/** Options of {@link OutcomeStore.record}. */
-export interface RecordOptions {
-  deadline: Deadline;
-  onRetry?: (event: RetryEvent) => void;
-  /**
-   * The work item's supersede marker (`SUPERSEDE_ATTRIBUTE`): the `updated_at` of the outcome it
-   * may replace, or `*`; an outcome a person reviewed only behind `replace-reviews:`. Default none:
-   * an outcome that stands is never replaced.
-   */
-  supersede?: string;
-}
 
 /** Options of an {@link OutcomeStore}. */
 export interface OutcomeStoreOptions {
@@ -59,23 +47,6 @@ export interface JobLineWriter {
   ): Promise<Outcome>;
 }
 
-/** What {@link OutcomeStore.record} did. */
-export type RecordResult =
-  | {
-      recorded: true;
-      outcome: Outcome;
-      /** Set when it replaced an outcome (a supersede): the `updated_at` of the one replaced. */
-      superseded?: string;
-    }
-  | {
-      recorded: false;
-      existing: Outcome | Record<string, unknown> | undefined;
-      /** Set when the item came with another payload than the one that stands: recorded on it as a conflict. */
-      conflict?: boolean;
-      /** Set when a supersede was asked for and refused: why. */
-      refused?: string;
-    };
-
 /** One page of {@link OutcomeStore.listByStatus}. */
 export interface OutcomePage {
   items: Outcome[];
@@ -86,10 +57,10 @@ export interface OutcomePage {
 /**
  * The outcomes table: write-once outcomes keyed by (policy, id), and the review query.
  *
- * Writes carry `attribute_not_exists(id)`, so a redelivered or duplicate message never creates a
- * second or different outcome; DynamoDB's `ConditionalCheckFailedException` is translated into
- * {@link OutcomeAlreadyRecordedError} carrying the stored item (`ReturnValuesOnConditionCheckFailure:
- * ALL_OLD` returns it in attribute-value form even through the document client: unmarshalled here).
+ * Writes carry `attribute_not_exists(id)` ({@link putOutcomeOnce}), so a redelivered or duplicate
+ * message never creates a second or different outcome; DynamoDB's `ConditionalCheckFailedException`
+ * is translated into {@link OutcomeAlreadyRecordedError} carrying the stored item
+ * ({@link translateOutcomeWriteError}).
  */
 export class OutcomeStore {
   readonly tableName: string;
@@ -157,35 +128,34 @@ export class OutcomeStore {
     }
     await this.#retry.run(
       async () => {
+        if (replacing === undefined) {
+          await putOutcomeOnce(this.#client, this.tableName, item);
+          return;
+        }
         try {
           await this.#client.send(
             new PutCommand({
               TableName: this.tableName,
               Item: item,
-              ...(replacing === undefined
+              ...(replacing.replaceReviews
                 ? {
-                    ConditionExpression: "attribute_not_exists(#id)",
-                    ExpressionAttributeNames: { "#id": "id" },
+                    ConditionExpression: "#u = :read",
+                    ExpressionAttributeNames: { "#u": "updated_at" },
+                    ExpressionAttributeValues: { ":read": replacing.updatedAt },
                   }
-                : replacing.replaceReviews
-                  ? {
-                      ConditionExpression: "#u = :read",
-                      ExpressionAttributeNames: { "#u": "updated_at" },
-                      ExpressionAttributeValues: { ":read": replacing.updatedAt },
-                    }
-                  : {
-                      ConditionExpression: `#u = :read AND ${NO_PERSONS_REVIEW_CONDITION.expression}`,
-                      ExpressionAttributeNames: { "#u": "updated_at", ...NO_PERSONS_REVIEW_CONDITION.names },
-                      ExpressionAttributeValues: {
-                        ":read": replacing.updatedAt,
-                        ...NO_PERSONS_REVIEW_CONDITION.values,
-                      },
-                    }),
+                : {
+                    ConditionExpression: `#u = :read AND ${NO_PERSONS_REVIEW_CONDITION.expression}`,
+                    ExpressionAttributeNames: { "#u": "updated_at", ...NO_PERSONS_REVIEW_CONDITION.names },
+                    ExpressionAttributeValues: {
+                      ":read": replacing.updatedAt,
+                      ...NO_PERSONS_REVIEW_CONDITION.values,
+                    },
+                  }),
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             }),
           );
         } catch (error) {
-          throw this.#translate(error, item.policy, item.id);
+          throw translateOutcomeWriteError(error, this.tableName, item.policy, item.id);
         }
       },
       { deadline: options.deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
@@ -294,7 +264,7 @@ export class OutcomeStore {
             }),
           );
         } catch (error) {
-          throw this.#translate(error, standing.policy, standing.id);
+          throw translateOutcomeWriteError(error, this.tableName, standing.policy, standing.id);
         }
       },
       { deadline: options.deadline, ...(options.onRetry ? { onRetry: options.onRetry } : {}) },
@@ -311,16 +281,6 @@ export class OutcomeStore {
     } catch (error) {
       throw classifyStoreError(error, this.tableName);
     }
-  }
-
-  #translate(error: unknown, policy: string, id: string): Error {
-    if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") {
-      const raw = (error as { Item?: Record<string, AttributeValue> }).Item;
-      return new OutcomeAlreadyRecordedError(policy, id, raw && parseStored(unmarshall(raw)), {
-        cause: error,
-      });
-    }
-    return classifyStoreError(error, this.tableName);
   }
 
   /** The outcome of (policy, id), strongly consistent; undefined when none. */
@@ -363,9 +323,4 @@ export class OutcomeStore {
       throw classifyStoreError(error, this.tableName);
     }
   }
-}
-
-function parseStored(item: Record<string, unknown>): Outcome | Record<string, unknown> {
-  const parsed = OutcomeSchema.safeParse(item);
-  return parsed.success ? parsed.data : item;
 }

@@ -51,9 +51,18 @@ export {
 } from "./boundOutcomeSize.js";
 export { classifyStoreError } from "./classifyStoreError.js";
 export {
+  AmendRequiredError,
+  MalformedOutcomeError,
+  NotReviewableError,
   OutcomeAlreadyRecordedError,
+  OutcomeNotFoundError,
   OutcomeStoreError,
+  OutcomesAccessError,
   OutcomesTableConfigurationError,
+  OutcomesTableError,
+  ReviewAnswerError,
+  ReviewConflictError,
+  ReviewHistoryFullError,
   TransientOutcomeStoreError,
 } from "./errors.js";
 export { hasPersonsReview, NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
@@ -62,9 +71,20 @@ export {
   type OutcomePage,
   OutcomeStore,
   type OutcomeStoreOptions,
-  type RecordResult,
 } from "./OutcomeStore.js";
+export { OutcomesReader, type OutcomesReaderOptions } from "./OutcomesReader.js";
+export { openQuestions } from "./openQuestions.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
+export { parseReviewAnswer } from "./parseReviewAnswer.js";
+export { readStoredOutcome } from "./readStoredOutcome.js";
 export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
+export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome, reviewsOf } from "./reviewOutcome.js";
 export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";
+export type { RecordOptions, RecordResult } from "./types.js";
+export {
+  putOutcomeOnce,
+  standingOutcomeOf,
+  translateOutcomeWriteError,
+  writeOnceOutcomePut,
+} from "./writeOnce.js";

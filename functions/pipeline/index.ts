@@ -12,6 +12,9 @@
  * results file. The core reaches nothing but its ports (`ports.ts`): no SQS, no AWS SDK client,
  * no Powertools, so it is unit-tested with in-memory ports.
  */
+
+// The outcome sink's options and result are the outcomes table's own (one definition).
+export type { RecordOptions, RecordResult } from "../outcomes/index.js";
 export { auditDraw, auditOf, markAudit } from "./auditOf.js";
 export { buildSystemOneBody } from "./buildSystemOneBody.js";
 export { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
@@ -28,10 +31,8 @@ export type {
   DecisionEndpoint,
   EndpointCallOptions,
   OutcomeSink,
-  OutcomeWriteOptions,
   PipelinePorts,
   PipelineTelemetry,
-  SinkRecordResult,
   StateArchiveWriter,
 } from "./ports.js";
 export { readSystemOneResponse } from "./readSystemOneResponse.js";

@@ -9,7 +9,7 @@ import type { Clock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
-import type { Outcome, OutcomeStatus } from "../outcomes/index.js";
+import type { Outcome, OutcomeStatus, RecordOptions, RecordResult } from "../outcomes/index.js";
 
 /** Per-call settings the core gives a {@link DecisionEndpoint}. */
 export interface EndpointCallOptions {
@@ -34,37 +34,6 @@ export interface DecisionEndpoint {
   invoke(body: string, options: EndpointCallOptions): Promise<EndpointInvocation>;
 }
 
-/** Per-call settings the core gives an {@link OutcomeSink}. */
-export interface OutcomeWriteOptions {
-  /** No attempt may start past it. */
-  deadline: Deadline;
-  /** To be called before each backoff of a sink that retries. */
-  onRetry?: (event: RetryEvent) => void;
-  /**
-   * The item's supersede marker (`SUPERSEDE_ATTRIBUTE`): a sink that can replaces the outcome that
-   * stands when its `updated_at` is this one (or for `*`), keeping it in the new one's history.
-   * Default none: an outcome that stands is never replaced.
-   */
-  supersede?: string;
-}
-
-/** What {@link OutcomeSink.record} did: wrote the outcome, or found one standing for its (policy, id). */
-export type SinkRecordResult =
-  | {
-      recorded: true;
-      outcome: Outcome;
-      /** Set when it replaced an outcome (a supersede): the `updated_at` of the one replaced. */
-      superseded?: string;
-    }
-  | {
-      recorded: false;
-      existing: Outcome | Record<string, unknown> | undefined;
-      /** Set when the item came with another payload than the one that stands (recorded as a conflict). */
-      conflict?: boolean;
-      /** Set when a supersede was asked for and refused: why. */
-      refused?: string;
-    };
-
 /**
  * Where outcomes go, written once per (policy, id): a second write for the same key never replaces
  * the first, it reports the one that stands.
@@ -76,7 +45,7 @@ export interface OutcomeSink {
    * @returns the outcome as written, or the existing one.
    * @throws whatever kept it from writing (after its retries): the item is given back.
    */
-  record(outcome: Outcome, options: OutcomeWriteOptions): Promise<SinkRecordResult>;
+  record(outcome: Outcome, options: RecordOptions): Promise<RecordResult>;
   /**
    * Optional: whether the sink already holds an outcome for (policy, id), known without a request
    * (a results file being resumed keeps an index). The core asks before spending a model call on

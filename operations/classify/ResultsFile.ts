@@ -1,6 +1,6 @@
 import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
 import type { Outcome } from "../../functions/outcomes/index.js";
-import type { OutcomeSink, SinkRecordResult } from "../../functions/pipeline/index.js";
+import type { OutcomeSink, RecordResult } from "../../functions/pipeline/index.js";
 import { InputFileError } from "../common/errors.js";
 
 /** What {@link ResultsFile.open} found in an existing results file. */
@@ -107,7 +107,7 @@ export class ResultsFile implements OutcomeSink {
    *
    * @throws the file system's error when the line cannot be written (the key is then free again).
    */
-  async record(outcome: Outcome): Promise<SinkRecordResult> {
+  async record(outcome: Outcome): Promise<RecordResult> {
     const key = resultKey(outcome.policy, outcome.id);
     if (this.#held.has(key)) return { recorded: false, existing: undefined };
     // Claimed before the append starts: a second outcome for the key, recorded meanwhile, finds it held.

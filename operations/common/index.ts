@@ -2,4 +2,3 @@
 export { type AwsClientConfig, type AwsTarget, awsClientConfig } from "./awsClientConfig.js";
 export { InputFileError, OperationError, UnknownPolicyError } from "./errors.js";
 export { defaultPolicyDir, loadNamedPolicy } from "./loadNamedPolicy.js";
-export { errorNameOf, tableErrorHint } from "./tableErrorHint.js";

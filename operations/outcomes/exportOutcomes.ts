@@ -1,11 +1,11 @@
 import {
   AUDIT_QUEUE,
+  type OutcomesReader,
   REVIEWED_STATUS,
   type StoredOutcome,
   type StoredOutcomeStatus,
 } from "../../functions/outcomes/index.js";
 import type { Policy } from "../../functions/policy/index.js";
-import type { OutcomesReader } from "./OutcomesReader.js";
 import { outcomesToCsv } from "./outcomesToCsv.js";
 import { toLabelledDecision } from "./toLabelledDecision.js";
 

@@ -1,5 +1,4 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
-import { reviewsOf } from "./reviewOutcome.js";
+import { reviewsOf, type StoredOutcome } from "../../functions/outcomes/index.js";
 
 /**
  * An outcome's history for a person, one line per event, oldest first: how it was decided

@@ -52,7 +52,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "functions",
-    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the endpoint client, the outcome, failure-record, state-archive and job stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
+    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the endpoint client, the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), used alike by the functions, the console API, the operators' commands and the local stack, the failure-record and state-archive stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
     imports: [{ part: "contract" }],
     note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.test.ts`)",
   },
@@ -80,7 +80,7 @@ export const PARTS: readonly Part[] = [
   {
     name: "console",
     what: "the review console: its HTTP API, its web page and the Lambda entry that serves the API when deployed",
-    imports: [{ part: "contract" }, { part: "functions" }, { part: "operations" }],
+    imports: [{ part: "contract" }, { part: "functions" }],
   },
   {
     name: "local",
@@ -101,7 +101,6 @@ export const PARTS: readonly Part[] = [
         why: "the backlog benchmark sizes the event source with the CDK app's own formula, and docs/configuration.md lists the app's knobs",
       },
       { part: "local" },
-      { part: "operations" },
     ],
   },
   {

@@ -13,11 +13,16 @@ import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-
 import { createJobsCommand } from "../../../cli/commands/jobsCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { emptyJobCounts, JOB_RECORD_KIND, type Job, JobSchema } from "../../../contract/index.js";
-import { jobIdOf, jobsTableDefinition } from "../../../functions/jobs/index.js";
+import {
+  JobNotFoundError,
+  JobsTableError,
+  jobIdOf,
+  jobsTableDefinition,
+} from "../../../functions/jobs/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
-import { JobNotFoundError, JobResultsNotReadyError, JobsTableError } from "../../../operations/jobs/index.js";
+import { JobResultsNotReadyError } from "../../../operations/jobs/index.js";
 
 const TABLE = "jobs";
 

@@ -16,11 +16,16 @@ import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js"
 import { UsageError } from "../../../cli/errors.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
-import { type Outcome, OutcomeSchema, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
+import {
+  type Outcome,
+  OutcomeSchema,
+  outcomesTableDefinition,
+  ReviewAnswerError,
+  ReviewConflictError,
+} from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
-import { ReviewAnswerError, ReviewConflictError } from "../../../operations/outcomes/index.js";
 import { parseCsv } from "../../support/parseCsv.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));

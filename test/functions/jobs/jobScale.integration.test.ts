@@ -30,10 +30,9 @@ import {
   JobResultLineSchema,
 } from "../../../contract/index.js";
 import { RetryPolicy } from "../../../functions/common/index.js";
-import { JobLedger } from "../../../functions/jobs/index.js";
+import { JobLedger, JobsReader } from "../../../functions/jobs/index.js";
 import { buildJobObject } from "../../../lab/bench/jobs/index.js";
 import { createLocalDecideHandler, type LocalStack, startLocalStack } from "../../../local/index.js";
-import { JobsReader } from "../../../operations/jobs/index.js";
 
 const LINES = scaleLines(process.env.DECISIONS_JOB_SCALE_LINES);
 const KEY = "incoming/job-scale.jsonl";

@@ -11,9 +11,9 @@ import type {
   DecisionEndpoint,
   EndpointCallOptions,
   OutcomeSink,
-  OutcomeWriteOptions,
   PipelineTelemetry,
-  SinkRecordResult,
+  RecordOptions,
+  RecordResult,
 } from "../../../functions/pipeline/index.js";
 import type { Policy } from "../../../functions/policy/index.js";
 
@@ -65,7 +65,7 @@ export function confidentAnswer(policy: Policy, p = 0.9): string {
 /** A write-once map of outcomes by (policy, id); `failNext` makes the next writes throw. */
 export class MemorySink implements OutcomeSink {
   readonly outcomes = new Map<string, Outcome>();
-  readonly deadlines: OutcomeWriteOptions["deadline"][] = [];
+  readonly deadlines: RecordOptions["deadline"][] = [];
   /** Errors the next writes throw, one each. */
   failNext: unknown[] = [];
   /** When set, every write throws it. */
@@ -73,7 +73,7 @@ export class MemorySink implements OutcomeSink {
   /** When set, `holds` answers from the map (as a resumable results file does); else it knows nothing. */
   indexed = false;
 
-  async record(outcome: Outcome, options: OutcomeWriteOptions): Promise<SinkRecordResult> {
+  async record(outcome: Outcome, options: RecordOptions): Promise<RecordResult> {
     this.deadlines.push(options.deadline);
     if (this.failAlways !== undefined) throw this.failAlways;
     const failure = this.failNext.shift();

@@ -1,4 +1,4 @@
-import type { AnswerValue, PolicyQuestion } from "../../functions/policy/index.js";
+import type { AnswerValue, PolicyQuestion } from "../policy/index.js";
 import { ReviewAnswerError } from "./errors.js";
 
 const YES = new Set(["true", "yes"]);

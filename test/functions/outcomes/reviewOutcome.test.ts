@@ -9,15 +9,16 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { MAX_KEPT_REVIEWS, type StoredOutcome } from "../../../functions/outcomes/index.js";
-import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
 import {
   AmendRequiredError,
-  formatReviewHistory,
+  MAX_KEPT_REVIEWS,
   openQuestions,
   ReviewHistoryFullError,
   reviewOutcome,
-} from "../../../operations/outcomes/index.js";
+  type StoredOutcome,
+} from "../../../functions/outcomes/index.js";
+import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { formatReviewHistory } from "../../../operations/outcomes/index.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 

@@ -1,10 +1,12 @@
 /** The hints `decisions outcomes` and `decisions jobs` add to a table error, and the error's name. */
+
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { describe, it } from "node:test";
-import { errorNameOf, tableErrorHint } from "../../../operations/common/index.js";
-import { JobsReader, JobsTableError } from "../../../operations/jobs/index.js";
-import { createOutcomesClient, OutcomesTableError } from "../../../operations/outcomes/index.js";
+import { errorNameOf, tableErrorHint } from "../../../functions/common/index.js";
+import { JobsReader, JobsTableError } from "../../../functions/jobs/index.js";
+import { OutcomesTableError } from "../../../functions/outcomes/index.js";
+import { createOutcomesClient } from "../../../operations/outcomes/index.js";
 
 /** A loopback port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {

@@ -5,14 +5,13 @@ import {
   GetCommand,
   QueryCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { FINAL_JOB_STATUSES, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
 import {
   JOB_RECORD_KIND,
   JOB_RECORD_LINE,
   JOBS_LIST_INDEX,
   JOBS_TABLE_KEYS,
-  type Job,
-  JobSchema,
-} from "../../contract/index.js";
+} from "../../contract/jobs/jobsTableKeys.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { JobNotFoundError, JobsTableError, MalformedJobError } from "./errors.js";
 
@@ -21,22 +20,33 @@ export interface JobsReaderOptions {
   /** A document client (see `createOutcomesClient`: the same settings serve the jobs table). */
   client: DynamoDBDocumentClient;
   tableName: string;
+  /**
+   * What a failed read throws. Default: {@link JobsTableError}, whose message says which flag fixes
+   * it (`decisions jobs`); the functions pass `classifyStoreError`, whose classes tell a transient
+   * failure from a configuration one.
+   */
+  translate?: (error: unknown, tableName: string) => Error;
 }
 
 /** DynamoDB's BatchGetItem takes at most 100 keys. */
 const BATCH_GET_KEYS = 100;
 
 /**
- * Reads the jobs table (`JOBS_TABLE_KEYS`): one job record, or the newest jobs through the
- * `by-created` index. Records are checked against `JobSchema`.
+ * The one reader of the jobs table (`JOBS_TABLE_KEYS`): one job record (strongly consistent), the
+ * newest jobs, or the ids of the jobs not final yet, through the `by-created` index. Records are
+ * checked against `JobSchema`. The job ledger, the jobs monitor and `decisions jobs` read through it.
  */
 export class JobsReader {
   readonly tableName: string;
   readonly #client: DynamoDBDocumentClient;
+  readonly #translate: (error: unknown, tableName: string) => Error;
 
   constructor(options: JobsReaderOptions) {
     this.#client = options.client;
     this.tableName = options.tableName;
+    this.#translate =
+      options.translate ??
+      ((error, tableName) => new JobsTableError(tableName, errorNameOf(error), { cause: error }));
   }
 
   /**
@@ -45,6 +55,16 @@ export class JobsReader {
    *   MalformedJobError for an item that is not a job record.
    */
   async get(jobId: string): Promise<Job> {
+    const job = await this.find(jobId);
+    if (job === undefined) throw new JobNotFoundError(this.tableName, jobId);
+    return job;
+  }
+
+  /**
+   * The job record of `jobId`, strongly consistent; undefined when none.
+   * @throws what `translate` makes of a failed read; MalformedJobError for an item that is not a job record.
+   */
+  async find(jobId: string): Promise<Job | undefined> {
     const found = await this.#send(() =>
       this.#client.send(
         new GetCommand({
@@ -54,8 +74,46 @@ export class JobsReader {
         }),
       ),
     );
-    if (found.Item === undefined) throw new JobNotFoundError(this.tableName, jobId);
-    return this.#parse(found.Item);
+    return found.Item === undefined ? undefined : this.#parse(found.Item);
+  }
+
+  /**
+   * The ids of the jobs created at `since` or later that are not final, from the `by-created`
+   * index (job records only, the status projected, so the final ones are filtered out before
+   * anything else is read): the jobs monitor's question.
+   */
+  async openSince(since: string): Promise<string[]> {
+    const ids: string[] = [];
+    let after: Record<string, unknown> | undefined;
+    do {
+      const page = await this.#send(() =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: JOBS_LIST_INDEX.name,
+            KeyConditionExpression: "#kind = :kind AND #created >= :since",
+            FilterExpression: "NOT (#status IN (:final0, :final1, :final2))",
+            ExpressionAttributeNames: {
+              "#kind": JOBS_LIST_INDEX.partition,
+              "#created": JOBS_LIST_INDEX.sort,
+              "#status": "status",
+            },
+            ExpressionAttributeValues: {
+              ":kind": JOB_RECORD_KIND,
+              ":since": since,
+              ...Object.fromEntries(FINAL_JOB_STATUSES.map((status, index) => [`:final${index}`, status])),
+            },
+            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        const id = item[JOBS_TABLE_KEYS.partition];
+        if (typeof id === "string") ids.push(id);
+      }
+      after = page.LastEvaluatedKey;
+    } while (after !== undefined);
+    return ids;
   }
 
   /**
@@ -132,7 +190,7 @@ export class JobsReader {
     try {
       return await call();
     } catch (error) {
-      throw new JobsTableError(this.tableName, errorNameOf(error), { cause: error });
+      throw this.#translate(error, this.tableName);
     }
   }
 }

@@ -6,12 +6,11 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import {
   AUDIT_QUEUE,
-  OUTCOMES_STATUS_INDEX,
-  OUTCOMES_TABLE_KEYS,
   STORED_OUTCOME_STATUSES,
   type StoredOutcome,
   type StoredOutcomeStatus,
-} from "../../functions/outcomes/index.js";
+} from "../../contract/outcome/OutcomeSchema.js";
+import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { OutcomesTableError } from "./errors.js";
 import { readStoredOutcome } from "./readStoredOutcome.js";

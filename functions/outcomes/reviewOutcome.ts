@@ -2,16 +2,16 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import {
-  jsonBytes,
   MAX_KEPT_REVIEWS,
   MAX_KEPT_REVIEWS_BYTES,
   type OutcomeReview,
   REVIEWED_STATUS,
   type StoredOutcome,
   StoredOutcomeSchema,
-} from "../../functions/outcomes/index.js";
-import type { AnswerValue, Policy } from "../../functions/policy/index.js";
+} from "../../contract/outcome/OutcomeSchema.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
+import type { AnswerValue, Policy } from "../policy/index.js";
+import { jsonBytes } from "./boundOutcomeSize.js";
 import {
   AmendRequiredError,
   NotReviewableError,

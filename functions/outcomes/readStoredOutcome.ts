@@ -1,4 +1,4 @@
-import { type StoredOutcome, StoredOutcomeSchema } from "../../functions/outcomes/index.js";
+import { type StoredOutcome, StoredOutcomeSchema } from "../../contract/outcome/OutcomeSchema.js";
 import { MalformedOutcomeError } from "./errors.js";
 
 /**

@@ -16,17 +16,15 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dyn
 import { ReviewApi } from "../../../console/api/ReviewApi.js";
 import { routeReviewRequest } from "../../../console/api/routeReviewRequest.js";
 import {
+  AmendRequiredError,
   MAX_KEPT_REVIEWS,
   outcomesTableDefinition,
+  reviewOutcome,
   type StoredOutcome,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
-import {
-  AmendRequiredError,
-  formatReviewHistory,
-  reviewOutcome,
-} from "../../../operations/outcomes/index.js";
+import { formatReviewHistory } from "../../../operations/outcomes/index.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 const TABLE = "outcomes";

@@ -1,4 +1,4 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../contract/outcome/OutcomeSchema.js";
 
 /**
  * The questions of an outcome a reviewer still has to answer: those standing on their fallback,
