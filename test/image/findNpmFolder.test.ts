@@ -3,7 +3,8 @@
  * `npm_config_*` settings it inherits (`npm run -s`, an inherited prefix) do not reach `npm root -g`.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { findNpmFolder } from "./findNpmFolder.js";
@@ -29,5 +30,26 @@ describe("findNpmFolder", () => {
     });
 
     assert.equal(inherited, clean);
+  });
+});
+
+describe("findNpmFolder under an npm run", () => {
+  it("takes the folder of the npm that runs it (npm_execpath), whatever node is first on PATH", async () => {
+    const npmFolder = mkdtempSync(join(tmpdir(), "decisions-npm-"));
+    mkdirSync(join(npmFolder, "bin"));
+    writeFileSync(join(npmFolder, "package.json"), '{"name":"npm","version":"0.0.0"}');
+    writeFileSync(join(npmFolder, "bin", "npm-cli.js"), "");
+
+    try {
+      const folder = await findNpmFolder({
+        ...process.env,
+        npm_execpath: join(npmFolder, "bin", "npm-cli.js"),
+        PATH: `/nonexistent/bin:${process.env.PATH ?? ""}`,
+      });
+
+      assert.equal(folder, npmFolder);
+    } finally {
+      rmSync(npmFolder, { recursive: true, force: true });
+    }
   });
 });
