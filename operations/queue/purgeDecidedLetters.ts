@@ -1,6 +1,6 @@
-import { DeleteMessageBatchCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import { decidedOutcomeOf, type OutcomeLookup } from "./attachDecidedOutcomes.js";
-import { SQS_BATCH_ENTRIES } from "./constants.js";
+import { deleteMessages } from "./deleteMessages.js";
 import { type DeadLetter, deadLetterOf } from "./listDeadLetters.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";
@@ -101,36 +101,17 @@ async function deleteLetters(
   report: PurgeReport,
   keepHidden: string[],
 ): Promise<void> {
-  for (let start = 0; start < decided.length; start += SQS_BATCH_ENTRIES) {
-    const chunk = decided.slice(start, start + SQS_BATCH_ENTRIES);
-    let failures: Map<string, { code: string; message: string }>;
-    try {
-      const output = await sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: dlqUrl,
-          Entries: chunk.map((entry, index) => ({
-            Id: `d${index}`,
-            ReceiptHandle: entry.message.ReceiptHandle,
-          })),
-        }),
-      );
-      failures = new Map(
-        (output.Failed ?? []).map((failed) => [
-          failed.Id ?? "",
-          { code: failed.Code ?? "Unknown", message: failed.Message ?? "SQS gave no message" },
-        ]),
-      );
-    } catch (error) {
-      const failure = { code: (error as Error).name, message: (error as Error).message };
-      failures = new Map(chunk.map((_, index) => [`d${index}`, failure]));
+  const failures = await deleteMessages(
+    sqs,
+    dlqUrl,
+    decided.map((entry) => entry.message),
+  );
+  decided.forEach((entry, index) => {
+    const failure = failures[index];
+    if (failure === undefined) report.purged.push(entry.letter);
+    else {
+      keepHidden.push(entry.message.ReceiptHandle ?? "");
+      report.failed.push({ ...entry.letter, ...failure });
     }
-    chunk.forEach((entry, index) => {
-      const failure = failures.get(`d${index}`);
-      if (failure === undefined) report.purged.push(entry.letter);
-      else {
-        keepHidden.push(entry.message.ReceiptHandle ?? "");
-        report.failed.push({ ...entry.letter, ...failure });
-      }
-    });
-  }
+  });
 }

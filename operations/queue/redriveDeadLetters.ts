@@ -1,5 +1,5 @@
-import { DeleteMessageBatchCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
-import { SQS_BATCH_ENTRIES } from "./constants.js";
+import type { Message, SQSClient } from "@aws-sdk/client-sqs";
+import { deleteMessages } from "./deleteMessages.js";
 import { type DeadLetter, deadLetterOf } from "./listDeadLetters.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";
@@ -116,34 +116,15 @@ async function moveRound(
       });
     }
   });
-  for (let start = 0; start < sent.length; start += SQS_BATCH_ENTRIES) {
-    const chunk = sent.slice(start, start + SQS_BATCH_ENTRIES);
-    let failures = new Map<string, { code: string; message: string }>();
-    try {
-      const output = await sqs.send(
-        new DeleteMessageBatchCommand({
-          QueueUrl: options.dlqUrl,
-          Entries: chunk.map((entry, index) => ({
-            Id: `d${index}`,
-            ReceiptHandle: entry.message.ReceiptHandle,
-          })),
-        }),
-      );
-      failures = new Map(
-        (output.Failed ?? []).map((failed) => [
-          failed.Id ?? "",
-          { code: failed.Code ?? "Unknown", message: failed.Message ?? "SQS gave no message" },
-        ]),
-      );
-    } catch (error) {
-      const failure = { code: (error as Error).name, message: (error as Error).message };
-      failures = new Map(chunk.map((_, index) => [`d${index}`, failure]));
-    }
-    chunk.forEach((entry, index) => {
-      const failure = failures.get(`d${index}`);
-      const letter = deadLetterOf(entry.message);
-      if (failure === undefined) report.moved.push({ ...letter, newMessageId: entry.newMessageId });
-      else report.failed.push({ ...letter, stage: "delete", ...failure });
-    });
-  }
+  const failures = await deleteMessages(
+    sqs,
+    options.dlqUrl,
+    sent.map((entry) => entry.message),
+  );
+  sent.forEach((entry, index) => {
+    const failure = failures[index];
+    const letter = deadLetterOf(entry.message);
+    if (failure === undefined) report.moved.push({ ...letter, newMessageId: entry.newMessageId });
+    else report.failed.push({ ...letter, stage: "delete", ...failure });
+  });
 }
