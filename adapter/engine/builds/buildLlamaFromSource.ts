@@ -31,7 +31,7 @@ export interface BuildLlamaOptions {
    */
   compile?: boolean;
   /**
-   * The environment node-llama-cpp's build commands run in: the entry point's (`process.env`),
+   * The environment node-llama-cpp's build commands run in: the one the entry point was given,
    * to which the CMake options are added in a copy.
    */
   env: NodeJS.ProcessEnv;
