@@ -58,6 +58,8 @@ export interface ServerConfig {
   maxInFlight: number;
   /** Admitted requests waiting beyond those running; more are refused with 503. */
   queueDepth: number;
+  /** Waiting places only `interactive` calls may take (at most `queueDepth`). */
+  interactiveReserve: number;
   /** `Retry-After` sent with 503 answers, in seconds. */
   retryAfterSeconds: number;
   /**
@@ -149,6 +151,14 @@ function atMostContextSize(value: number, lookup: Lookup): string | undefined {
   return value > contextSize ? `must be at most the context size (${contextSize}), got ${value}` : undefined;
 }
 
+function atMostQueueDepth(value: number, lookup: Lookup): string | undefined {
+  const queueDepth = lookup("queueDepth");
+  return value > queueDepth ? `must be at most the queue depth (${queueDepth}), got ${value}` : undefined;
+}
+
+/** Waiting places kept for interactive calls when the queue is deep enough. */
+export const DEFAULT_INTERACTIVE_RESERVE = 2;
+
 const E = SERVER_SETTING_ENTRIES;
 
 /**
@@ -185,6 +195,10 @@ const SETTINGS: SettingsTable = {
   maxCompletionTokens: fromEntry(E.maxCompletionTokens),
   maxInFlight: fromEntry(E.maxInFlight, { compute: (lookup) => lookup("parallelSequences") }),
   queueDepth: fromEntry(E.queueDepth),
+  interactiveReserve: fromEntry(E.interactiveReserve, {
+    compute: (lookup) => Math.min(DEFAULT_INTERACTIVE_RESERVE, lookup("queueDepth")),
+    check: atMostQueueDepth,
+  }),
   retryAfterSeconds: fromEntry(E.retryAfterSeconds),
   // Left to the engine, which measures the room where the state files go once the model is loaded.
   cacheMaxBytes: fromEntry<number | undefined>(E.cacheMaxBytes, { compute: () => undefined }),

@@ -174,6 +174,13 @@ export const SERVER_SETTING_ENTRIES = {
     schema: integerSetting(0, 100_000),
     default: { value: 8 },
   },
+  interactiveReserve: {
+    env: ["SEMIF_INTERACTIVE_RESERVE"],
+    flag: "interactive-reserve",
+    doc: "waiting places only `interactive` calls may take (the lane named in `X-Amzn-SageMaker-Custom-Attributes: lane=…`); `bulk` calls are refused once the others are full, and waiting interactive calls start before waiting bulk calls. At most the queue depth",
+    schema: integerSetting(0, 100_000),
+    default: { text: "2, or the queue depth if smaller" },
+  },
   retryAfterSeconds: {
     env: ["SEMIF_RETRY_AFTER_SECONDS"],
     flag: "retry-after-seconds",
