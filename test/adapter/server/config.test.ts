@@ -31,6 +31,7 @@ describe("readServerConfig", () => {
       maxCompletionTokens: 512,
       maxInFlight: 1,
       queueDepth: 8,
+      interactiveReserve: 2,
       retryAfterSeconds: 1,
       cacheMaxBytes: undefined,
       requestTimeoutMs: 60_000,
@@ -187,6 +188,17 @@ describe("readServerConfig", () => {
         ]);
         return true;
       },
+    );
+  });
+
+  it("keeps two waiting places for interactive calls, fewer when the queue is shallower, never more than it", () => {
+    assert.equal(readServerConfig({}, {}, MACHINE).interactiveReserve, 2);
+    assert.equal(readServerConfig({ SEMIF_QUEUE_DEPTH: "1" }, {}, MACHINE).interactiveReserve, 1);
+    assert.equal(readServerConfig({ SEMIF_INTERACTIVE_RESERVE: "5" }, {}, MACHINE).interactiveReserve, 5);
+    assert.equal(readServerConfig({}, { "interactive-reserve": "0" }, MACHINE).interactiveReserve, 0);
+    assert.throws(
+      () => readServerConfig({ SEMIF_QUEUE_DEPTH: "3", SEMIF_INTERACTIVE_RESERVE: "4" }, {}, MACHINE),
+      /SEMIF_INTERACTIVE_RESERVE: must be at most the queue depth \(3\), got 4/,
     );
   });
 
