@@ -164,6 +164,14 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       const policyDir =
         typeof values.policies === "string" ? resolve(values.policies) : join(packageRoot(), "policies");
       const policies = await loadPolicies(policyDir);
+      // Listening from here on, not only once ready: a SIGINT or SIGTERM while the parts start, or
+      // the instant the ready lines are out (a script or a test on a busy machine may send it then),
+      // must not meet Node.js's default action, which ends the process at once and leaves DynamoDB
+      // Local and the adapter running. One that comes during the start stops everything after it.
+      let ready = false;
+      const stop = listenForStop(signals, (signal) =>
+        note(`${signal}: stopping${ready ? "" : " as soon as the parts that are starting are up"}`),
+      );
       const stack = await startLocalStack({
         ...settings,
         ...eventSource,
@@ -199,6 +207,9 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
           onError: (error) =>
             note(`poller: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
         },
+      }).catch((error: unknown) => {
+        stop.dispose();
+        throw error;
       });
       const reviewClient = createOutcomesClient({
         region: stack.region,
@@ -222,35 +233,71 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         });
       } catch (error) {
         // Nothing may outlive a failed start: the stack's processes are stopped before the error is told.
+        stop.dispose();
         reviewClient.destroy();
         await stack.stop();
         throw error;
       }
-      if (stack.model.generated) note(DEMO_MODEL_NOTICE);
-      note(
-        `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
-      );
-      stdout.write(
-        `${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url, review_states: `s3://${stack.bucket}/${DEFAULT_STATE_PREFIX}` })}\n`,
-      );
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        const onInt = (): void => done("SIGINT");
-        const onTerm = (): void => done("SIGTERM");
-        const done = (name: NodeJS.Signals): void => {
-          signals.off("SIGINT", onInt);
-          signals.off("SIGTERM", onTerm);
-          resolve(name);
-        };
-        signals.once("SIGINT", onInt);
-        signals.once("SIGTERM", onTerm);
-      });
-      note(`${signal}: stopping`);
+      ready = stop.signal === undefined;
+      if (ready) {
+        if (stack.model.generated) note(DEMO_MODEL_NOTICE);
+        note(
+          `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
+        );
+        stdout.write(
+          `${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url, review_states: `s3://${stack.bucket}/${DEFAULT_STATE_PREFIX}` })}\n`,
+        );
+      }
+      await stop.requested;
       await review.stop();
       reviewClient.destroy();
       await stack.stop();
       note("stopped");
       return 0;
     },
+  };
+}
+
+/** SIGINT or SIGTERM, listened for once by {@link listenForStop}. */
+interface StopListener {
+  /** Resolves with the first of the two signals. */
+  readonly requested: Promise<NodeJS.Signals>;
+  /** That signal, once it came. */
+  readonly signal: NodeJS.Signals | undefined;
+  /** Stops listening: the two signals have their default action again. */
+  dispose(): void;
+}
+
+/** Listens for the first SIGINT or SIGTERM, tells `onSignal` of it, and then stops listening. */
+function listenForStop(
+  signals: UpCommandIo["signals"],
+  onSignal: (signal: NodeJS.Signals) => void,
+): StopListener {
+  let signal: NodeJS.Signals | undefined;
+  let resolveRequested: (name: NodeJS.Signals) => void = () => undefined;
+  const requested = new Promise<NodeJS.Signals>((resolve) => {
+    resolveRequested = resolve;
+  });
+  const onInt = (): void => done("SIGINT");
+  const onTerm = (): void => done("SIGTERM");
+  const dispose = (): void => {
+    signals.off("SIGINT", onInt);
+    signals.off("SIGTERM", onTerm);
+  };
+  const done = (name: NodeJS.Signals): void => {
+    dispose();
+    signal = name;
+    onSignal(name);
+    resolveRequested(name);
+  };
+  signals.once("SIGINT", onInt);
+  signals.once("SIGTERM", onTerm);
+  return {
+    requested,
+    get signal() {
+      return signal;
+    },
+    dispose,
   };
 }
 

@@ -303,4 +303,41 @@ describe("decisions up re-run on Node.js 22 (integration)", {
     // test's timeout, and the after hook names what was still running.
     await until(() => started.every(gone));
   });
+  it("stops everything when `kill -INT` comes while the parts are still starting", async () => {
+    // stderr joins stdout here, so that the test can wait for the first part's "ready" line.
+    const shell = start("sh", [
+      "-c",
+      `"$0" "$1" up --threads 2 2>&1 & echo "waiting $!"; wait $!`,
+      older ?? "",
+      join(ROOT, "bin/decisions.js"),
+    ]);
+    const ppid = Number((await shell.line(/^waiting \d+$/)).slice("waiting ".length));
+    // The tree grows while the parts start: every process seen in it until the end must be gone.
+    const seen = new Set<number>();
+    let exited = false;
+    const watching = (async () => {
+      while (!exited) {
+        for (const pid of processTree(ppid)) {
+          seen.add(pid);
+          startedPids.add(pid);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await shell.line(/ ready on /);
+
+    process.kill(ppid, "SIGINT");
+
+    const status = await shell.exited;
+    exited = true;
+    await watching;
+    // Before, a signal during the start met Node.js's default action: up ended by SIGINT (130 in
+    // the shell) and left DynamoDB Local and the adapter running.
+    assert.deepEqual(status, [0, null], shell.stderr());
+    // "as soon as the parts that are starting are up" unless the start was over when it came.
+    await shell.line(/^SIGINT: stopping/);
+    await shell.line(/^stopped$/);
+    assert.ok(seen.size >= 2, `expected the waiting process and up: ${[...seen].join(", ")}`);
+    await until(() => [...seen].every(gone));
+  });
 });
