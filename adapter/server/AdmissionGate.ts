@@ -1,60 +1,145 @@
+import { DEFAULT_REQUEST_LANE, LANES, type Lane } from "../../contract/lanes/lanes.js";
+
 /** Options of {@link AdmissionGate}. */
 export interface AdmissionGateOptions {
   /** Requests allowed to run against the engine at once (≥ 1). */
   maxInFlight: number;
   /** Admitted requests allowed to wait for a running slot (≥ 0). */
   queueDepth: number;
+  /**
+   * Waiting places only `interactive` requests may take: a `bulk` request is refused once the
+   * admitted requests, of either lane, fill all but these (0 ≤ reserve ≤ `queueDepth`). Default 0:
+   * both lanes share every place (interactive requests still start first).
+   */
+  interactiveReserve?: number;
+}
+
+/** One lane's share of an {@link AdmissionGate} at a moment. */
+export interface LaneAdmission {
+  /** Requests of the lane admitted and not yet released (running or waiting). */
+  admitted: number;
+  /** Requests of the lane holding a running slot. */
+  running: number;
+  /** Requests of the lane waiting in {@link AdmissionTicket.start} for a running slot. */
+  waiting: number;
 }
 
 /**
- * Bounded admission: at most `maxInFlight` requests run and at most `queueDepth` more wait; a
- * request beyond that is refused on arrival, before its body is read, so the server never holds
- * an unbounded queue. An admitted request holds a {@link AdmissionTicket} from arrival to response.
+ * The order in which waiting requests get a freed running slot: every waiting `interactive`
+ * request before any waiting `bulk` one (first come, first served within a lane).
+ */
+const SERVICE_ORDER: readonly Lane[] = ["interactive", "bulk"];
+
+type PerLane<T> = Record<Lane, T>;
+
+function perLane<T>(make: () => T): PerLane<T> {
+  return Object.fromEntries(LANES.map((lane) => [lane, make()])) as PerLane<T>;
+}
+
+/**
+ * Bounded admission in two lanes: at most `maxInFlight` requests run and at most `queueDepth` more
+ * wait; a request beyond that is refused on arrival, before its body is read, so the server never
+ * holds an unbounded queue. A `bulk` request is also refused when it would take one of the last
+ * `interactiveReserve` places, so bulk work never makes an `interactive` request meet a 503. A
+ * freed running slot goes to the oldest waiting interactive request, else the oldest waiting bulk
+ * one: an interactive request waits at most for the requests running when it arrived (and for
+ * interactive requests ahead of it), never for waiting bulk work; bulk work uses whatever
+ * interactive work leaves idle. An admitted request holds a {@link AdmissionTicket} from arrival to
+ * response.
  *
  * @example
- * const ticket = gate.tryAdmit();
+ * const ticket = gate.tryAdmit("bulk");
  * if (ticket === undefined) return reply503();
  * try { await ticket.start(signal); await work(); } finally { ticket.release(); }
  */
 export class AdmissionGate {
   readonly #maxInFlight: number;
   readonly #capacity: number;
+  readonly #reserve: number;
   #admitted = 0;
   #running = 0;
-  readonly #waiters: Array<() => void> = [];
+  readonly #admittedBy: PerLane<number> = perLane(() => 0);
+  readonly #runningBy: PerLane<number> = perLane(() => 0);
+  readonly #waiters: PerLane<Array<() => void>> = perLane(() => []);
   #idle: Array<() => void> = [];
 
+  /**
+   * @throws RangeError when `maxInFlight` is not a positive integer, `queueDepth` not a
+   *   non-negative integer, or `interactiveReserve` not an integer from 0 to `queueDepth`.
+   */
   constructor(options: AdmissionGateOptions) {
-    if (!Number.isInteger(options.maxInFlight) || options.maxInFlight < 1) {
-      throw new RangeError(`maxInFlight must be a positive integer, got ${options.maxInFlight}`);
+    const { maxInFlight, queueDepth, interactiveReserve = 0 } = options;
+    if (!Number.isInteger(maxInFlight) || maxInFlight < 1) {
+      throw new RangeError(`maxInFlight must be a positive integer, got ${maxInFlight}`);
     }
-    if (!Number.isInteger(options.queueDepth) || options.queueDepth < 0) {
-      throw new RangeError(`queueDepth must be a non-negative integer, got ${options.queueDepth}`);
+    if (!Number.isInteger(queueDepth) || queueDepth < 0) {
+      throw new RangeError(`queueDepth must be a non-negative integer, got ${queueDepth}`);
     }
-    this.#maxInFlight = options.maxInFlight;
-    this.#capacity = options.maxInFlight + options.queueDepth;
+    if (!Number.isInteger(interactiveReserve) || interactiveReserve < 0 || interactiveReserve > queueDepth) {
+      throw new RangeError(
+        `interactiveReserve must be an integer from 0 to queueDepth (${queueDepth}), got ${interactiveReserve}: ` +
+          "the reserved places are waiting places, so lower the reserve or deepen the queue",
+      );
+    }
+    this.#maxInFlight = maxInFlight;
+    this.#capacity = maxInFlight + queueDepth;
+    this.#reserve = interactiveReserve;
   }
 
-  /** Requests admitted and not yet released (running or waiting). */
+  /** Requests admitted and not yet released (running or waiting), of both lanes. */
   get admitted(): number {
     return this.#admitted;
   }
 
-  /** Most requests admitted at once: those running plus those waiting. */
+  /** Most requests admitted at once: those running plus those waiting (what `interactive` may fill). */
   get capacity(): number {
     return this.#capacity;
   }
 
-  /** Requests holding a running slot. */
+  /** Requests holding a running slot, of both lanes. */
   get running(): number {
     return this.#running;
   }
 
-  /** Admits a request, or returns `undefined` when running and waiting requests fill the gate. */
-  tryAdmit(): AdmissionTicket | undefined {
-    if (this.#admitted >= this.#capacity) return undefined;
+  /** Waiting places only `interactive` requests may take. */
+  get interactiveReserve(): number {
+    return this.#reserve;
+  }
+
+  /** Most requests admitted at once when the newcomer is of `lane` (`bulk`: all but the reserve). */
+  capacityOf(lane: Lane): number {
+    return lane === "bulk" ? this.#capacity - this.#reserve : this.#capacity;
+  }
+
+  /** Whether {@link tryAdmit} would admit a request of `lane` now. */
+  hasRoomFor(lane: Lane): boolean {
+    return this.#admitted < this.capacityOf(lane);
+  }
+
+  /** Each lane's admitted, running and waiting requests now (a copy). */
+  lanes(): Record<Lane, LaneAdmission> {
+    return Object.fromEntries(
+      LANES.map((lane) => [
+        lane,
+        {
+          admitted: this.#admittedBy[lane],
+          running: this.#runningBy[lane],
+          waiting: this.#waiters[lane].length,
+        },
+      ]),
+    ) as PerLane<LaneAdmission>;
+  }
+
+  /**
+   * Admits a request of `lane` (default {@link DEFAULT_REQUEST_LANE}), or returns `undefined` when
+   * the gate is full for it: for `interactive`, running and waiting requests fill the gate; for
+   * `bulk`, they fill all but the last `interactiveReserve` places.
+   */
+  tryAdmit(lane: Lane = DEFAULT_REQUEST_LANE): AdmissionTicket | undefined {
+    if (!this.hasRoomFor(lane)) return undefined;
     this.#admitted += 1;
-    return new AdmissionTicket(this);
+    this.#admittedBy[lane] += 1;
+    return new AdmissionTicket(this, lane);
   }
 
   /** Resolves once no request is admitted (at once when none is). */
@@ -64,19 +149,22 @@ export class AdmissionGate {
   }
 
   /** @internal */
-  acquireSlot(signal: AbortSignal | undefined): Promise<void> {
+  acquireSlot(lane: Lane, signal: AbortSignal | undefined): Promise<void> {
     if (this.#running < this.#maxInFlight) {
       this.#running += 1;
+      this.#runningBy[lane] += 1;
       return Promise.resolve();
     }
+    const waiters = this.#waiters[lane];
     return new Promise<void>((resolve, reject) => {
       const grant = (): void => {
         signal?.removeEventListener("abort", onAbort);
+        this.#runningBy[lane] += 1;
         resolve();
       };
       const onAbort = (): void => {
-        const at = this.#waiters.indexOf(grant);
-        if (at !== -1) this.#waiters.splice(at, 1);
+        const at = waiters.indexOf(grant);
+        if (at !== -1) waiters.splice(at, 1);
         reject(signal?.reason);
       };
       if (signal?.aborted === true) {
@@ -84,20 +172,30 @@ export class AdmissionGate {
         return;
       }
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.push(grant);
+      waiters.push(grant);
     });
   }
 
-  /** @internal Frees a running slot: it passes straight to the next waiter, if any. */
-  freeSlot(): void {
-    const next = this.#waiters.shift();
-    if (next !== undefined) next();
-    else this.#running -= 1;
+  /**
+   * @internal Frees a running slot held by a request of `lane`: it passes straight to the next
+   * waiter in {@link SERVICE_ORDER}, if any.
+   */
+  freeSlot(lane: Lane): void {
+    this.#runningBy[lane] -= 1;
+    for (const next of SERVICE_ORDER) {
+      const grant = this.#waiters[next].shift();
+      if (grant !== undefined) {
+        grant();
+        return;
+      }
+    }
+    this.#running -= 1;
   }
 
-  /** @internal A ticket leaves the gate. */
-  leave(): void {
+  /** @internal A ticket of `lane` leaves the gate. */
+  leave(lane: Lane): void {
     this.#admitted -= 1;
+    this.#admittedBy[lane] -= 1;
     if (this.#admitted === 0) {
       const resolvers = this.#idle;
       this.#idle = [];
@@ -111,7 +209,11 @@ export class AdmissionTicket {
   #state: "admitted" | "starting" | "running" | "released" = "admitted";
 
   /** @internal Created by {@link AdmissionGate.tryAdmit}. */
-  constructor(private readonly gate: AdmissionGate) {}
+  constructor(
+    private readonly gate: AdmissionGate,
+    /** The lane the request was admitted in. */
+    readonly lane: Lane,
+  ) {}
 
   /**
    * Waits for a running slot.
@@ -121,14 +223,14 @@ export class AdmissionTicket {
     if (this.#state !== "admitted") throw new Error(`cannot start a ticket that is ${this.#state}`);
     this.#state = "starting";
     try {
-      await this.gate.acquireSlot(signal);
+      await this.gate.acquireSlot(this.lane, signal);
     } catch (error) {
       if (this.#state === "starting") this.#state = "admitted";
       throw error;
     }
     if (this.#released()) {
       // Released while it waited: hand the slot straight on.
-      this.gate.freeSlot();
+      this.gate.freeSlot(this.lane);
       return;
     }
     this.#state = "running";
@@ -143,7 +245,7 @@ export class AdmissionTicket {
     if (this.#state === "released") return;
     const hadSlot = this.#state === "running";
     this.#state = "released";
-    if (hadSlot) this.gate.freeSlot();
-    this.gate.leave();
+    if (hadSlot) this.gate.freeSlot(this.lane);
+    this.gate.leave(this.lane);
   }
 }

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DEFAULT_REQUEST_LANE, LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { DecisionEngine } from "../engine/types.js";
-import { AdmissionGate, type AdmissionTicket } from "./AdmissionGate.js";
+import { AdmissionGate, type AdmissionTicket, type LaneAdmission } from "./AdmissionGate.js";
 import { adapterBuildOf } from "./adapterBuildOf.js";
 import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
 import { BodyReadBudget, type BodyReadLease } from "./BodyReadBudget.js";
@@ -28,6 +29,7 @@ import {
   ServiceUnavailableError,
   StartupError,
 } from "./errors.js";
+import { laneOfRequest } from "./laneOfRequest.js";
 import { type ConnectionLimits, limitConnections } from "./limitConnections.js";
 import type { Logger } from "./logger.js";
 import { mapEngineError } from "./mapEngineError.js";
@@ -51,6 +53,7 @@ export type DecisionServerSettings = Pick<
   | "maxCompletionTokens"
   | "maxInFlight"
   | "queueDepth"
+  | "interactiveReserve"
   | "retryAfterSeconds"
   | "requestTimeoutMs"
   | "bodyTimeoutSeconds"
@@ -111,6 +114,8 @@ interface RequestRecord {
   status: number;
   duration_ms: number;
   kind?: InvocationKind;
+  /** The lane the request named (invocations only; see {@link laneOfRequest}). */
+  lane?: Lane;
   error?: string;
   retryable?: boolean;
   summary?: InvocationSummary;
@@ -124,7 +129,10 @@ interface RequestRecord {
  * OpenAI chat, told apart by shape), `POST /v1/systemone` and `POST /v1/chat/completions`.
  *
  * Admission is bounded (`maxInFlight` running + `queueDepth` waiting; beyond that 503 with
- * `Retry-After`, decided before the body is read). A body is read before its request is admitted,
+ * `Retry-After`, decided before the body is read) and served by lane: a request names its lane in
+ * `X-Amzn-SageMaker-Custom-Attributes` (`lane=bulk`; `interactive` when it names none), a `bulk`
+ * request may not take the last `interactiveReserve` places, and a freed running slot goes to a
+ * waiting `interactive` request before any waiting `bulk` one (see {@link AdmissionGate}). A body is read before its request is admitted,
  * charged by the bytes it holds to a budget of `maxBodyReads` × `maxBodyBytes` (so a stalled
  * sender holds a byte, not a slot), and cut with 408 when it arrives slower than `bodyPace` or
  * later than `bodyTimeoutSeconds`; headers have their own deadline, and connections are bounded
@@ -145,7 +153,8 @@ export class DecisionServer implements AsyncDisposable {
   readonly #loadEngine: DecisionServerOptions["loadEngine"];
   readonly #logger: Logger;
   readonly #readyFields: Record<string, unknown>;
-  readonly #refusals: RefusalLog;
+  /** Refusals counted per lane, so each lane's burst is written on its own lines. */
+  readonly #refusals: Record<Lane, RefusalLog>;
   readonly #gate: AdmissionGate;
   /** Bytes held by bodies being read or prepared (at most `maxBodyReads` × `maxBodyBytes`). */
   readonly #bodies: BodyReadBudget;
@@ -165,10 +174,13 @@ export class DecisionServer implements AsyncDisposable {
     this.#loadEngine = options.loadEngine;
     this.#logger = options.logger;
     this.#readyFields = options.readyFields ?? {};
-    this.#refusals = new RefusalLog(options.logger);
+    this.#refusals = Object.fromEntries(
+      LANES.map((lane) => [lane, new RefusalLog(options.logger, { lane })]),
+    ) as Record<Lane, RefusalLog>;
     this.#gate = new AdmissionGate({
       maxInFlight: options.settings.maxInFlight,
       queueDepth: options.settings.queueDepth,
+      interactiveReserve: options.settings.interactiveReserve,
     });
     this.#bodies = new BodyReadBudget({
       maxBytes: options.settings.maxBodyReads * options.settings.maxBodyBytes,
@@ -204,6 +216,11 @@ export class DecisionServer implements AsyncDisposable {
     const address = this.#http.address();
     if (address === null || typeof address === "string") throw new Error("the server is not listening");
     return address;
+  }
+
+  /** Each lane's requests admitted, running and waiting now (a copy; see {@link AdmissionGate.lanes}). */
+  get admission(): Record<Lane, LaneAdmission> {
+    return this.#gate.lanes();
   }
 
   /** The request limits in force: the configured ones capped by the engine's (after {@link load}). */
@@ -293,6 +310,7 @@ export class DecisionServer implements AsyncDisposable {
         body_read_bytes: this.#bodies.maxBytes,
         max_in_flight: this.#settings.maxInFlight,
         queue_depth: this.#settings.queueDepth,
+        interactive_reserve: this.#settings.interactiveReserve,
         request_timeout_ms: this.#settings.requestTimeoutMs,
       },
       load_ms: Math.round(performance.now() - started),
@@ -320,7 +338,7 @@ export class DecisionServer implements AsyncDisposable {
     this.#loadController.abort(
       new ServiceUnavailableError("the server is stopping", this.#settings.retryAfterSeconds),
     );
-    this.#logger.log("info", "stopping", { in_flight: this.#gate.admitted });
+    this.#logger.log("info", "stopping", { in_flight: this.#gate.admitted, lanes: this.#gate.lanes() });
     const closed = wasListening
       ? new Promise<void>((resolve) => this.#http.close(() => resolve()))
       : Promise.resolve();
@@ -354,7 +372,7 @@ export class DecisionServer implements AsyncDisposable {
       }
     }
     this.#state = "stopped";
-    this.#refusals.flush();
+    for (const lane of LANES) this.#refusals[lane].flush();
     this.#logger.log("info", "stopped", {});
   }
 
@@ -382,7 +400,7 @@ export class DecisionServer implements AsyncDisposable {
     }
     record.duration_ms = Math.round((performance.now() - started) * 100) / 100;
     if (record.refused === true) {
-      this.#refusals.record(path);
+      this.#refusals[record.lane ?? DEFAULT_REQUEST_LANE].record(path);
       return;
     }
     const { summary, refused: _refused, ...rest } = record;
@@ -426,6 +444,8 @@ export class DecisionServer implements AsyncDisposable {
     const engine = this.#engine;
     const limits = this.#limits;
     const retryAfter = this.#settings.retryAfterSeconds;
+    const lane = laneOfRequest(request);
+    record.lane = lane;
     if (this.#state !== "ready" || engine === undefined || limits === undefined) {
       const why = this.#isStopping() ? "the server is stopping" : "the model is not loaded yet";
       this.#fail(
@@ -441,10 +461,12 @@ export class DecisionServer implements AsyncDisposable {
     // least a byte) would not fit. A length over the body limit is left to its 413.
     const length = declaredLength(request);
     const expected = length === undefined || Number.isNaN(length) ? 1 : Math.max(1, length);
-    if (
-      this.#gate.admitted >= this.#gate.capacity ||
-      (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected))
-    ) {
+    if (!this.#gate.hasRoomFor(lane)) {
+      record.refused = true;
+      this.#fail(request, response, this.#atCapacity(lane), record);
+      return;
+    }
+    if (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected)) {
       const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
       record.refused = true;
       this.#fail(request, response, busy, record);
@@ -479,10 +501,10 @@ export class DecisionServer implements AsyncDisposable {
       record.kind = prepared.invocation.kind;
       // Prepared: the body's bytes are no longer held for it (the gate bounds what runs and waits).
       lease.release();
-      ticket = this.#gate.tryAdmit();
+      ticket = this.#gate.tryAdmit(lane);
       if (ticket === undefined) {
         record.refused = true;
-        throw new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
+        throw this.#atCapacity(lane);
       }
       await ticket.start(controller.signal);
       const answer = await answerInvocation(engine, prepared, controller.signal, this.#adapterBuild);
@@ -552,6 +574,19 @@ export class DecisionServer implements AsyncDisposable {
       clearTimeout(timer);
       pace.stop();
     }
+  }
+
+  /** The 503 for a request of `lane` the gate has no room for; a bulk one says why it is refused. */
+  #atCapacity(lane: Lane): ServiceUnavailableError {
+    const retryAfter = this.#settings.retryAfterSeconds;
+    const reserve = this.#gate.interactiveReserve;
+    if (lane === "bulk" && reserve > 0 && this.#gate.hasRoomFor("interactive")) {
+      return new ServiceUnavailableError(
+        `the server is at capacity for bulk calls (its last ${reserve} waiting places are kept for interactive calls); retry the request`,
+        retryAfter,
+      );
+    }
+    return new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
   }
 
   #fail(request: IncomingMessage, response: ServerResponse, error: HttpError, record: RequestRecord): void {

@@ -1,13 +1,24 @@
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type { Logger } from "./logger.js";
 
 /** How often, at most, a summary of refused requests is written. */
 export const REFUSAL_SUMMARY_INTERVAL_MS = 10_000;
 
+/** Options of {@link RefusalLog}. */
+export interface RefusalLogOptions {
+  /** The lane whose refusals this log counts; every line names it (`lane`). */
+  lane: Lane;
+  /** Least time between two lines. Default {@link REFUSAL_SUMMARY_INTERVAL_MS}. */
+  intervalMs?: number;
+}
+
 /**
- * The log of requests refused because the server is at capacity (503 with `Retry-After`): the
- * first refusal after a quiet interval is written at once (`requests_refused`, warn, count 1), later
- * ones are counted and written as one line per interval with their count, and what is left is
- * written by {@link flush} at shutdown.
+ * The log of one lane's requests refused because the server is at capacity for that lane (503
+ * with `Retry-After`): the first refusal after a quiet interval is written at once
+ * (`requests_refused`, warn, count 1, with the `lane`), later ones are counted and written as one
+ * line per interval with their count, and what is left is written by {@link flush} at shutdown.
+ * The server keeps one per lane, so a burst of refused bulk calls never hides, nor delays the
+ * line of, a refused interactive call.
  *
  * Why not one line per refusal, as other requests get: under overload a server refuses thousands of
  * requests a second (measured here: ~10,000/s from 50 clients that resend at once), and a line each
@@ -19,15 +30,17 @@ export const REFUSAL_SUMMARY_INTERVAL_MS = 10_000;
  */
 export class RefusalLog {
   readonly #logger: Logger;
+  readonly #lane: Lane;
   readonly #intervalMs: number;
   #pending = 0;
   #pendingSince = 0;
   #lastWrite = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(logger: Logger, intervalMs = REFUSAL_SUMMARY_INTERVAL_MS) {
+  constructor(logger: Logger, options: RefusalLogOptions) {
     this.#logger = logger;
-    this.#intervalMs = intervalMs;
+    this.#lane = options.lane;
+    this.#intervalMs = options.intervalMs ?? REFUSAL_SUMMARY_INTERVAL_MS;
   }
 
   /** Counts one refusal of a request to `path`; writes at once when nothing was written lately. */
@@ -59,6 +72,7 @@ export class RefusalLog {
     this.#lastWrite = performance.now();
     this.#logger.log("warn", "requests_refused", {
       path,
+      lane: this.#lane,
       status: 503,
       count,
       over_ms: Math.round(overMs),

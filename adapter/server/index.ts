@@ -4,7 +4,12 @@
  */
 
 export { findReservedToken, RESERVED_TOKENS } from "../../contract/wire/reservedText.js";
-export { AdmissionGate, type AdmissionGateOptions, AdmissionTicket } from "./AdmissionGate.js";
+export {
+  AdmissionGate,
+  type AdmissionGateOptions,
+  AdmissionTicket,
+  type LaneAdmission,
+} from "./AdmissionGate.js";
 export { adoptTextStates } from "./adoptTextStates.js";
 export { answerInvocation, type InvocationAnswer, type InvocationSummary } from "./answerInvocation.js";
 export { BodyReadBudget, type BodyReadBudgetOptions, BodyReadLease } from "./BodyReadBudget.js";

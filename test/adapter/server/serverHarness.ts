@@ -1,5 +1,9 @@
 /** Starts a {@link DecisionServer} on a fake engine for a test file, and captures its logs. */
-import { readServerConfig, type ServerConfig } from "../../../adapter/server/config.js";
+import {
+  DEFAULT_INTERACTIVE_RESERVE,
+  readServerConfig,
+  type ServerConfig,
+} from "../../../adapter/server/config.js";
 import { DecisionServer, type DecisionServerOptions } from "../../../adapter/server/DecisionServer.js";
 import type { LogFields, Logger, LogLevel } from "../../../adapter/server/logger.js";
 import { FakeEngine, type FakeEngineOptions } from "../../support/FakeEngine.js";
@@ -28,12 +32,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The default configuration with the test's overrides, bound to a free loopback port. */
+/**
+ * The default configuration with the test's overrides, bound to a free loopback port. The
+ * interactive reserve follows an overridden queue depth as its default does (2, or the depth if
+ * smaller), unless the test sets it too.
+ */
 export function testSettings(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const defaults = readServerConfig({}, {}, { availableParallelism: 2 });
+  const queueDepth = overrides.queueDepth ?? defaults.queueDepth;
   return {
-    ...readServerConfig({}, {}, { availableParallelism: 2 }),
+    ...defaults,
     host: "127.0.0.1",
     port: 0,
+    interactiveReserve: Math.min(DEFAULT_INTERACTIVE_RESERVE, queueDepth),
     ...overrides,
   };
 }

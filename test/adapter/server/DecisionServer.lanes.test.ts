@@ -1,0 +1,168 @@
+/**
+ * The server's lanes on a fake engine: the lane read from `X-Amzn-SageMaker-Custom-Attributes`,
+ * bulk calls refused beyond their share with a 503 that names the lane and keeps `Retry-After`, an
+ * interactive call admitted past waiting bulk calls and served before them, and the lane in every
+ * request and refusal log line.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { BatchResult, DecisionBatch, ScoreOptions } from "../../../adapter/engine/types.js";
+import type { ServerConfig } from "../../../adapter/server/config.js";
+import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
+import { CUSTOM_ATTRIBUTES_HEADER, type Lane, laneAttributeOf } from "../../../contract/lanes/lanes.js";
+import { FakeEngine } from "../../support/FakeEngine.js";
+import { type SendResult, send, supportRouteDecision } from "./httpClient.js";
+import { CapturingLogger, testSettings } from "./serverHarness.js";
+
+/** A fake engine whose scoring waits while held, and which notes the id of each call it begins. */
+class HeldEngine extends FakeEngine {
+  readonly begun: string[] = [];
+  #held: Promise<void> = Promise.resolve();
+  #let: () => void = () => undefined;
+
+  hold(): void {
+    this.#held = new Promise((resolve) => (this.#let = resolve));
+  }
+
+  letGo(): void {
+    this.#let();
+  }
+
+  override async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {
+    this.begun.push(batch.questions.map((question) => question.id).join(","));
+    await this.#held;
+    return super.scoreBatch(batch, options);
+  }
+}
+
+async function startHeldServer(overrides: Partial<ServerConfig>) {
+  const engine = new HeldEngine();
+  const logger = new CapturingLogger();
+  const server = new DecisionServer({
+    settings: testSettings(overrides),
+    loadEngine: async () => engine,
+    logger,
+  });
+  const { port } = await server.listen();
+  await server.load();
+  engine.begun.length = 0;
+  return { server, engine, logger, port };
+}
+
+/** Waits, a few milliseconds at a time, until `condition` holds (bounded by progress, not a sleep). */
+async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function decide(port: number, id: string, lane?: Lane | string): Promise<SendResult> {
+  const headers: Record<string, string> = lane === undefined ? {} : { [CUSTOM_ATTRIBUTES_HEADER]: lane };
+  return send(port, { headers, body: { decision: { ...supportRouteDecision(), id } } });
+}
+
+describe("DecisionServer lanes", () => {
+  it("admits an interactive call past waiting bulk calls, refuses bulk beyond its share, and serves interactive first", async () => {
+    const h = await startHeldServer({
+      maxInFlight: 1,
+      queueDepth: 3,
+      interactiveReserve: 1,
+      retryAfterSeconds: 2,
+    });
+    try {
+      h.engine.hold();
+      const bulk = [decide(h.port, "bulk-0", laneAttributeOf("bulk"))];
+      await waitFor(() => h.engine.begun.length === 1, "the first bulk call runs");
+      bulk.push(decide(h.port, "bulk-1", `trace=7;${laneAttributeOf("bulk")}`));
+      bulk.push(decide(h.port, "bulk-2", laneAttributeOf("bulk")));
+      await waitFor(() => h.server.admission.bulk.waiting === 2, "two bulk calls wait");
+
+      const refused = await decide(h.port, "bulk-3", laneAttributeOf("bulk"));
+      const interactive = decide(h.port, "incident", laneAttributeOf("interactive"));
+      await waitFor(() => h.server.admission.interactive.waiting === 1, "the interactive call waits");
+      h.engine.letGo();
+      const answers = await Promise.all([interactive, ...bulk]);
+
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers["retry-after"], "2");
+      assert.equal(refused.json.retry_after_seconds, 2);
+      assert.match(refused.json.error, /at capacity for bulk calls .*kept for interactive calls/);
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200, 200, 200],
+      );
+      assert.deepEqual(h.engine.begun, ["bulk-0", "incident", "bulk-1", "bulk-2"]);
+    } finally {
+      h.engine.letGo();
+      await h.server.close();
+    }
+    const refusals = h.logger.events("requests_refused");
+    assert.deepEqual(
+      refusals.map((line) => [line.lane, line.count]),
+      [["bulk", 1]],
+    );
+    const lanes = h.logger
+      .events("request")
+      .filter((line) => line.path === "/invocations")
+      .map((line) => line.lane)
+      .sort();
+    assert.deepEqual(lanes, ["bulk", "bulk", "bulk", "interactive"]);
+  });
+
+  it("treats a call without the header, or with an unknown or malformed lane, as interactive", async () => {
+    // Bulk may only run (1 place); the 4 waiting places are interactive's alone.
+    const h = await startHeldServer({ maxInFlight: 1, queueDepth: 4, interactiveReserve: 4 });
+    try {
+      h.engine.hold();
+      const running = decide(h.port, "running", laneAttributeOf("bulk"));
+      await waitFor(() => h.engine.begun.length === 1, "the bulk call runs");
+      const others = [undefined, "lane=urgent", "lane", ";;==,,lane=;x"].map((attributes, i) =>
+        decide(h.port, `r${i}`, attributes),
+      );
+      await waitFor(() => h.server.admission.interactive.waiting === 4, "the four calls wait as interactive");
+      h.engine.letGo();
+      const answers = await Promise.all([running, ...others]);
+
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200, 200, 200, 200],
+      );
+    } finally {
+      h.engine.letGo();
+      await h.server.close();
+    }
+    const lanes = h.logger
+      .events("request")
+      .filter((line) => line.path === "/invocations")
+      .map((line) => line.lane)
+      .sort();
+    assert.deepEqual(lanes, ["bulk", "interactive", "interactive", "interactive", "interactive"]);
+  });
+
+  it("logs the interactive reserve when ready and each lane's admissions when stopping", async () => {
+    const h = await startHeldServer({ maxInFlight: 2, queueDepth: 4, interactiveReserve: 3 });
+    await h.server.close();
+    const [ready] = h.logger.events("ready");
+    assert.ok(ready, "a ready line");
+    assert.equal((ready.limits as Record<string, unknown>).interactive_reserve, 3);
+    const [stopping] = h.logger.events("stopping");
+    assert.deepEqual(stopping?.lanes, {
+      interactive: { admitted: 0, running: 0, waiting: 0 },
+      bulk: { admitted: 0, running: 0, waiting: 0 },
+    });
+  });
+
+  it("refuses to start with an interactive reserve deeper than the queue", () => {
+    assert.throws(
+      () =>
+        new DecisionServer({
+          settings: testSettings({ queueDepth: 1, interactiveReserve: 2 }),
+          loadEngine: async () => new FakeEngine(),
+          logger: new CapturingLogger(),
+        }),
+      /interactiveReserve must be an integer from 0 to queueDepth \(1\), got 2/,
+    );
+  });
+});
