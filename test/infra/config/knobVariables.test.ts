@@ -83,6 +83,7 @@ describe("knobs that set a variable", () => {
       ["cpuThreads", "SEMIF_THREADS"],
       ["gpuLayers", "SEMIF_GPU_LAYERS"],
       ["ingestMaxLinesPerInvocation", "MAX_LINES_PER_INVOCATION"],
+      ["interactiveReservePerInstance", "SEMIF_INTERACTIVE_RESERVE"],
       ["jobStallMinutes", "JOB_STALL_MINUTES"],
       ["maxConcurrentGroups", "MAX_CONCURRENT_GROUPS"],
     ]);
@@ -101,6 +102,10 @@ describe("knobs that set a variable", () => {
     assert.equal(
       INFRA_KNOBS.find((knob) => knob.name === "contextSize")?.setting,
       SERVER_SETTING_ENTRIES.contextSize,
+    );
+    assert.equal(
+      INFRA_KNOBS.find((knob) => knob.name === "interactiveReservePerInstance")?.setting,
+      SERVER_SETTING_ENTRIES.interactiveReserve,
     );
 
     for (const knob of crossing) {
@@ -134,12 +139,26 @@ describe("the synthesised functions' environments", () => {
   after(() => synth?.dispose());
 
   it("read back, through the functions' own config readers, as the values the stack deployed", () => {
-    const decide = readDecideConfig(functionEnvironment(synth, /^Decides work items/), "/unused");
+    const decide = readDecideConfig(
+      functionEnvironment(synth, /^Decides work items of the interactive lane/),
+      "/unused",
+    );
+    const bulk = readDecideConfig(
+      functionEnvironment(synth, /^Decides work items of the bulk lane/),
+      "/unused",
+    );
     const ingest = readIngestConfig(functionEnvironment(synth, /^Ingests JSONL/), "/unused");
 
     // The knob is the ceiling; the stack may derive fewer from the endpoint's capacity.
-    assert.equal(decide.maxConcurrentGroups, synth.stack.decideCapacity.groupsPerInvocation);
-    assert.ok(decide.maxConcurrentGroups >= 1 && decide.maxConcurrentGroups <= 7);
+    assert.equal(
+      decide.maxConcurrentGroups,
+      synth.stack.decideCapacity.lanes.interactive.groupsPerInvocation,
+    );
+    assert.equal(bulk.maxConcurrentGroups, synth.stack.decideCapacity.lanes.bulk.groupsPerInvocation);
+    for (const config of [decide, bulk]) {
+      assert.ok(config.maxConcurrentGroups >= 1 && config.maxConcurrentGroups <= 7);
+    }
+    assert.deepEqual([decide.lane, bulk.lane], ["interactive", "bulk"]);
     assert.equal(ingest.maxLinesPerInvocation, 1234);
     assert.equal(
       readJobsMonitorConfig(functionEnvironment(synth, /^Checks the batch jobs/)).stallMinutes,
