@@ -42,7 +42,10 @@ export interface DecideCapacity {
   lanes: Readonly<Record<Lane, LaneCapacity>>;
 }
 
-/** Lowest and highest `MaximumConcurrency` an SQS event source accepts. */
+/**
+ * Lowest and highest `MaximumConcurrency` an SQS event source accepts
+ * (https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html).
+ */
 export const SQS_MAX_CONCURRENCY_RANGE = { min: 2, max: 1000 } as const;
 
 /**

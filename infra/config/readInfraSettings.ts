@@ -625,6 +625,11 @@ function applyProfile(settings: InfraSettings): InfraSettings {
   };
 }
 
+/**
+ * SQS deletes a message older than the queue's `MessageRetentionPeriod`
+ * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html):
+ * an age alarm must come before that.
+ */
 const SECONDS_PER_DAY = 86_400;
 
 /**

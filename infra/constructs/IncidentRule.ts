@@ -12,7 +12,7 @@ export interface IncidentRuleProps {
   source: string;
   /** `detail-type` of the incident events. */
   detailType: string;
-  /** The interactive lane's work queue: the whole event becomes the message body, which a policy maps to a work item. */
+  /** The queue the events go to (the stack gives the interactive lane's): the whole event becomes the message body, which a policy maps to a work item. */
   queue: IQueue;
   /** Where events that cannot be delivered after EventBridge's retries go. */
   deadLetterQueue: IQueue;

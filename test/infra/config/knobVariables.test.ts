@@ -38,11 +38,23 @@ const GIVEN: readonly unknown[] = [
   10_000_000,
 ];
 
+/**
+ * Other knobs a knob is given beside it, so that the stack's cross-checks leave room for every value
+ * its variable accepts: the interactive reserve is checked against the places per instance (both
+ * lanes must fit), so the instances get the most places and two of them.
+ */
+const ROOM: Readonly<Record<string, Record<string, unknown>>> = {
+  interactiveReservePerInstance: { cpuRequestsPerInstance: 10_000, minInstances: 2 },
+};
+
 /** The knob's value as the CDK app reads it, or the error's class. */
 function asKnob(name: string, value: unknown): unknown {
   try {
     return (
-      readInfraSettings(new App({ context: { [name]: value } }).node) as unknown as Record<string, unknown>
+      readInfraSettings(new App({ context: { ...ROOM[name], [name]: value } }).node) as unknown as Record<
+        string,
+        unknown
+      >
     )[name];
   } catch (error) {
     return (error as Error).name;
@@ -112,6 +124,12 @@ describe("knobs that set a variable", () => {
       for (const value of GIVEN) {
         // `cpuThreads` also takes `auto` (the variable left unset); every other value is the variable's.
         const setting = knob.setting as Parameters<typeof parseSetting>[0];
+        // A reserve of 0 is a valid adapter setting (no lanes) but leaves the interactive lane's
+        // decide function no calls: the stack refuses it (deployKnobs.test.ts).
+        if (knob.name === "interactiveReservePerInstance" && asReader(setting, value) === 0) {
+          assert.equal(asKnob(knob.name, value), "InfraConfigError");
+          continue;
+        }
         assert.deepEqual(
           asKnob(knob.name, value),
           asReader(setting, value),
