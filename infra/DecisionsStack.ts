@@ -11,10 +11,16 @@ import {
 } from "aws-cdk-lib";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
-import { type DecideCapacity, deriveDecideCapacity } from "./capacity/deriveDecideCapacity.js";
+import { JOB_LANE, LANES, type Lane } from "../contract/lanes/lanes.js";
+import {
+  type DecideCapacity,
+  deriveDecideCapacity,
+  type LaneCapacity,
+} from "./capacity/deriveDecideCapacity.js";
 import { readConsoleSite } from "./config/readConsoleSite.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
+import { INCIDENT_LANE } from "./constants.js";
 import { DecideFunction } from "./constructs/DecideFunction.js";
 import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
 import { IncidentRule } from "./constructs/IncidentRule.js";
@@ -28,6 +34,7 @@ import { JobsTable } from "./constructs/JobsTable.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
+import type { PipelineLane } from "./constructs/pipelineMetrics.js";
 import { ReviewConsole } from "./constructs/ReviewConsole.js";
 import { StandardEndpoint } from "./constructs/StandardEndpoint.js";
 import { WorkQueue } from "./constructs/WorkQueue.js";
@@ -50,6 +57,15 @@ export interface DecisionsSources {
   jobsMonitorEntry?: string;
 }
 
+/** One lane of the pipeline in the stack: its work queue and DLQ, its decide function, its share of the endpoint. */
+export interface DecisionLane {
+  lane: Lane;
+  workQueue: WorkQueue;
+  decide: DecideFunction;
+  /** The decide function's concurrency: the lane's share of what the endpoint admits at minimum capacity. */
+  capacity: LaneCapacity;
+}
+
 /** Props of {@link DecisionsStack}. */
 export interface DecisionsStackProps extends StackProps {
   settings: InfraSettings;
@@ -58,11 +74,14 @@ export interface DecisionsStackProps extends StackProps {
 
 /**
  * The whole decision pipeline in one stack: the decision endpoint (and optionally the standard
- * one), the work queue and its DLQ, the decide function on it, batch ingest from S3, the incident
- * rule, the outcomes table with its stream published to a bus, alarms and a dashboard.
+ * one); two lanes, `interactive` and `bulk`, each a work queue with its DLQ and a decide function
+ * on it sized for the lane's share of the endpoint; batch ingest from S3 into the bulk lane; the
+ * incident rule into the interactive lane; the outcomes table with its stream published to a bus;
+ * alarms (per lane where a lane has its own) and a dashboard.
  */
 export class DecisionsStack extends Stack {
-  readonly workQueue: WorkQueue;
+  /** The lanes, each with its queue, DLQ and decide function. */
+  readonly lanes: Readonly<Record<Lane, DecisionLane>>;
   readonly decisionEndpoint: DecisionEndpoint;
   readonly standardEndpoint: StandardEndpoint | undefined;
   readonly outcomes: OutcomesTable;
@@ -74,7 +93,6 @@ export class DecisionsStack extends Stack {
   readonly jobEvents: JobCompletedEvents;
   /** Checks the jobs in progress every 5 minutes (the stalled-jobs alarm and the dashboard read it). */
   readonly jobsMonitor: JobsMonitorFunction;
-  readonly decide: DecideFunction;
   readonly ingestBucket: IngestBucket;
   readonly ingest: IngestFunction;
   readonly ingestWorkflow: IngestWorkflow;
@@ -83,7 +101,7 @@ export class DecisionsStack extends Stack {
   readonly dashboard: PipelineDashboard;
   /** The deployed review console: page on CloudFront, HTTP API with a Cognito JWT authorizer. */
   readonly reviewConsole: ReviewConsole;
-  /** The decide function's concurrency, derived from what the endpoint admits at minimum capacity. */
+  /** The decide functions' concurrency per lane, derived from what the endpoint admits at minimum capacity. */
   readonly decideCapacity: DecideCapacity;
   /** The policies deployed with the functions. */
   readonly policies: readonly PolicyCatalogueEntry[];
@@ -95,13 +113,13 @@ export class DecisionsStack extends Stack {
     // Construction order is the template's resource order: keep these steps in this order.
     this.decisionEndpoint = this.addDecisionEndpoint(inputs);
     this.standardEndpoint = this.addStandardEndpoint(inputs);
-    this.workQueue = this.addWorkQueue(inputs);
+    const workQueues = this.addWorkQueues(inputs);
     const tables = this.addTables(inputs.settings);
     this.outcomes = tables.outcomes;
     this.jobs = tables.jobs;
     this.decideCapacity = this.decideCapacityAtMinimum(inputs.settings);
     this.ingestBucket = new IngestBucket(this, "IngestBucket");
-    this.decide = this.addDecideFunction(inputs);
+    this.lanes = this.addDecideFunctions(inputs, workQueues);
     this.ingest = this.addIngestFunction(inputs);
     this.ingestWorkflow = this.addIngestWorkflow(inputs);
     this.jobResults = this.addJobResultsFunction(inputs);
@@ -141,6 +159,7 @@ export class DecisionsStack extends Stack {
         requestsPerInstance: settings.gpuRequestsPerInstance,
         requestTimeout: Duration.seconds(settings.gpuRequestTimeoutSeconds),
       },
+      interactiveReserve: settings.interactiveReservePerInstance,
       minInstances: settings.minInstances,
       maxInstances: settings.maxInstances,
       targetConcurrentRequestsPerInstance: settings.targetConcurrentRequestsPerInstance,
@@ -165,15 +184,18 @@ export class DecisionsStack extends Stack {
       : undefined;
   }
 
-  /** The work queue and its dead-letter queue. */
-  private addWorkQueue({ settings, functionTimeout, batchingWindow }: StackInputs): WorkQueue {
-    return new WorkQueue(this, "WorkQueue", {
-      consumerTimeout: functionTimeout,
-      batchingWindow,
-      maxReceiveCount: settings.maxReceiveCount,
-      maxMessageBytes: settings.maxMessageBytes,
-      retention: Duration.days(settings.queueRetentionDays),
-    });
+  /** Each lane's work queue and its dead-letter queue (`InteractiveWorkQueue`, `BulkWorkQueue`). */
+  private addWorkQueues({ settings, functionTimeout, batchingWindow }: StackInputs): Record<Lane, WorkQueue> {
+    return perLane(
+      (lane) =>
+        new WorkQueue(this, laneId(lane, "WorkQueue"), {
+          consumerTimeout: functionTimeout,
+          batchingWindow,
+          maxReceiveCount: settings.maxReceiveCount,
+          maxMessageBytes: settings.maxMessageBytes,
+          retention: Duration.days(settings.queueRetentionDays),
+        }),
+    );
   }
 
   /** The outcomes table (with its stream's bus) and the jobs table, under one removal policy. */
@@ -190,22 +212,42 @@ export class DecisionsStack extends Stack {
     return { outcomes, jobs };
   }
 
-  /** The decide function's concurrency, from what the decision endpoint admits at minimum capacity. */
+  /** Each lane's decide concurrency, from what the decision endpoint admits at minimum capacity. */
   private decideCapacityAtMinimum(settings: InfraSettings): DecideCapacity {
     return deriveDecideCapacity({
       minInstances: this.decisionEndpoint.minInstances,
       requestsPerInstanceByPool: this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance),
+      interactiveReservePerInstance: settings.interactiveReservePerInstance,
       configuredGroupsPerInvocation: settings.maxConcurrentGroups,
     });
   }
 
-  /** The decide function on the work queue: scores through the endpoint, writes outcomes and jobs. */
-  private addDecideFunction(inputs: StackInputs): DecideFunction {
+  /** One decide function per lane (`InteractiveDecide`, `BulkDecide`), each on its lane's queue. */
+  private addDecideFunctions(
+    inputs: StackInputs,
+    workQueues: Record<Lane, WorkQueue>,
+  ): Record<Lane, DecisionLane> {
+    return perLane((lane) => {
+      const capacity = this.decideCapacity.lanes[lane];
+      const workQueue = workQueues[lane];
+      const decide = this.addDecideFunction(inputs, lane, workQueue, capacity);
+      return { lane, workQueue, decide, capacity };
+    });
+  }
+
+  /** A lane's decide function: scores through the endpoint, writes outcomes and jobs. */
+  private addDecideFunction(
+    inputs: StackInputs,
+    lane: Lane,
+    workQueue: WorkQueue,
+    capacity: LaneCapacity,
+  ): DecideFunction {
     const { settings, sources, projectRoot, logRetention, functionTimeout, batchingWindow } = inputs;
-    return new DecideFunction(this, "Decide", {
+    return new DecideFunction(this, laneId(lane, "Decide"), {
       entry: sources.decideEntry ?? join(projectRoot, "functions", "decide", "handler.ts"),
       projectRoot,
-      queue: this.workQueue.queue,
+      lane,
+      queue: workQueue.queue,
       table: this.outcomes.table,
       statusIndexArn: this.outcomes.statusIndexArn,
       endpointName: this.decisionEndpoint.endpointName,
@@ -214,8 +256,8 @@ export class DecisionsStack extends Stack {
       memorySize: settings.functionMemoryMb,
       batchSize: settings.batchSize,
       batchingWindow,
-      maxConcurrency: this.decideCapacity.maxConcurrency,
-      maxConcurrentGroups: this.decideCapacity.groupsPerInvocation,
+      maxConcurrency: capacity.maxConcurrency,
+      maxConcurrentGroups: capacity.groupsPerInvocation,
       metricsNamespace: settings.metricsNamespace,
       logRetention,
       reviewStates: { bucket: this.ingestBucket.bucket, prefix: REVIEW_STATES_PREFIX },
@@ -223,14 +265,14 @@ export class DecisionsStack extends Stack {
     });
   }
 
-  /** The ingest function: batch files from the ingest bucket onto the work queue. */
+  /** The ingest function: batch files from the ingest bucket onto the bulk lane's queue (`JOB_LANE`). */
   private addIngestFunction({ settings, sources, projectRoot, logRetention }: StackInputs): IngestFunction {
     return new IngestFunction(this, "Ingest", {
       entry: sources.ingestEntry ?? join(projectRoot, "functions", "ingest", "handler.ts"),
       projectRoot,
       bucket: this.ingestBucket.bucket,
       prefix: settings.ingestPrefix,
-      queue: this.workQueue.queue,
+      queue: this.lanes[JOB_LANE].workQueue.queue,
       table: this.outcomes.table,
       maxLinesPerInvocation: settings.ingestMaxLinesPerInvocation,
       jobsTable: this.jobs.table,
@@ -298,22 +340,22 @@ export class DecisionsStack extends Stack {
     });
   }
 
-  /** The rule that puts incident events from the bus onto the work queue. */
+  /** The rule that puts incident events from the bus onto the interactive lane's queue. */
   private addIncidentRule(settings: InfraSettings): IncidentRule {
+    const { workQueue } = this.lanes[INCIDENT_LANE];
     return new IncidentRule(this, "IncidentRule", {
       busName: settings.incidentEventBus,
       source: settings.incidentSource,
       detailType: settings.incidentDetailType,
-      queue: this.workQueue.queue,
-      deadLetterQueue: this.workQueue.deadLetterQueue,
+      queue: workQueue.queue,
+      deadLetterQueue: workQueue.deadLetterQueue,
     });
   }
 
   /** The pipeline's alarms (and their topic) over the queues, functions, endpoint and policies. */
   private addAlarms(settings: InfraSettings): PipelineAlarms {
     return new PipelineAlarms(this, "Alarms", {
-      queue: this.workQueue.queue,
-      deadLetterQueue: this.workQueue.deadLetterQueue,
+      lanes: this.pipelineLanes(),
       undeliveredOutcomes: this.outcomes.undelivered,
       unwrittenJobResults: this.jobResults.unwritten,
       undeliveredJobEvents: this.jobEvents.undelivered,
@@ -323,14 +365,17 @@ export class DecisionsStack extends Stack {
       ],
       endpointName: this.decisionEndpoint.physicalName,
       variantName: this.decisionEndpoint.variantName,
-      decideFunction: this.decide.function,
       ingestFunction: this.ingest.function,
       jobsMonitorFunction: this.jobsMonitor.function,
       jobStallMinutes: settings.jobStallMinutes,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
       metricsNamespace: settings.metricsNamespace,
       policies: this.policies.map((policy) => policy.name),
-      oldestMessageAge: Duration.seconds(settings.oldestMessageAlarmSeconds),
+      oldestMessageAge: {
+        interactive: Duration.seconds(settings.oldestMessageAlarmSeconds),
+        bulk: Duration.seconds(settings.bulkOldestMessageAlarmSeconds),
+      },
+      interactiveLatency: Duration.seconds(settings.interactiveLatencyAlarmSeconds),
       fallbackRatePercent: settings.fallbackRateAlarmPercent,
       fallbackMinDecisions: settings.fallbackRateAlarmMinDecisions,
       email: settings.alarmEmail,
@@ -341,12 +386,20 @@ export class DecisionsStack extends Stack {
   private addDashboard(): PipelineDashboard {
     return new PipelineDashboard(this, "Dashboard", {
       metrics: this.alarms.metrics,
-      queue: this.workQueue.queue,
-      deadLetterQueue: this.workQueue.deadLetterQueue,
-      decideFunction: this.decide.function,
+      lanes: this.pipelineLanes(),
       ingestFunction: this.ingest.function,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
     });
+  }
+
+  /** The lanes as the alarms and the dashboard see them, in `LANES` order. */
+  private pipelineLanes(): PipelineLane[] {
+    return LANES.map((lane) => ({
+      lane,
+      queue: this.lanes[lane].workQueue.queue,
+      deadLetterQueue: this.lanes[lane].workQueue.deadLetterQueue,
+      decideFunction: this.lanes[lane].decide.function,
+    }));
   }
 
   /** The review console: its page, its HTTP API and the API's function. */
@@ -381,13 +434,23 @@ export class DecisionsStack extends Stack {
 
   private addOutputs(): void {
     const outputs: Record<string, { value: string; description: string }> = {
-      WorkQueueUrl: {
-        value: this.workQueue.queue.queueUrl,
-        description: "decisions submit --queue-url <this>",
+      InteractiveQueueUrl: {
+        value: this.lanes.interactive.workQueue.queue.queueUrl,
+        description:
+          "the interactive lane (items someone waits on; the incident rule sends here): decisions submit --queue-url <this>",
       },
-      DeadLetterQueueUrl: {
-        value: this.workQueue.deadLetterQueue.queueUrl,
-        description: "dead-lettered work items",
+      InteractiveDeadLetterQueueUrl: {
+        value: this.lanes.interactive.workQueue.deadLetterQueue.queueUrl,
+        description: "dead-lettered work items of the interactive lane",
+      },
+      BulkQueueUrl: {
+        value: this.lanes.bulk.workQueue.queue.queueUrl,
+        description:
+          "the bulk lane (batch jobs' lines; work nobody waits on item by item): decisions submit --queue-url <this>",
+      },
+      BulkDeadLetterQueueUrl: {
+        value: this.lanes.bulk.workQueue.deadLetterQueue.queueUrl,
+        description: "dead-lettered work items of the bulk lane",
       },
       DecisionEndpointName: {
         value: this.decisionEndpoint.endpointName,
@@ -463,6 +526,16 @@ function stackInputsOf({ settings, sources }: DecisionsStackProps): StackInputs 
     batchingWindow: Duration.seconds(settings.batchingWindowSeconds),
     modelDataUrl: resolvePlaceholders(settings.modelDataUrl),
   };
+}
+
+/** `lane`'s construct id of a part: `InteractiveWorkQueue`, `BulkDecide`. */
+function laneId(lane: Lane, part: string): string {
+  return `${lane.charAt(0).toUpperCase()}${lane.slice(1)}${part}`;
+}
+
+/** One value per lane, built in `LANES` order (the template's resource order). */
+function perLane<T>(build: (lane: Lane) => T): Record<Lane, T> {
+  return Object.fromEntries(LANES.map((lane) => [lane, build(lane)])) as Record<Lane, T>;
 }
 
 /** Replaces `{account}` and `{region}` with the deploying account and region. */

@@ -1,4 +1,5 @@
-import { DECIDE_METRICS, OUTCOME_STATUSES } from "../contract/index.js";
+import { DECIDE_METRICS, type Lane, OUTCOME_STATUSES } from "../contract/index.js";
+import { DECIDE_METRIC_DIMENSIONS } from "../contract/metrics/decideMetrics.js";
 
 /**
  * What the alarms and the dashboard read of the decide function's metrics (CloudWatch embedded
@@ -30,7 +31,13 @@ export const DECISION_METRICS = {
   endpointLatency: DECIDE_METRICS.endpointLatency,
   /** Endpoint and DynamoDB retries; dimension `service`. */
   retries: DECIDE_METRICS.retries,
+  /** Milliseconds from an item's SQS send to its outcome; dimensions `service`, `lane`. */
+  sendToOutcome: DECIDE_METRICS.sendToOutcome,
+  laneDimension: DECIDE_METRIC_DIMENSIONS.lane,
 } as const;
 
 /** A status an outcome is written with. */
 export type DecisionStatus = (typeof OUTCOME_STATUSES)[number];
+
+/** The lane the incident rule sends incidents to: someone waits on each one. */
+export const INCIDENT_LANE: Lane = "interactive";

@@ -1,9 +1,14 @@
 /** The CDK app of the decision pipeline: its stack, constructs and configuration. */
 
-export type { DecideCapacity, DecideCapacityInputs } from "./capacity/deriveDecideCapacity.js";
+export type {
+  DecideCapacity,
+  DecideCapacityInputs,
+  LaneCapacity,
+} from "./capacity/deriveDecideCapacity.js";
 export {
   DecideCapacityError,
   deriveDecideCapacity,
+  deriveLaneCapacity,
   SQS_MAX_CONCURRENCY_RANGE,
 } from "./capacity/deriveDecideCapacity.js";
 export type {
@@ -23,7 +28,7 @@ export {
   readInfraSettings,
   readPolicyCatalogue,
 } from "./config/index.js";
-export { DECISION_METRICS } from "./constants.js";
+export { DECISION_METRICS, INCIDENT_LANE } from "./constants.js";
 export type { DecisionInstancePool } from "./constructs/index.js";
 export {
   DecideFunction,
@@ -52,5 +57,5 @@ export {
   StandardEndpoint,
   WorkQueue,
 } from "./constructs/index.js";
-export type { DecisionsSources, DecisionsStackProps } from "./DecisionsStack.js";
+export type { DecisionLane, DecisionsSources, DecisionsStackProps } from "./DecisionsStack.js";
 export { DecisionsStack } from "./DecisionsStack.js";

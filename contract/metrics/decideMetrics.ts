@@ -26,4 +26,19 @@ export const DECIDE_METRICS = {
   payloadConflicts: "PayloadConflicts",
   /** Outcomes replaced by a redecide or a resubmission with the supersede marker, dimension `policy`. */
   superseded: "SupersededOutcomes",
+  /**
+   * Milliseconds from the SQS send of an item's message (`SentTimestamp`; for a copy re-queued for
+   * capacity, the first message's) to its outcome being written, one value per outcome written,
+   * dimension `lane` ({@link DECIDE_METRIC_DIMENSIONS}): what a producer waits. The interactive
+   * lane's p95 is alarmed.
+   */
+  sendToOutcome: "SendToOutcome",
+} as const;
+
+/** Dimension names of the decide function's metrics (besides Powertools' `service`). */
+export const DECIDE_METRIC_DIMENSIONS = {
+  policy: "policy",
+  status: "status",
+  /** The lane the function drains (`LANE`): `interactive` or `bulk`. */
+  lane: "lane",
 } as const;

@@ -1,6 +1,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
-import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
+import type { Lane } from "../../contract/lanes/lanes.js";
+import { DECIDE_METRIC_DIMENSIONS, DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import { ConfigurationError } from "../common/errors.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
@@ -16,9 +17,14 @@ import type { PipelineTelemetry } from "../pipeline/index.js";
 export class DecideTelemetry implements PipelineTelemetry {
   readonly #counts = new Map<string, { policy: string; status: OutcomeStatus; count: number }>();
 
+  /**
+   * @param lane the lane the function drains (`LANE`): the `lane` dimension of `SendToOutcome`.
+   *   Default `interactive`, `LANE`'s own default.
+   */
   constructor(
     readonly logger: Logger,
     readonly metrics: Metrics,
+    readonly lane: Lane = "interactive",
   ) {}
 
   /** An endpoint request for a group succeeded. */
@@ -52,6 +58,17 @@ export class DecideTelemetry implements PipelineTelemetry {
     const entry = this.#counts.get(key) ?? { policy, status, count: 0 };
     entry.count += 1;
     this.#counts.set(key, entry);
+  }
+
+  /**
+   * An outcome was written `milliseconds` after its item's message was sent (SQS `SentTimestamp`):
+   * one `SendToOutcome` value with the `lane` dimension, in its own EMF document (the batch's
+   * other metrics have no lane). A negative time (clocks apart) counts as 0.
+   */
+  sendToOutcome(milliseconds: number): void {
+    const metric = this.metrics.singleMetric();
+    metric.addDimension(DECIDE_METRIC_DIMENSIONS.lane, this.lane);
+    metric.addMetric(DECIDE_METRICS.sendToOutcome, MetricUnit.Milliseconds, Math.max(0, milliseconds));
   }
 
   /** An outcome already stood for this item. */

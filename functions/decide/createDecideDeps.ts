@@ -101,7 +101,11 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
       tableName: config.outcomesTable,
       ...(clock ? { clock } : {}),
     }),
-    telemetry: new DecideTelemetry(parts.logger ?? new Logger(), parts.metrics ?? new Metrics()),
+    telemetry: new DecideTelemetry(
+      parts.logger ?? new Logger(),
+      parts.metrics ?? new Metrics(),
+      config.lane ?? "interactive",
+    ),
     settings: {
       deadlineMarginMs: config.deadlineMarginMs,
       maxConcurrentGroups: config.maxConcurrentGroups,

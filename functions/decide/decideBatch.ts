@@ -9,7 +9,7 @@ import type { FailureRecordStore, RecordFailure } from "../failures/index.js";
 import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
 import type { JobLedger } from "../jobs/JobLedger.js";
 import { readJobAttributes } from "../jobs/readJobAttributes.js";
-import { decideItems, type ItemResult, type PipelinePorts } from "../pipeline/index.js";
+import { decideItems, type ItemResult, type PipelinePorts, type WorkItemInput } from "../pipeline/index.js";
 import type { PolicySet } from "../policy/index.js";
 import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
@@ -134,9 +134,10 @@ export async function decideBatch(
   context: { getRemainingTimeInMillis(): number },
   deps: DecideDeps,
 ): Promise<SQSBatchResponse> {
+  const inputs = records.map(parseRecord);
   let results: ItemResult[];
   try {
-    ({ results } = await decideItems(records.map(parseRecord), deps, {
+    ({ results } = await decideItems(inputs, deps, {
       policies: deps.policies,
       remainingMs: context.getRemainingTimeInMillis(),
       deadlineMarginMs: deps.settings.deadlineMarginMs,
@@ -146,6 +147,7 @@ export async function decideBatch(
   } catch (error) {
     results = records.map(() => ({ status: "failed", reason: error }));
   }
+  timeSendToOutcome(inputs, results, deps.telemetry);
   // Busy, not failed: such records are re-queued as delayed copies and reported done.
   const requeued = new Set<number>();
   if (deps.requeuer !== undefined) {
@@ -207,6 +209,24 @@ async function recordFailures(
     if (result.status === "rejected") {
       telemetry.failureRecordNotWritten(failures[index]?.messageId ?? "", result.reason);
     }
+  }
+}
+
+/**
+ * `SendToOutcome` of each outcome written: from its message's send (`SentTimestamp`, or the first
+ * message's for a re-queued copy, as `parseRecord` reads it) to the outcome's `updated_at`, the
+ * moment it was built for the write. Duplicates and failures wrote nothing and are not timed.
+ */
+function timeSendToOutcome(
+  inputs: readonly WorkItemInput[],
+  results: readonly ItemResult[],
+  telemetry: DecideTelemetry,
+): void {
+  for (const [index, result] of results.entries()) {
+    const origin = inputs[index]?.origin;
+    if (result?.status !== "recorded" || origin?.kind !== "sqs" || origin.sentAt === undefined) continue;
+    const writtenAt = Date.parse(result.outcome.updated_at);
+    if (Number.isFinite(writtenAt)) telemetry.sendToOutcome(writtenAt - origin.sentAt);
   }
 }
 

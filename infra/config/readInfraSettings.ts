@@ -42,6 +42,8 @@ export interface InfraSettings {
   gpuRequestsPerInstance: number;
   /** Requests one CPU instance admits (the CPU endpoint and the CPU fallback pool). */
   cpuRequestsPerInstance: number;
+  /** `SEMIF_INTERACTIVE_RESERVE` of every instance: waiting places only interactive calls may take. */
+  interactiveReservePerInstance: number;
   gpuRequestTimeoutSeconds: number;
   cpuRequestTimeoutSeconds: number;
   minInstances: number;
@@ -75,7 +77,12 @@ export interface InfraSettings {
   fallbackRateAlarmMinDecisions: number;
   endpoint5xxAlarmPercent: number;
   endpointAlarmMinInvocations: number;
+  /** The interactive lane's oldest-message alarm, in seconds. */
   oldestMessageAlarmSeconds: number;
+  /** The bulk lane's oldest-message alarm, in seconds (below the queue's retention). */
+  bulkOldestMessageAlarmSeconds: number;
+  /** The interactive lane's latency alarm: p95 of send → outcome, in seconds. */
+  interactiveLatencyAlarmSeconds: number;
   /** `JOB_STALL_MINUTES` of the jobs monitor: a job not final and unchanged this long alarms. */
   jobStallMinutes: number;
   /** Where alarm notifications are e-mailed; undefined for none. */
@@ -291,11 +298,17 @@ const RULES: readonly KnobRule[] = [
   },
   {
     name: "cpuRequestsPerInstance",
-    defaultValue: 3,
+    defaultValue: 4,
     description:
-      "requests one CPU instance admits at once (the CPU endpoint, and the CPU fallback pool): with a CPU p95 of ~19 s per decision, more than 2 waiting would pass the 60 s deadline",
+      "requests one CPU instance admits at once (the CPU endpoint, and the CPU fallback pool): 2 places for each lane at the defaults (`interactiveReservePerInstance` 2 for interactive, 4 − 2 for bulk; each lane's event source runs at least 2 invocations). With a CPU p95 of ~19 s per decision an interactive call, served first, waits at most for the call running and the one other interactive call (~57 s of the 60 s deadline)",
     parse: integer(1, 10_000),
   },
+  setsVariable(
+    "interactiveReservePerInstance",
+    SERVER_SETTING_ENTRIES.interactiveReserve,
+    "`SEMIF_INTERACTIVE_RESERVE` of the adapter: waiting places per instance only interactive calls may take; the interactive lane's decide function is sized to `minInstances` × this, the bulk lane's to the rest of what minimum capacity admits",
+    2,
+  ),
   {
     name: "gpuRequestTimeoutSeconds",
     defaultValue: 30,
@@ -312,7 +325,7 @@ const RULES: readonly KnobRule[] = [
     name: "minInstances",
     defaultValue: 1,
     description:
-      "fewest endpoint instances (autoscaling floor; also the initial count); the decide function's concurrency is sized for it",
+      "fewest endpoint instances (autoscaling floor; also the initial count); both lanes' decide functions are sized for it",
     parse: integer(1, 100),
   },
   {
@@ -469,8 +482,22 @@ const RULES: readonly KnobRule[] = [
   {
     name: "oldestMessageAlarmSeconds",
     defaultValue: 900,
-    description: "alarm when the oldest work item has waited longer than this",
+    description: "alarm when the oldest work item of the interactive lane has waited longer than this",
     parse: integer(60, 1_209_600),
+  },
+  {
+    name: "bulkOldestMessageAlarmSeconds",
+    defaultValue: 86_400,
+    description:
+      "alarm when the oldest work item of the bulk lane has waited longer than this (a large batch job waits hours by design; SQS deletes a message older than `queueRetentionDays`, so this must stay below it)",
+    parse: integer(60, 1_209_600),
+  },
+  {
+    name: "interactiveLatencyAlarmSeconds",
+    defaultValue: 60,
+    description:
+      "alarm when the p95 of the interactive lane's send → outcome time (metric `SendToOutcome`) is above this in two consecutive 5-minute periods",
+    parse: integer(1, 86_400),
   },
   setsVariable(
     "jobStallMinutes",
@@ -598,6 +625,44 @@ function applyProfile(settings: InfraSettings): InfraSettings {
   };
 }
 
+/**
+ * SQS deletes a message older than the queue's `MessageRetentionPeriod`
+ * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html):
+ * an age alarm must come before that.
+ */
+const SECONDS_PER_DAY = 86_400;
+
+/**
+ * Both lanes must fit what the endpoint admits at minimum capacity (`deriveDecideCapacity`): the
+ * problem names the knob to raise first — the reserve for the interactive lane, the smallest
+ * pool's requests per instance for the bulk lane (the message names the others).
+ */
+function capacityProblems(settings: InfraSettings): InfraConfigProblem[] {
+  const pools =
+    settings.accelerator === "cpu"
+      ? [{ knob: "cpuRequestsPerInstance", requests: settings.cpuRequestsPerInstance }]
+      : [
+          { knob: "gpuRequestsPerInstance", requests: settings.gpuRequestsPerInstance },
+          ...(settings.cpuFallbackPool
+            ? [{ knob: "cpuRequestsPerInstance", requests: settings.cpuRequestsPerInstance }]
+            : []),
+        ];
+  try {
+    deriveDecideCapacity({
+      minInstances: settings.minInstances,
+      requestsPerInstanceByPool: pools.map((pool) => pool.requests),
+      interactiveReservePerInstance: settings.interactiveReservePerInstance,
+      configuredGroupsPerInvocation: settings.maxConcurrentGroups,
+    });
+    return [];
+  } catch (error) {
+    if (!(error instanceof DecideCapacityError)) throw error;
+    const smallest = pools.reduce((least, pool) => (pool.requests < least.requests ? pool : least));
+    const knob = error.lane === "interactive" ? "interactiveReservePerInstance" : smallest.knob;
+    return [{ knob, message: error.message }];
+  }
+}
+
 function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
   const problems: InfraConfigProblem[] = [];
   const unpacked = settings.modelDataUrl.endsWith("/");
@@ -635,21 +700,12 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
       message: `a variant has at most ${MAX_POOLS} instance pools; ${settings.gpuInstancePools.length} GPU pools${settings.cpuFallbackPool ? " plus the CPU fallback pool" : ""} make ${pools}`,
     });
   }
-  try {
-    deriveDecideCapacity({
-      minInstances: settings.minInstances,
-      requestsPerInstanceByPool:
-        settings.accelerator === "cpu"
-          ? [settings.cpuRequestsPerInstance]
-          : [
-              settings.gpuRequestsPerInstance,
-              ...(settings.cpuFallbackPool ? [settings.cpuRequestsPerInstance] : []),
-            ],
-      configuredGroupsPerInvocation: settings.maxConcurrentGroups,
+  problems.push(...capacityProblems(settings));
+  if (settings.bulkOldestMessageAlarmSeconds >= settings.queueRetentionDays * SECONDS_PER_DAY) {
+    problems.push({
+      knob: "bulkOldestMessageAlarmSeconds",
+      message: `must be below the queues' retention (queueRetentionDays ${settings.queueRetentionDays} = ${settings.queueRetentionDays * SECONDS_PER_DAY} s): SQS deletes older messages, so the alarm would come after the loss, got ${settings.bulkOldestMessageAlarmSeconds}`,
     });
-  } catch (error) {
-    if (!(error instanceof DecideCapacityError)) throw error;
-    problems.push({ knob: "minInstances", message: error.message });
   }
   const loop = ingestMatchesResults(settings.ingestPrefix, settings.ingestSuffix);
   if (loop !== undefined) {

@@ -7,7 +7,7 @@ import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
-import { DECIDE_SETTINGS, variableOf } from "../../contract/index.js";
+import { DECIDE_SETTINGS, type Lane, variableOf } from "../../contract/index.js";
 import { DECISION_METRICS } from "../constants.js";
 import { bucketLogicalId } from "./bucketLogicalId.js";
 import { grantJobCounting } from "./grantJobCounting.js";
@@ -18,7 +18,9 @@ export interface DecideFunctionProps {
   /** `functions/decide/handler.ts`. */
   entry: string;
   projectRoot: string;
-  /** The work queue it consumes. */
+  /** The lane it drains (`LANE`): every endpoint call names it in `CustomAttributes`. */
+  lane: Lane;
+  /** Its lane's work queue: it consumes it, and re-queues busy records to it (and to no other queue). */
   queue: IQueue;
   /** The outcomes table it writes. */
   table: ITable;
@@ -31,7 +33,7 @@ export interface DecideFunctionProps {
   memorySize: number;
   batchSize: number;
   batchingWindow: Duration;
-  /** The event source's maximum concurrency (see `decideMaxConcurrency`). */
+  /** The event source's maximum concurrency (its lane's share, `deriveDecideCapacity`). */
   maxConcurrency: number;
   /** `MAX_CONCURRENT_GROUPS`: InvokeEndpoint calls in flight per invocation. */
   maxConcurrentGroups: number;
@@ -51,9 +53,12 @@ export interface DecideFunctionProps {
 export const UNKNOWN_POLICY_WAIT_SECONDS = 900;
 
 /**
- * The decide function (`functions/decide/handler.ts`) on the work queue: an SQS event source with
- * ReportBatchItemFailures (only the records that failed for a transient reason come back), the
- * batch size and window, and a maximum concurrency derived from the endpoint's capacity. It may
+ * The decide function (`functions/decide/handler.ts`) of one lane, on that lane's work queue: `LANE`
+ * set (its endpoint calls say `lane=<lane>` in `CustomAttributes`, and the adapter serves
+ * interactive calls first), an SQS event source with ReportBatchItemFailures (only the records
+ * that failed for a transient reason come back), the batch size and window, and a maximum
+ * concurrency derived from the lane's share of the endpoint's capacity. It may send only to its
+ * own queue (busy records re-queued as delayed copies),
  * invoke that one endpoint, put and get items of the outcomes table, and query its review index;
  * with `jobs`, count the lines of jobs in the jobs table (see `grantJobCounting`).
  */
@@ -69,9 +74,9 @@ export class DecideFunction extends Construct {
       timeout: props.timeout,
       memorySize: props.memorySize,
       logRetention: props.logRetention,
-      description:
-        "Decides work items: groups by policy and state, invokes the decision endpoint, records outcomes",
+      description: `Decides work items of the ${props.lane} lane: groups by policy and state, invokes the decision endpoint, records outcomes`,
       environment: {
+        [variableOf(DECIDE_SETTINGS.lane)]: props.lane,
         [variableOf(DECIDE_SETTINGS.outcomesTable)]: props.table.tableName,
         [variableOf(DECIDE_SETTINGS.endpointName)]: props.endpointName,
         [variableOf(DECIDE_SETTINGS.maxConcurrentGroups)]: String(props.maxConcurrentGroups),

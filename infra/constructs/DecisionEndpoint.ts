@@ -51,6 +51,11 @@ export interface DecisionEndpointProps {
   cpu: DecisionImageLimits;
   /** Admission and deadline of the GPU image. */
   gpu: DecisionImageLimits;
+  /**
+   * `SEMIF_INTERACTIVE_RESERVE` of both images: waiting places of each instance only interactive
+   * calls may take. At most every pool's queue depth (requests per instance − 1).
+   */
+  interactiveReserve: number;
   minInstances: number;
   maxInstances: number;
   /** Target of `ConcurrentRequestsPerModel` (high resolution): requests in an instance at once. */
@@ -146,6 +151,13 @@ export class DecisionEndpoint extends Construct {
             })),
             ...(props.cpuFallbackPool ? [cpuPool(props.gpuInstancePools.length + 1)] : []),
           ];
+    for (const pool of this.pools) {
+      if (props.interactiveReserve > pool.requestsPerInstance - 1) {
+        throw new RangeError(
+          `DecisionEndpoint: interactiveReserve ${props.interactiveReserve} is more than the ${pool.requestsPerInstance - 1} waiting places of a ${pool.instanceType} instance (requests per instance ${pool.requestsPerInstance} − 1 running): the adapter would refuse to start; lower the reserve or raise the pool's requests per instance`,
+        );
+      }
+    }
     const needs = new Set(this.pools.map((pool) => pool.image));
     const stack = Stack.of(this);
     this.physicalName = endpointNameFor(stack.stackName, props.accelerator, this.pools);
@@ -359,6 +371,7 @@ function adapterEnvironment(props: DecisionEndpointProps, kind: "cpu" | "gpu"): 
     [variableOf(adapter.contextSize)]: String(props.contextSize),
     [variableOf(adapter.maxInFlight)]: "1",
     [variableOf(adapter.queueDepth)]: String(limits.requestsPerInstance - 1),
+    [variableOf(adapter.interactiveReserve)]: String(props.interactiveReserve),
     [variableOf(adapter.requestTimeoutMs)]: String(limits.requestTimeout.toMilliseconds()),
     ...(props.cpuThreads === "auto" ? {} : { [variableOf(adapter.threads)]: String(props.cpuThreads) }),
   };

@@ -12,7 +12,7 @@ export interface IncidentRuleProps {
   source: string;
   /** `detail-type` of the incident events. */
   detailType: string;
-  /** The work queue: the whole event becomes the message body, which a policy maps to a work item. */
+  /** The queue the events go to (the stack gives the interactive lane's): the whole event becomes the message body, which a policy maps to a work item. */
   queue: IQueue;
   /** Where events that cannot be delivered after EventBridge's retries go. */
   deadLetterQueue: IQueue;
@@ -20,7 +20,7 @@ export interface IncidentRuleProps {
 
 /**
  * Incident prioritisation: an EventBridge rule that puts every event of the configured `source` and
- * `detail-type` on the work queue unchanged (the decide function maps it to a work item through the
+ * `detail-type` on the given queue (the stack gives the interactive lane's) unchanged (the decide function maps it to a work item through the
  * policy's `events` mapping). The target's queue policy is added for the rule only.
  */
 export class IncidentRule extends Construct {
@@ -31,7 +31,7 @@ export class IncidentRule extends Construct {
     const bus: IEventBus = EventBus.fromEventBusName(this, "Bus", props.busName);
     this.rule = new Rule(this, "Rule", {
       eventBus: bus,
-      description: `Incident events (${props.source} / ${props.detailType}) to the work queue`,
+      description: `Incident events (${props.source} / ${props.detailType}) to their lane's work queue`,
       eventPattern: { source: [props.source], detailType: [props.detailType] },
     });
     this.rule.addTarget(

@@ -21,7 +21,7 @@ export interface IngestFunctionProps {
   bucket: IBucket;
   /** It may read keys with this prefix only (empty: all). */
   prefix: string;
-  /** Where the work items go. */
+  /** Where the work items go (the stack gives the bulk lane's queue: every batch-job line travels in `JOB_LANE`). */
   queue: IQueue;
   /** Where a line that is not a valid work item is recorded as `rejected`. */
   table: ITable;
@@ -39,7 +39,7 @@ export const INGEST_TIMEOUT = Duration.minutes(5);
 /**
  * The ingest function (`functions/ingest/handler.ts`, batch classification): given one checkpoint
  * `{bucket, key, versionId?, line, byteOffset}` it streams that JSONL object from there, sends its
- * lines to the work queue and returns `{objects, pending}` (see `IngestWorkflow`, which invokes it).
+ * lines to the bulk lane's work queue and returns `{objects, pending}` (see `IngestWorkflow`, which invokes it).
  * It may read objects under the prefix only, send to that queue only, and put and get items of the
  * outcomes table; with `jobsTable`, keep the object's job there (see `grantJobCounting`).
  */
@@ -54,7 +54,7 @@ export class IngestFunction extends Construct {
       timeout: INGEST_TIMEOUT,
       memorySize: props.memorySize,
       logRetention: props.logRetention,
-      description: "Ingests JSONL batch files: one work item per line onto the work queue",
+      description: "Ingests JSONL batch files: one work item per line onto the bulk lane's work queue",
       environment: {
         [variableOf(INGEST_SETTINGS.workQueueUrl)]: props.queue.queueUrl,
         [variableOf(INGEST_SETTINGS.outcomesTable)]: props.table.tableName,

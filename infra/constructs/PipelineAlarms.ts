@@ -14,15 +14,26 @@ import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import type { IStateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
 import { DECISION_METRICS } from "../constants.js";
-import { type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
+import { type PipelineLane, type PipelineMetrics, pipelineMetrics } from "./pipelineMetrics.js";
+
+/** One alarm of {@link PipelineAlarms}, before it is made. */
+interface AlarmDefinition {
+  metric: Metric | MathExpression;
+  threshold: number;
+  periods: number;
+  description: string;
+  /** Alarm above the threshold only (a rate, a latency); default: at or above it (a count). */
+  above?: boolean;
+}
 
 /** Props of {@link PipelineAlarms}. */
 export interface PipelineAlarmsProps {
-  queue: IQueue;
-  deadLetterQueue: IQueue;
+  /** Each lane's queue, DLQ and decide function: alarmed per lane. */
+  lanes: readonly PipelineLane[];
   /** Stream records the outcomes Pipe could not deliver to the bus. */
   undeliveredOutcomes: IQueue;
   /** Stream records of jobs whose results the results writer could not write. */
@@ -33,7 +44,6 @@ export interface PipelineAlarmsProps {
   endpointAlarms: readonly Alarm[];
   endpointName: string;
   variantName: string;
-  decideFunction: IFunction;
   ingestFunction: IFunction;
   /** The jobs monitor: an error means no stalled-jobs check ran. */
   jobsMonitorFunction: IFunction;
@@ -42,8 +52,10 @@ export interface PipelineAlarmsProps {
   metricsNamespace: string;
   /** Names of the deployed policies: one fallback-rate alarm each. */
   policies: readonly string[];
-  /** Alarm when the oldest message is older than this. */
-  oldestMessageAge: Duration;
+  /** Alarm when a lane's oldest message is older than its age here. */
+  oldestMessageAge: Readonly<Record<Lane, Duration>>;
+  /** Alarm when the p95 of the interactive lane's send → outcome time is above this (two 5-minute periods). */
+  interactiveLatency: Duration;
   /** Alarm when more than this percentage of a policy's decisions are `fallback` (15-minute window). */
   fallbackRatePercent: number;
   /** The fallback-rate alarm waits for this many decisions of the policy in the window. */
@@ -56,9 +68,11 @@ export interface PipelineAlarmsProps {
 
 /**
  * The pipeline's alarms, all on one SNS topic (TLS only; an e-mail subscription when configured):
- * the DLQ holds a message; the oldest work item waits too long; the outcomes Pipe could not deliver
+ * per lane, its DLQ holds a message, its oldest work item waits longer than the lane's age, its
+ * decide function errors or is throttled; the interactive lane's p95 send → outcome time is above
+ * its threshold; the outcomes Pipe could not deliver
  * a record, or the results writer gave up on a job, or a job's completion event could not be published (every queue of the stack has an alarm); the endpoint's 5xx or ModelError rate is high
- * (its own alarms, with a minimum volume); the decide or ingest function errors or is throttled; the
+ * (its own alarms, with a minimum volume); the ingest function errors or is throttled; a
  * decide function meets a configuration error (endpoint, table or policy not as configured); a
  * policy's fallback rate is above the threshold with enough decisions to mean something; a batch
  * job stalls (the jobs monitor's `JobsStalled` ≥ 1) or the jobs monitor fails.
@@ -76,28 +90,8 @@ export class PipelineAlarms extends Construct {
     const action = new SnsAction(this.topic);
     const minutes = (count: number) => Duration.minutes(count);
 
-    const definitions: Record<
-      string,
-      { metric: Metric | MathExpression; threshold: number; periods: number; description: string }
-    > = {
-      DeadLetters: {
-        metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: 1,
-        periods: 1,
-        description: "Work items are in the dead-letter queue: inspect them, fix the cause, redrive.",
-      },
-      OldestWorkItem: {
-        metric: props.queue.metricApproximateAgeOfOldestMessage({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: props.oldestMessageAge.toSeconds(),
-        periods: 5,
-        description: "Work items wait longer than the configured age: the pipeline is behind or stuck.",
-      },
+    const definitions: Record<string, AlarmDefinition> = {
+      ...this.laneAlarms(props),
       UndeliveredOutcomes: {
         metric: props.undeliveredOutcomes.metricApproximateNumberOfMessagesVisible({
           statistic: Stats.MAXIMUM,
@@ -127,19 +121,6 @@ export class PipelineAlarms extends Construct {
         periods: 1,
         description:
           "The job events Pipe could not publish a job's Decision Job Completed event (the bus, its rules or the enrichment function failed): the records wait in its queue (14 days); the jobs themselves are complete (decisions jobs show).",
-      },
-      DecideErrors: {
-        metric: props.decideFunction.metricErrors({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: "The decide function failed an invocation (its whole batch is retried).",
-      },
-      DecideThrottles: {
-        metric: props.decideFunction.metricThrottles({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "The decide function was throttled: raise the account's concurrency or lower maxInstances.",
       },
       DecideConfigurationErrors: {
         metric: new Metric({
@@ -205,6 +186,7 @@ export class PipelineAlarms extends Construct {
         threshold: props.fallbackRatePercent,
         periods: 1,
         description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds), with at least ${props.fallbackMinDecisions} decisions.`,
+        above: true,
       };
     }
     this.alarms = {};
@@ -213,9 +195,10 @@ export class PipelineAlarms extends Construct {
         metric: definition.metric,
         threshold: definition.threshold,
         evaluationPeriods: definition.periods,
-        comparisonOperator: name.startsWith("FallbackRate-")
-          ? ComparisonOperator.GREATER_THAN_THRESHOLD
-          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparisonOperator:
+          definition.above === true
+            ? ComparisonOperator.GREATER_THAN_THRESHOLD
+            : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: definition.description,
       });
@@ -228,5 +211,52 @@ export class PipelineAlarms extends Construct {
       alarm.addOkAction(action);
       this.alarms[alarm.node.id] = alarm;
     }
+  }
+
+  /**
+   * Each lane's own alarms, named `<alarm>-<lane>`: dead letters, the oldest work item, the decide
+   * function's errors and throttles; and the interactive lane's p95 send → outcome time.
+   */
+  private laneAlarms(props: PipelineAlarmsProps): Record<string, AlarmDefinition> {
+    const minutes = (count: number) => Duration.minutes(count);
+    const alarms: Record<string, AlarmDefinition> = {};
+    for (const { lane, queue, deadLetterQueue, decideFunction } of props.lanes) {
+      const age = props.oldestMessageAge[lane];
+      alarms[`DeadLetters-${lane}`] = {
+        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: Stats.MAXIMUM,
+          period: minutes(1),
+        }),
+        threshold: 1,
+        periods: 1,
+        description: `Work items are in the ${lane} lane's dead-letter queue: inspect them, fix the cause, redrive (they go back to the ${lane} queue).`,
+      };
+      alarms[`OldestWorkItem-${lane}`] = {
+        metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: minutes(1) }),
+        threshold: age.toSeconds(),
+        periods: 5,
+        description: `A work item of the ${lane} lane has waited longer than ${age.toSeconds()} s: the lane is behind or stuck.`,
+      };
+      alarms[`DecideErrors-${lane}`] = {
+        metric: decideFunction.metricErrors({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: `The ${lane} lane's decide function failed an invocation (its whole batch is retried).`,
+      };
+      alarms[`DecideThrottles-${lane}`] = {
+        metric: decideFunction.metricThrottles({ period: minutes(5) }),
+        threshold: 1,
+        periods: 1,
+        description: `The ${lane} lane's decide function was throttled: raise the account's concurrency or lower maxInstances.`,
+      };
+    }
+    alarms["SendToOutcome-interactive"] = {
+      metric: this.metrics.sendToOutcome("interactive", Stats.p(95)),
+      threshold: props.interactiveLatency.toMilliseconds(),
+      periods: 2,
+      above: true,
+      description: `The p95 of the interactive lane's send → outcome time (SendToOutcome, lane interactive) was above ${props.interactiveLatency.toSeconds()} s in two consecutive 5-minute periods: interactive items wait (endpoint at capacity, bulk work not yielding, too few instances).`,
+    };
+    return alarms;
   }
 }

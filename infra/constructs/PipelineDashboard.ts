@@ -1,26 +1,25 @@
 import { Duration } from "aws-cdk-lib";
 import { Dashboard, GraphWidget, Stats } from "aws-cdk-lib/aws-cloudwatch";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
-import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import type { IStateMachine } from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import { DECISION_METRICS } from "../constants.js";
-import type { PipelineMetrics } from "./pipelineMetrics.js";
+import type { PipelineLane, PipelineMetrics } from "./pipelineMetrics.js";
 
 /** Props of {@link PipelineDashboard}. */
 export interface PipelineDashboardProps {
   metrics: PipelineMetrics;
-  queue: IQueue;
-  deadLetterQueue: IQueue;
-  decideFunction: IFunction;
+  /** Each lane's queue, DLQ and decide function: one row of widgets per lane. */
+  lanes: readonly PipelineLane[];
   ingestFunction: IFunction;
   ingestWorkflow: IStateMachine;
 }
 
 /**
  * The pipeline's CloudWatch dashboard: decisions by status and the fallback rate, endpoint
- * latency, invocations and errors, queue depth and age, group sizes, the functions' health, and
- * the batch jobs in progress (jobs, lines pending, stalled jobs).
+ * latency, invocations and errors, group sizes; per lane its queue's depth and age, its send →
+ * outcome time (p50, p95) and its decide function's health; the ingest function, and the batch
+ * jobs in progress (jobs, lines pending, stalled jobs).
  */
 export class PipelineDashboard extends Construct {
   readonly dashboard: Dashboard;
@@ -71,33 +70,44 @@ export class PipelineDashboard extends Construct {
         width: 8,
       }),
     );
+    for (const { lane, queue, deadLetterQueue, decideFunction } of props.lanes) {
+      this.dashboard.addWidgets(
+        new GraphWidget({
+          title: `${lane}: queue depth`,
+          left: [
+            queue.metricApproximateNumberOfMessagesVisible({ label: "waiting", period }),
+            queue.metricApproximateNumberOfMessagesNotVisible({ label: "in flight", period }),
+            deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: "dead letters", period }),
+          ],
+          right: [
+            queue.metricApproximateAgeOfOldestMessage({
+              label: "oldest (s)",
+              statistic: Stats.MAXIMUM,
+              period,
+            }),
+          ],
+          width: 8,
+        }),
+        new GraphWidget({
+          title: `${lane}: send → outcome (ms)`,
+          left: [Stats.p(50), Stats.p(95)].map((statistic) =>
+            metrics.sendToOutcome(lane, statistic).with({ label: statistic, period }),
+          ),
+          width: 8,
+        }),
+        new GraphWidget({
+          title: `${lane}: decide function`,
+          left: [
+            decideFunction.metricInvocations({ period }),
+            decideFunction.metricErrors({ period }),
+            decideFunction.metricThrottles({ period }),
+          ],
+          right: [decideFunction.metricDuration({ statistic: Stats.p(95), period })],
+          width: 8,
+        }),
+      );
+    }
     this.dashboard.addWidgets(
-      new GraphWidget({
-        title: "Work queue depth",
-        left: [
-          props.queue.metricApproximateNumberOfMessagesVisible({ label: "waiting", period }),
-          props.queue.metricApproximateNumberOfMessagesNotVisible({ label: "in flight", period }),
-          props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ label: "dead letters", period }),
-        ],
-        width: 12,
-      }),
-      new GraphWidget({
-        title: "Age of the oldest work item (s)",
-        left: [props.queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period })],
-        width: 12,
-      }),
-    );
-    this.dashboard.addWidgets(
-      new GraphWidget({
-        title: "Decide function",
-        left: [
-          props.decideFunction.metricInvocations({ period }),
-          props.decideFunction.metricErrors({ period }),
-          props.decideFunction.metricThrottles({ period }),
-        ],
-        right: [props.decideFunction.metricDuration({ statistic: Stats.p(95), period })],
-        width: 12,
-      }),
       new GraphWidget({
         title: "Ingest function",
         left: [
@@ -109,7 +119,7 @@ export class PipelineDashboard extends Construct {
           props.ingestWorkflow.metricStarted({ label: "workflows started", period }),
           props.ingestWorkflow.metricFailed({ label: "workflows failed", period }),
         ],
-        width: 12,
+        width: 24,
       }),
     );
     this.dashboard.addWidgets(

@@ -23,7 +23,8 @@ export const VISIBILITY_TIMEOUT_FACTOR = 6;
 export const MIN_MAX_RECEIVE_COUNT = 5;
 
 /**
- * The work queue (work items and EventBridge events) and its dead-letter queue: both encrypted with
+ * One lane's work queue (work items, EventBridge events, batch-job lines) and its dead-letter
+ * queue (a redrive returns letters to this queue, the lane they came from): both encrypted with
  * SSE-SQS, TLS required; redrive after `maxReceiveCount` receives; a visibility timeout of 6 × the
  * consumer's timeout plus the batching window, so a message is not redelivered while a batch that
  * holds it is still running or retried.

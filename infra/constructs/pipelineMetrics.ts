@@ -1,7 +1,18 @@
 import { Duration } from "aws-cdk-lib";
 import { MathExpression, Metric, Stats } from "aws-cdk-lib/aws-cloudwatch";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import { JOB_METRICS } from "../../contract/metrics/jobMetrics.js";
 import { DECISION_METRICS, type DecisionStatus } from "../constants.js";
+
+/** One lane as the alarms and the dashboard watch it: its queue, DLQ and decide function. */
+export interface PipelineLane {
+  lane: Lane;
+  queue: IQueue;
+  deadLetterQueue: IQueue;
+  decideFunction: IFunction;
+}
 
 /** Metrics of the pipeline, shared by the alarms and the dashboard. */
 export interface PipelineMetrics {
@@ -21,6 +32,8 @@ export interface PipelineMetrics {
   endpointModelErrors: Metric;
   /** SageMaker's ModelLatency (microseconds) with the given statistic. */
   endpointLatency: (statistic: string) => Metric;
+  /** The decide function's `SendToOutcome` of a lane (ms: an item's SQS send to its outcome) with the given statistic. */
+  sendToOutcome: (lane: Lane, statistic: string) => Metric;
   /** The jobs monitor's checks (maximum over 5 minutes): jobs not final, their lines not ended, stalled jobs. */
   jobsInProgress: Metric;
   jobLinesPending: Metric;
@@ -43,7 +56,7 @@ export const FALLBACK_RATE_WINDOW = Duration.minutes(15);
 
 /**
  * Builds the pipeline's metrics: the decide function's EMF metrics (`Decisions` per policy and
- * status, `GroupSize`, `EndpointLatency`, `Retries`), the endpoint's (`AWS/SageMaker`) and the jobs
+ * status, `GroupSize`, `EndpointLatency`, `Retries`, `SendToOutcome` per lane), the endpoint's (`AWS/SageMaker`) and the jobs
  * monitor's (`JobsInProgress`, `JobLinesPending`, `JobsStalled`).
  */
 export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
@@ -128,6 +141,14 @@ export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
     // SageMaker's count of ModelError answers (the container answered non-2xx, or timed out).
     endpointModelErrors: endpoint("InvocationModelErrors", Stats.SUM),
     endpointLatency: (statistic) => endpoint("ModelLatency", statistic),
+    sendToOutcome: (lane, statistic) =>
+      new Metric({
+        namespace: props.metricsNamespace,
+        metricName: DECISION_METRICS.sendToOutcome,
+        dimensionsMap: { ...service, [DECISION_METRICS.laneDimension]: lane },
+        statistic,
+        period,
+      }),
     jobsInProgress: jobs(JOB_METRICS.jobsInProgress),
     jobLinesPending: jobs(JOB_METRICS.linesPending),
     stalledJobs: jobs(JOB_METRICS.stalledJobs),

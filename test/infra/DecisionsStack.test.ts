@@ -1,22 +1,33 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { Annotations, Match, type Template } from "aws-cdk-lib/assertions";
+import { Deadline } from "../../functions/common/Deadline.js";
+import { createDecideDeps } from "../../functions/decide/createDecideDeps.js";
+import { readDecideConfig } from "../../functions/decide/readDecideConfig.js";
+import { PolicySet } from "../../functions/policy/index.js";
 import { deriveDecideCapacity, InfraConfigError, readPolicyCatalogue } from "../../infra/index.js";
+import { LOCAL_CREDENTIALS } from "../../local/index.js";
 import { PROJECT_ROOT, type SynthOptions, synthDecisionsStack } from "./synthDecisionsStack.js";
 import { synthVariant } from "./synthVariant.js";
 import {
   actionsOf,
   actionsOn,
   JOBS_TABLE_PROPS,
+  laneResources,
   OUTCOMES_PIPE_PROPS,
   OUTCOMES_TABLE_PROPS,
   only,
   type Resource,
   resourcesOf,
   statementsOf,
-  WORK_QUEUE_MAPPING_PROPS,
 } from "./templateQueries.js";
+
+const LANES = ["interactive", "bulk"] as const;
 
 const DIGEST = `sha256:${"ab12".repeat(16)}`;
 /** The policies in policies/, sorted by file name. */
@@ -32,11 +43,23 @@ function templateOf(options: SynthOptions = {}): Template {
   }
 }
 
-/** The decide function: the one with ENDPOINT_NAME in its environment. */
-function decideFunction(template: Template): [string, Resource] {
-  return only(template, "AWS::Lambda::Function", {
-    Environment: { Variables: Match.objectLike({ ENDPOINT_NAME: Match.anyValue() }) },
-  });
+/** A lane's event source: `[MaximumConcurrency, MAX_CONCURRENT_GROUPS]`. */
+function sizingOf(template: Template, lane: string): [number, number] {
+  const { mapping, variables } = laneResources(template, lane);
+  return [
+    (mapping.Properties.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency,
+    Number(variables.MAX_CONCURRENT_GROUPS),
+  ];
+}
+
+/** The decide functions' environment as strings (references, resolved at deploy, stand in as text). */
+function environmentAsText(variables: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [
+      name,
+      typeof value === "string" ? value : `ref-${name}`,
+    ]),
+  );
 }
 
 function ingestFunction(template: Template): [string, Resource] {
@@ -50,113 +73,183 @@ function logicalIdOf(template: Template, type: string, props?: Record<string, un
 }
 
 describe("DecisionsStack with the default context", () => {
-  const { template } = synthVariant("cpu");
+  const { template, stack } = synthVariant("cpu");
 
-  it("reports batch item failures and sizes the decide function for the endpoint at its minimum capacity", () => {
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
+  it("runs one decide function per lane, each on its own queue, sized for its share of the endpoint at minimum capacity", () => {
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, model] = only(template, "AWS::SageMaker::Model");
-    const [, fn] = decideFunction(template);
+    const interactive = laneResources(template, "interactive");
+    const bulk = laneResources(template, "bulk");
 
-    assert.deepEqual(mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
-    assert.equal(mapping.Properties.BatchSize, 10);
-    assert.equal(mapping.Properties.MaximumBatchingWindowInSeconds, 1);
     const minCapacity = target.Properties.MinCapacity as number;
     assert.equal(minCapacity, 1);
     const environment = (model.Properties.PrimaryContainer as { Environment: Record<string, string> })
       .Environment;
     const admitted = minCapacity * (1 + Number(environment.SEMIF_QUEUE_DEPTH));
-    assert.equal(admitted, 3, "one CPU instance admits 1 running + 2 waiting");
-    const concurrency = (mapping.Properties.ScalingConfig as { MaximumConcurrency: number })
-      .MaximumConcurrency;
-    const groups = Number(
-      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
+    const reserved = minCapacity * Number(environment.SEMIF_INTERACTIVE_RESERVE);
+    assert.deepEqual(
+      [admitted, reserved],
+      [4, 2],
+      "one CPU instance admits 1 running + 3 waiting, 2 of them kept for interactive calls",
     );
-    // 3 slots: 3 invocations × 1 group each; never more calls than the one instance admits.
-    assert.equal(concurrency, 3);
-    assert.equal(groups, 1);
-    assert.ok(concurrency * groups <= admitted);
+    assert.notEqual(interactive.queueId, bulk.queueId);
+    assert.notEqual(interactive.deadLetterQueueId, bulk.deadLetterQueueId);
+    assert.match(interactive.queueId, /^InteractiveWorkQueue[0-9A-F]{8}$/);
+    assert.match(bulk.queueId, /^BulkWorkQueue[0-9A-F]{8}$/);
+    assert.match(interactive.deadLetterQueueId, /^InteractiveWorkQueueDeadLetters/);
+    assert.match(bulk.deadLetterQueueId, /^BulkWorkQueueDeadLetters/);
+    assert.match(interactive.functionId, /^InteractiveDecideHandler/);
+    assert.match(bulk.functionId, /^BulkDecideHandler/);
+    for (const lane of [interactive, bulk]) {
+      assert.deepEqual(lane.mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
+      assert.equal(lane.mapping.Properties.BatchSize, 10);
+      assert.equal(lane.mapping.Properties.MaximumBatchingWindowInSeconds, 1);
+    }
+    // Interactive: the 2 reserved places, 2 invocations × 1 group; bulk: the 4 − 2 others, the same.
+    const [interactiveConcurrency, interactiveGroups] = sizingOf(template, "interactive");
+    const [bulkConcurrency, bulkGroups] = sizingOf(template, "bulk");
+    assert.deepEqual([interactiveConcurrency, interactiveGroups], [2, 1]);
+    assert.deepEqual([bulkConcurrency, bulkGroups], [2, 1]);
+    assert.ok(interactiveConcurrency * interactiveGroups <= reserved);
+    assert.ok(interactiveConcurrency * interactiveGroups + bulkConcurrency * bulkGroups <= admitted);
     assert.deepEqual(
       deriveDecideCapacity({
         minInstances: 1,
-        requestsPerInstanceByPool: [3],
+        requestsPerInstanceByPool: [4],
+        interactiveReservePerInstance: 2,
         configuredGroupsPerInvocation: 4,
       }),
-      { admittedAtMinimum: 3, maxConcurrency: concurrency, groupsPerInvocation: groups, callsInFlight: 3 },
+      stack.decideCapacity,
     );
   });
 
-  it("redrives to the DLQ after 5 receives, with a visibility timeout of at least 6 × the decide timeout", () => {
-    const [, fn] = decideFunction(template);
-    const dlq = logicalIdOf(template, "AWS::SQS::Queue", {
-      MessageRetentionPeriod: 14 * 86400,
-      RedrivePolicy: Match.absent(),
-      VisibilityTimeout: Match.absent(),
-      MaximumMessageSize: 1048576,
-    });
-    const [, queue] = only(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
+  it("sets each decide function's LANE, which its endpoint calls name in CustomAttributes", async () => {
+    for (const lane of LANES) {
+      const { variables } = laneResources(template, lane);
+      const config = readDecideConfig(environmentAsText(variables), "/unused");
+      const sent: InvokeEndpointCommand[] = [];
+      const sagemakerRuntime = {
+        send: async (command: InvokeEndpointCommand) => {
+          sent.push(command);
+          return { Body: new TextEncoder().encode("{}"), $metadata: {} };
+        },
+      } as unknown as SageMakerRuntimeClient;
+      // Never called: the deps are built only to reach the endpoint client.
+      const dynamodb = new DynamoDBClient({
+        endpoint: "http://127.0.0.1:9",
+        region: "us-east-1",
+        credentials: LOCAL_CREDENTIALS,
+      });
+      try {
+        const deps = await createDecideDeps(config, {
+          sagemakerRuntime,
+          dynamodb,
+          policies: new PolicySet([]),
+          logger: new Logger({ logLevel: "SILENT" }),
+          metrics: new Metrics({ namespace: "DecisionsTest", serviceName: "decide" }),
+        });
 
-    assert.deepEqual(queue.Properties.RedrivePolicy, {
-      deadLetterTargetArn: { "Fn::GetAtt": [dlq, "Arn"] },
-      maxReceiveCount: 5,
-    });
-    const timeout = fn.Properties.Timeout as number;
-    assert.equal(timeout, 120);
-    assert.ok((queue.Properties.VisibilityTimeout as number) >= 6 * timeout);
-    assert.equal(queue.Properties.VisibilityTimeout, 6 * 120 + 1);
-    assert.equal(queue.Properties.SqsManagedSseEnabled, true);
-    assert.equal(queue.Properties.MaximumMessageSize, 1048576);
+        await deps.endpoint.invoke("{}", { deadline: new Deadline(Date.now() + 30_000) });
+
+        assert.equal(variables.LANE, lane);
+        assert.equal(config.lane, lane);
+        assert.deepEqual(
+          sent.map((command) => command.input.CustomAttributes),
+          [`lane=${lane}`],
+        );
+      } finally {
+        dynamodb.destroy();
+      }
+    }
   });
 
-  it("lets the decide function invoke only the decision endpoint and use only the outcomes table, its index and the jobs table", () => {
-    const [, fn] = decideFunction(template);
-    const endpoint = logicalIdOf(template, "AWS::SageMaker::Endpoint");
-    const table = logicalIdOf(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
-    const jobs = logicalIdOf(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
-    const workQueue = logicalIdOf(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
-    const statements = statementsOf(template, fn);
+  it("redrives each lane's queue to its own DLQ after 5 receives, with a visibility timeout of at least 6 × the decide timeout", () => {
+    for (const lane of LANES) {
+      const { fn, queue, deadLetterQueueId } = laneResources(template, lane);
+      const dlq = template.toJSON().Resources[deadLetterQueueId] as Resource;
 
-    for (const statement of statements) {
-      assert.notEqual(statement.Resource, "*", `no wildcard resource: ${JSON.stringify(statement)}`);
-      for (const action of actionsOf(statement))
-        assert.ok(!action.includes("*"), `no wildcard action: ${action}`);
+      assert.deepEqual(queue.Properties.RedrivePolicy, {
+        deadLetterTargetArn: { "Fn::GetAtt": [deadLetterQueueId, "Arn"] },
+        maxReceiveCount: 5,
+      });
+      assert.deepEqual(
+        [
+          dlq.Properties.MessageRetentionPeriod,
+          dlq.Properties.RedrivePolicy,
+          dlq.Properties.SqsManagedSseEnabled,
+        ],
+        [14 * 86400, undefined, true],
+      );
+      const timeout = fn.Properties.Timeout as number;
+      assert.equal(timeout, 120);
+      assert.ok((queue.Properties.VisibilityTimeout as number) >= 6 * timeout);
+      assert.equal(queue.Properties.VisibilityTimeout, 6 * 120 + 1);
+      assert.equal(queue.Properties.SqsManagedSseEnabled, true);
+      assert.equal(queue.Properties.MaximumMessageSize, 1048576);
     }
-    const byService = (prefix: string) =>
-      statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)));
-    const sagemaker = byService("sagemaker:");
-    assert.equal(sagemaker.length, 1);
-    assert.deepEqual(actionsOf(sagemaker[0] as { Action: unknown }), ["sagemaker:InvokeEndpoint"]);
-    const endpointArn = JSON.stringify(sagemaker[0]?.Resource);
-    assert.ok(
-      endpointArn.includes(`":endpoint/"`) &&
-        endpointArn.includes(`"Fn::GetAtt":["${endpoint}","EndpointName"]`),
+    assert.equal(
+      Object.keys(
+        template.findResources("AWS::SQS::Queue", { Properties: { RedrivePolicy: Match.anyValue() } }),
+      ).length,
+      2,
     );
-    const dynamodb = byService("dynamodb:");
-    const statusIndex = { "Fn::Join": ["", [{ "Fn::GetAtt": [table, "Arn"] }, "/index/by-status"]] };
-    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [table, "Arn"] }), [
-      "dynamodb:GetItem",
-      "dynamodb:PutItem",
-      "dynamodb:UpdateItem",
-    ]);
-    assert.deepEqual(actionsOn(dynamodb, statusIndex), ["dynamodb:Query"]);
-    assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobs, "Arn"] }), [
-      "dynamodb:GetItem",
-      "dynamodb:PutItem",
-      "dynamodb:UpdateItem",
-    ]);
-    assert.equal(dynamodb.flatMap(resourcesOf).length, 3, "no other table or index");
-    for (const statement of byService("sqs:")) {
-      assert.deepEqual(statement.Resource, { "Fn::GetAtt": [workQueue, "Arn"] });
-    }
-    const sends = byService("sqs:").filter((statement) => actionsOf(statement).includes("sqs:SendMessage"));
-    // Only to its own queue: a record busy, not failed, is re-queued there as a delayed copy.
-    assert.equal(sends.length, 1);
-    assert.ok(actionsOf(sends[0] as { Action: unknown }).includes("sqs:GetQueueUrl"));
   });
 
-  it("lets the ingest function send only to the work queue and read only the ingest prefix", () => {
+  for (const lane of LANES) {
+    it(`lets the ${lane} decide function invoke only the decision endpoint, use only the outcomes table, its index and the jobs table, and send only to its own queue`, () => {
+      const { fn, queueId: workQueue } = laneResources(template, lane);
+      const endpoint = logicalIdOf(template, "AWS::SageMaker::Endpoint");
+      const table = logicalIdOf(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
+      const jobs = logicalIdOf(template, "AWS::DynamoDB::Table", JOBS_TABLE_PROPS);
+      const statements = statementsOf(template, fn);
+
+      for (const statement of statements) {
+        assert.notEqual(statement.Resource, "*", `no wildcard resource: ${JSON.stringify(statement)}`);
+        for (const action of actionsOf(statement))
+          assert.ok(!action.includes("*"), `no wildcard action: ${action}`);
+      }
+      const byService = (prefix: string) =>
+        statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)));
+      const sagemaker = byService("sagemaker:");
+      assert.equal(sagemaker.length, 1);
+      assert.deepEqual(actionsOf(sagemaker[0] as { Action: unknown }), ["sagemaker:InvokeEndpoint"]);
+      const endpointArn = JSON.stringify(sagemaker[0]?.Resource);
+      assert.ok(
+        endpointArn.includes(`":endpoint/"`) &&
+          endpointArn.includes(`"Fn::GetAtt":["${endpoint}","EndpointName"]`),
+      );
+      const dynamodb = byService("dynamodb:");
+      const statusIndex = { "Fn::Join": ["", [{ "Fn::GetAtt": [table, "Arn"] }, "/index/by-status"]] };
+      assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [table, "Arn"] }), [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+      ]);
+      assert.deepEqual(actionsOn(dynamodb, statusIndex), ["dynamodb:Query"]);
+      assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobs, "Arn"] }), [
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+      ]);
+      assert.equal(dynamodb.flatMap(resourcesOf).length, 3, "no other table or index");
+      for (const statement of byService("sqs:")) {
+        assert.deepEqual(statement.Resource, { "Fn::GetAtt": [workQueue, "Arn"] });
+      }
+      const sends = byService("sqs:").filter((statement) => actionsOf(statement).includes("sqs:SendMessage"));
+      // Only to its own queue: a record busy, not failed, is re-queued there as a delayed copy.
+      assert.equal(sends.length, 1);
+      assert.ok(actionsOf(sends[0] as { Action: unknown }).includes("sqs:GetQueueUrl"));
+      const other = laneResources(template, lane === "interactive" ? "bulk" : "interactive");
+      assert.doesNotMatch(
+        JSON.stringify(statements),
+        new RegExp(`"${other.queueId}"|"${other.deadLetterQueueId}"`),
+      );
+    });
+  }
+
+  it("lets the ingest function send only to the bulk lane's queue (every job line travels in bulk) and read only the ingest prefix", () => {
     const [, fn] = ingestFunction(template);
-    const workQueue = logicalIdOf(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
+    const workQueue = laneResources(template, "bulk").queueId;
     const bucket = logicalIdOf(template, "AWS::S3::Bucket", { VersioningConfiguration: Match.anyValue() });
     const statements = statementsOf(template, fn);
 
@@ -171,6 +264,12 @@ describe("DecisionsStack with the default context", () => {
       [{ "Fn::Join": ["", [{ "Fn::GetAtt": [bucket, "Arn"] }, "/incoming/*"]] }],
     );
     for (const statement of statements) assert.notEqual(statement.Resource, "*");
+    assert.deepEqual(
+      (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.WORK_QUEUE_URL,
+      {
+        Ref: workQueue,
+      },
+    );
   });
 
   it("runs the adapter network-isolated, with the CPU image and timeouts sized for multi-GB models", () => {
@@ -185,8 +284,9 @@ describe("DecisionsStack with the default context", () => {
       SEMIF_GPU_LAYERS: "0",
       SEMIF_CONTEXT_SIZE: "8192",
       SEMIF_MAX_IN_FLIGHT: "1",
-      // CPU p95 ~19 s per decision: 2 waiting + 1 running fit the 60 s deadline.
-      SEMIF_QUEUE_DEPTH: "2",
+      // 1 running + 3 waiting, 2 of them for interactive calls only: 2 places per lane.
+      SEMIF_QUEUE_DEPTH: "3",
+      SEMIF_INTERACTIVE_RESERVE: "2",
       SEMIF_REQUEST_TIMEOUT_MS: "60000",
     });
     const [variant] = config.Properties.ProductionVariants as Array<Record<string, unknown>>;
@@ -306,11 +406,11 @@ describe("DecisionsStack with the default context", () => {
     assert.equal(machine.Properties.TracingConfiguration !== undefined, true);
   });
 
-  it("turns incident events of the configured source and detail-type into work queue messages", () => {
+  it("turns incident events of the configured source and detail-type into messages of the interactive lane", () => {
     const [, rule] = only(template, "AWS::Events::Rule", {
       EventPattern: Match.objectLike({ source: ["acme.monitoring"] }),
     });
-    const workQueue = logicalIdOf(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
+    const { queueId: workQueue, deadLetterQueueId } = laneResources(template, "interactive");
 
     assert.deepEqual(rule.Properties.EventPattern, {
       source: ["acme.monitoring"],
@@ -318,10 +418,22 @@ describe("DecisionsStack with the default context", () => {
     });
     const [target] = rule.Properties.Targets as Array<Record<string, unknown>>;
     assert.deepEqual(target?.Arn, { "Fn::GetAtt": [workQueue, "Arn"] });
+    assert.deepEqual(target?.DeadLetterConfig, { Arn: { "Fn::GetAtt": [deadLetterQueueId, "Arn"] } });
   });
 
-  it("runs both functions on Node.js 24, arm64, with the policies folder configured", () => {
-    for (const [, fn] of [decideFunction(template), ingestFunction(template)]) {
+  it("outputs each lane's queue and DLQ URLs", () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    for (const lane of LANES) {
+      const { queueId, deadLetterQueueId } = laneResources(template, lane);
+      const name = lane === "interactive" ? "Interactive" : "Bulk";
+      assert.deepEqual(outputs[`${name}QueueUrl`]?.Value, { Ref: queueId });
+      assert.deepEqual(outputs[`${name}DeadLetterQueueUrl`]?.Value, { Ref: deadLetterQueueId });
+    }
+  });
+
+  it("runs the functions on Node.js 24, arm64, with the policies folder configured", () => {
+    const decide = LANES.map((lane) => laneResources(template, lane).fn);
+    for (const fn of [...decide, ingestFunction(template)[1]]) {
       assert.equal(fn.Properties.Runtime, "nodejs24.x");
       assert.deepEqual(fn.Properties.Architectures, ["arm64"]);
       const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
@@ -330,32 +442,39 @@ describe("DecisionsStack with the default context", () => {
     }
   });
 
-  it("has the decide function give back an item of a policy it has not loaded for 15 minutes (a rollout) before rejecting it", () => {
-    const [, fn] = decideFunction(template);
-    const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
-
-    assert.equal(variables.UNKNOWN_POLICY_WAIT_SECONDS, "900");
+  it("has the decide functions give back an item of a policy they have not loaded for 15 minutes (a rollout) before rejecting it", () => {
+    for (const lane of LANES) {
+      assert.equal(laneResources(template, lane).variables.UNKNOWN_POLICY_WAIT_SECONDS, "900");
+    }
   });
 
-  it("alarms on dead letters, message age, endpoint errors, function errors and throttles, configuration errors, and each policy's fallback rate", () => {
+  it("alarms on dead letters and message age per lane, interactive latency, endpoint errors, function errors and throttles, configuration errors, and each policy's fallback rate", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
     const names = alarms.map((alarm) => (alarm.Properties.MetricName as string | undefined) ?? "math");
 
     assert.deepEqual(names.sort(), [
+      // each lane's queue
       "ApproximateAgeOfOldestMessage",
-      // the DLQ, both Pipes' undelivered records, the results writer's unwritten jobs
+      "ApproximateAgeOfOldestMessage",
+      // each lane's DLQ, both Pipes' undelivered records, the results writer's unwritten jobs
+      "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ConfigurationErrors",
-      // decide, ingest, the jobs monitor
+      // each lane's decide function, ingest, the jobs monitor
+      "Errors",
       "Errors",
       "Errors",
       "Errors",
       "ExecutionsFailed",
       "IngestUnsentLines",
       "JobsStalled",
+      // the interactive lane's p95 send → outcome
+      "SendToOutcome",
+      // each lane's decide function, ingest
+      "Throttles",
       "Throttles",
       "Throttles",
       // the endpoint's 5xx and ModelError rates, then each policy's fallback rate
@@ -404,6 +523,79 @@ describe("DecisionsStack with the default context", () => {
     only(template, "AWS::CloudWatch::Dashboard");
   });
 
+  it("alarms per lane on its own DLQ and its oldest message (900 s interactive, a day bulk), and on the interactive p95 send → outcome", () => {
+    const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
+    const on = (metricName: string, queueId: string) =>
+      alarms.filter(
+        (alarm) =>
+          alarm.Properties.MetricName === metricName &&
+          JSON.stringify(alarm.Properties.Dimensions) ===
+            JSON.stringify([{ Name: "QueueName", Value: { "Fn::GetAtt": [queueId, "QueueName"] } }]),
+      );
+    const ages = { interactive: 900, bulk: 86_400 };
+
+    for (const lane of LANES) {
+      const { queueId, deadLetterQueueId } = laneResources(template, lane);
+      const [dead, ...moreDead] = on("ApproximateNumberOfMessagesVisible", deadLetterQueueId);
+      const [age, ...moreAge] = on("ApproximateAgeOfOldestMessage", queueId);
+      assert.deepEqual([moreDead, moreAge], [[], []]);
+      assert.deepEqual(
+        [dead?.Properties.Threshold, dead?.Properties.ComparisonOperator],
+        [1, "GreaterThanOrEqualToThreshold"],
+      );
+      assert.match(String(dead?.Properties.AlarmDescription), new RegExp(`${lane} lane's dead-letter queue`));
+      assert.deepEqual([age?.Properties.Threshold, age?.Properties.Statistic], [ages[lane], "Maximum"]);
+    }
+    const [, latency] = only(template, "AWS::CloudWatch::Alarm", { MetricName: "SendToOutcome" });
+    assert.deepEqual(
+      [
+        latency.Properties.Namespace,
+        latency.Properties.Dimensions,
+        latency.Properties.ExtendedStatistic,
+        latency.Properties.Period,
+        latency.Properties.EvaluationPeriods,
+        latency.Properties.Threshold,
+        latency.Properties.ComparisonOperator,
+        (latency.Properties.AlarmActions as unknown[]).length,
+      ],
+      [
+        "Decisions",
+        [
+          { Name: "lane", Value: "interactive" },
+          { Name: "service", Value: "decide" },
+        ],
+        "p95",
+        300,
+        2,
+        60_000,
+        "GreaterThanThreshold",
+        1,
+      ],
+    );
+  });
+
+  it("shows each lane's queue, send → outcome time and decide function on the dashboard", () => {
+    const [, dashboard] = only(template, "AWS::CloudWatch::Dashboard");
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+
+    for (const lane of LANES) {
+      for (const title of [
+        `${lane}: queue depth`,
+        `${lane}: send → outcome (ms)`,
+        `${lane}: decide function`,
+      ]) {
+        assert.ok(body.includes(title), title);
+      }
+      assert.match(
+        body,
+        new RegExp(
+          `\\\\"SendToOutcome\\\\",\\\\"lane\\\\",\\\\"${lane}\\\\",\\\\"service\\\\",\\\\"decide\\\\"`,
+        ),
+        lane,
+      );
+    }
+  });
+
   it("deploys no standard endpoint unless asked", () => {
     assert.equal(Object.keys(template.findResources("AWS::SageMaker::Endpoint")).length, 1);
   });
@@ -447,19 +639,15 @@ describe("DecisionsStack on GPU", () => {
           PrimaryContainer: Match.objectLike({ Environment: Match.objectLike({ SEMIF_GPU_LAYERS: layers }) }),
         })[1].Properties.PrimaryContainer as { Environment: Record<string, string> }
       ).Environment;
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
-    const [, fn] = decideFunction(template);
 
     assert.equal(environmentOf("-1").SEMIF_QUEUE_DEPTH, "8");
     assert.equal(environmentOf("-1").SEMIF_REQUEST_TIMEOUT_MS, "30000");
-    assert.equal(environmentOf("0").SEMIF_QUEUE_DEPTH, "2");
+    assert.equal(environmentOf("0").SEMIF_QUEUE_DEPTH, "3");
     assert.equal(environmentOf("0").SEMIF_REQUEST_TIMEOUT_MS, "60000");
-    // At minimum capacity the one instance may be the CPU fallback (3 slots): 3 invocations × 1 group.
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 3 });
-    assert.equal(
-      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
-      "1",
-    );
+    for (const layers of ["-1", "0"]) assert.equal(environmentOf(layers).SEMIF_INTERACTIVE_RESERVE, "2");
+    // At minimum capacity the one instance may be the CPU fallback (4 places, 2 reserved): 2 × 1 per lane.
+    assert.deepEqual(sizingOf(template, "interactive"), [2, 1]);
+    assert.deepEqual(sizingOf(template, "bulk"), [2, 1]);
   });
 
   it("keeps a given pool order and leaves the CPU pool out when asked, sizing for the GPU pools alone", () => {
@@ -478,14 +666,9 @@ describe("DecisionsStack on GPU", () => {
       { InstanceType: "ml.g6e.2xlarge", Priority: 2 },
     ]);
     assert.equal(Object.keys(template.findResources("AWS::SageMaker::Model")).length, 1);
-    // 9 GPU slots at minimum capacity: 2 invocations × 4 groups.
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
-    const [, fn] = decideFunction(template);
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
-    assert.equal(
-      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
-      "4",
-    );
+    // 9 GPU places at minimum capacity: interactive the 2 reserved (2 × 1), bulk the other 7 (2 × 3).
+    assert.deepEqual(sizingOf(template, "interactive"), [2, 1]);
+    assert.deepEqual(sizingOf(template, "bulk"), [2, 3]);
   });
 });
 
@@ -513,7 +696,7 @@ describe("DecisionsStack incident rule", () => {
 });
 
 describe("DecisionsStack sizing", () => {
-  it("raises the event source's maximum concurrency with the endpoint's minimum instances, not its maximum", () => {
+  it("raises each lane's maximum concurrency with the endpoint's minimum instances, not its maximum", () => {
     const template = templateOf({
       context: {
         accelerator: "gpu",
@@ -524,24 +707,31 @@ describe("DecisionsStack sizing", () => {
         maxConcurrentGroups: "3",
       },
     });
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
-    const [, fn] = decideFunction(template);
 
     assert.equal(target.Properties.MaxCapacity, 10);
-    // 2 instances × 9 requests ÷ 3 groups
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 6 });
-    assert.equal(
-      (fn.Properties.Environment as { Variables: Record<string, string> }).Variables.MAX_CONCURRENT_GROUPS,
-      "3",
-    );
+    // Interactive: 2 instances × 2 reserved = 4 calls, 2 × 2; bulk: 2 × (9 − 2) = 14 calls, 4 × 3.
+    assert.deepEqual(sizingOf(template, "interactive"), [2, 2]);
+    assert.deepEqual(sizingOf(template, "bulk"), [4, 3]);
   });
 
-  it("keeps the visibility timeout at 6 × the function timeout when the timeout changes", () => {
+  it("keeps both lanes' visibility timeouts at 6 × the function timeout when the timeout changes", () => {
     const template = templateOf({ context: { functionTimeoutSeconds: 300, batchingWindowSeconds: 5 } });
-    const [, queue] = only(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
 
-    assert.equal(queue.Properties.VisibilityTimeout, 6 * 300 + 5);
+    for (const lane of LANES) {
+      assert.equal(laneResources(template, lane).queue.Properties.VisibilityTimeout, 6 * 300 + 5);
+    }
+  });
+
+  it("refuses at synth a reserve that leaves the bulk lane fewer than 2 calls, naming the knob to raise", () => {
+    assert.throws(
+      () => templateOf({ context: { cpuRequestsPerInstance: 3 } }),
+      (error: unknown) =>
+        error instanceof InfraConfigError &&
+        error.problems.length === 1 &&
+        error.problems[0]?.knob === "cpuRequestsPerInstance" &&
+        /bulk lane/.test(error.message),
+    );
   });
 
   it("refuses a maxReceiveCount below 5 at synth, naming the knob", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Match, type Template } from "aws-cdk-lib/assertions";
 import { synthVariant } from "./synthVariant.js";
-import { OUTCOMES_PIPE_PROPS, OUTCOMES_TABLE_PROPS, WORK_QUEUE_MAPPING_PROPS } from "./templateQueries.js";
+import { laneResources, OUTCOMES_PIPE_PROPS, OUTCOMES_TABLE_PROPS } from "./templateQueries.js";
 
 type Resource = {
   Type: string;
@@ -170,8 +170,8 @@ describe("alarms", () => {
 
     assert.equal(
       queues.length,
-      5,
-      "work queue, DLQ, the outcomes and job events Pipes' undelivered records, the results writer's unwritten jobs",
+      7,
+      "each lane's work queue and DLQ, the outcomes and job events Pipes' undelivered records, the results writer's unwritten jobs",
     );
     for (const queue of queues) {
       const watching = alarms.filter(([, alarm]) =>
@@ -350,7 +350,6 @@ describe("the production profile", () => {
     const { template } = synthVariant("production");
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, config] = only(template, "AWS::SageMaker::EndpointConfig");
-    const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", WORK_QUEUE_MAPPING_PROPS);
 
     assert.equal(target.Properties.MinCapacity, 2);
     assert.equal(target.Properties.MaxCapacity, 4);
@@ -359,7 +358,11 @@ describe("the production profile", () => {
         ?.InitialInstanceCount,
       2,
     );
-    // 2 CPU instances × 3 slots = 6: 2 invocations × 3 groups.
-    assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 });
+    // 2 CPU instances × 4 places = 8, 2 × 2 reserved: each lane 4 calls, 2 invocations × 2 groups.
+    for (const lane of ["interactive", "bulk"]) {
+      const { mapping, variables } = laneResources(template, lane);
+      assert.deepEqual(mapping.Properties.ScalingConfig, { MaximumConcurrency: 2 }, lane);
+      assert.equal(variables.MAX_CONCURRENT_GROUPS, "2", lane);
+    }
   });
 });

@@ -6,6 +6,7 @@ import {
   actionsOf,
   actionsOn,
   JOBS_TABLE_PROPS,
+  laneResources,
   only,
   type Resource,
   resourcesOf,
@@ -53,32 +54,35 @@ describe("batch jobs in the CDK app", () => {
     });
   });
 
-  it("gives the decide function JOBS_TABLE and the work queue's maxReceiveCount, and the ingest function JOBS_TABLE", () => {
-    const [, decide] = functionWith(template, "ENDPOINT_NAME");
+  it("gives each lane's decide function JOBS_TABLE and its queue's maxReceiveCount, and the ingest function JOBS_TABLE", () => {
     const [, ingest] = functionWith(template, "WORK_QUEUE_URL");
-    const [, queue] = only(template, "AWS::SQS::Queue", { RedrivePolicy: Match.anyValue() });
 
-    const decideVariables = (decide.Properties.Environment as { Variables: Record<string, unknown> })
-      .Variables;
+    for (const lane of ["interactive", "bulk"]) {
+      const { queue, variables } = laneResources(template, lane);
+      assert.deepEqual(variables.JOBS_TABLE, { Ref: jobsId });
+      assert.equal(
+        variables.MAX_RECEIVE_COUNT,
+        String((queue.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount),
+      );
+    }
     const ingestVariables = (ingest.Properties.Environment as { Variables: Record<string, unknown> })
       .Variables;
-    assert.deepEqual(decideVariables.JOBS_TABLE, { Ref: jobsId });
-    assert.equal(
-      decideVariables.MAX_RECEIVE_COUNT,
-      String((queue.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount),
-    );
     assert.deepEqual(ingestVariables.JOBS_TABLE, { Ref: jobsId });
   });
 
   it("lets the decide and ingest functions get, put and update items of the jobs table, and nothing more there", () => {
-    for (const variable of ["ENDPOINT_NAME", "WORK_QUEUE_URL"]) {
-      const [, fn] = functionWith(template, variable);
+    const functions: Array<[string, Resource]> = [
+      ["interactive", laneResources(template, "interactive").fn],
+      ["bulk", laneResources(template, "bulk").fn],
+      ["ingest", functionWith(template, "WORK_QUEUE_URL")[1]],
+    ];
+    for (const [name, fn] of functions) {
       const statements = statementsFor(template, fn, "dynamodb:");
 
       assert.deepEqual(
         actionsOn(statements, jobsArn),
         ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
-        variable,
+        name,
       );
       const elsewhere = statements
         .flatMap(resourcesOf)
@@ -86,7 +90,7 @@ describe("batch jobs in the CDK app", () => {
       assert.deepEqual(
         elsewhere,
         elsewhere.map(() => jobsArn),
-        `${variable}: no index or other ARN of the jobs table`,
+        `${name}: no index or other ARN of the jobs table`,
       );
     }
   });

@@ -65,3 +65,47 @@ export function actionsOn(statements: readonly Statement[], resource: unknown): 
     .flatMap(actionsOf);
   return [...new Set(actions)].sort();
 }
+
+/** One lane of a synthesised stack: its decide function, event source mapping, queue and DLQ. */
+export interface LaneResources {
+  functionId: string;
+  fn: Resource;
+  /** The function's SQS event source mapping. */
+  mapping: Resource;
+  queueId: string;
+  queue: Resource;
+  deadLetterQueueId: string;
+  /** The function's environment variables. */
+  variables: Record<string, unknown>;
+}
+
+/**
+ * The lane's resources, found by structure: the decide function whose `LANE` is `lane`, the one
+ * event source mapping of that function, the queue the mapping reads, and the queue its redrive
+ * policy names.
+ */
+export function laneResources(template: Template, lane: string): LaneResources {
+  const [functionId, fn] = only(template, "AWS::Lambda::Function", {
+    Environment: { Variables: Match.objectLike({ LANE: lane, ENDPOINT_NAME: Match.anyValue() }) },
+  });
+  const [, mapping] = only(template, "AWS::Lambda::EventSourceMapping", {
+    ...WORK_QUEUE_MAPPING_PROPS,
+    FunctionName: { Ref: functionId },
+  });
+  const source = mapping.Properties.EventSourceArn as { "Fn::GetAtt": [string, string] };
+  const queueId = source["Fn::GetAtt"][0];
+  const queue = template.toJSON().Resources[queueId] as Resource;
+  assert.equal(queue.Type, "AWS::SQS::Queue");
+  const redrive = queue.Properties.RedrivePolicy as {
+    deadLetterTargetArn: { "Fn::GetAtt": [string, string] };
+  };
+  return {
+    functionId,
+    fn,
+    mapping,
+    queueId,
+    queue,
+    deadLetterQueueId: redrive.deadLetterTargetArn["Fn::GetAtt"][0],
+    variables: (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables,
+  };
+}

@@ -9,7 +9,7 @@ import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 // The CDK app's own rule, by its file (pure arithmetic): the bench sizes the pipeline as a deployment is sized.
-import { deriveDecideCapacity } from "../../../infra/capacity/deriveDecideCapacity.js";
+import { deriveLaneCapacity } from "../../../infra/capacity/deriveDecideCapacity.js";
 import {
   createLocalDecideHandler,
   type LocalStack,
@@ -55,7 +55,7 @@ export interface BacklogBenchOptions {
    * Function instances (each its own decide handler, so its own limiter and retry budget, under an
    * event source slot of concurrency 1, as Lambda runs one invocation per instance). Default: the
    * event source's maximum concurrency the CDK app derives from what the adapter admits
-   * (`deriveDecideCapacity`: 2 for 1 running + 8 waiting).
+   * (`deriveLaneCapacity`: 2 for 1 running + 8 waiting).
    */
   instances?: number;
   /** `MAX_CONCURRENT_GROUPS` of each instance. Default: the CDK app's derivation (4 for 9 admitted). */
@@ -162,7 +162,7 @@ const CONFIGURED_GROUPS = 4;
  * off and an explicit admission of 1 running + 8 waiting, the gateway) with a counting proxy
  * between the gateway and the adapter, and `instances` decide function instances each under its
  * own event source slot, sized by default as the CDK app sizes a deployment for what the endpoint
- * admits at minimum capacity (`deriveDecideCapacity`). Warms every part (a small backlog through
+ * admits at minimum capacity (`deriveLaneCapacity`). Warms every part (a small backlog through
  * the pipeline, then the adapter alone), then runs `rounds` rounds: each puts its share of the
  * items on the queue at once and drains it, with the adapter alone measured on the same items
  * right before or after (in turn), so each round's ratio compares runs side by side. Then checks
@@ -251,16 +251,16 @@ function setupOf(options: BacklogBenchOptions): BacklogBenchSetup {
   if (!Number.isInteger(roundCount) || roundCount < 1 || roundCount > count) {
     throw new RangeError(`rounds must be an integer from 1 to the items (${count}), got ${roundCount}`);
   }
-  const derived = deriveDecideCapacity({
-    minInstances: 1,
-    requestsPerInstanceByPool: [ADAPTER_ADMISSION.running + ADAPTER_ADMISSION.waiting],
-    configuredGroupsPerInvocation: CONFIGURED_GROUPS,
-  });
+  // One lane holding every place of one instance (the backlog bench drains one queue).
+  const derived = deriveLaneCapacity(
+    ADAPTER_ADMISSION.running + ADAPTER_ADMISSION.waiting,
+    CONFIGURED_GROUPS,
+  );
   const instances = options.instances ?? derived.maxConcurrency;
   const maxConcurrentGroups = options.maxConcurrentGroups ?? derived.groupsPerInvocation;
   const sizing =
     options.instances === undefined && options.maxConcurrentGroups === undefined
-      ? `the CDK app's derivation for ${derived.admittedAtMinimum} admitted (deriveDecideCapacity)`
+      ? `the CDK app's derivation for ${derived.calls} admitted (deriveLaneCapacity)`
       : "given (--instances / --groups)";
   const functionTimeoutMs = options.functionTimeoutMs ?? 120_000;
   const visibilityTimeoutSeconds =

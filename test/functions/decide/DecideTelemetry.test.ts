@@ -82,3 +82,39 @@ describe("DecideTelemetry.recordFailed", () => {
     assert.equal(emf.ConfigurationErrors, undefined);
   });
 });
+
+describe("DecideTelemetry.sendToOutcome", () => {
+  it("emits SendToOutcome in milliseconds with the function's lane as a dimension beside the service", async () => {
+    const metrics = new Metrics({ namespace: "DecisionsTest", serviceName: "decide" });
+    const target = new DecideTelemetry(
+      new Logger({ serviceName: "decide", logLevel: "WARN" }),
+      metrics,
+      "bulk",
+    );
+
+    const { stdout } = await captured(() => target.sendToOutcome(1234));
+
+    assert.equal(stdout.length, 1);
+    const emf = stdout[0] as {
+      SendToOutcome: number;
+      lane: string;
+      service: string;
+      _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: unknown[] }> };
+    };
+    assert.deepEqual([emf.SendToOutcome, emf.lane, emf.service], [1234, "bulk", "decide"]);
+    const [directive] = emf._aws.CloudWatchMetrics;
+    assert.equal(directive?.Namespace, "DecisionsTest");
+    assert.deepEqual(directive?.Dimensions, [["service", "lane"]]);
+    assert.deepEqual(directive?.Metrics, [{ Name: "SendToOutcome", Unit: "Milliseconds" }]);
+  });
+
+  it("names the interactive lane by default, and counts a send stamped after the outcome (clocks apart) as 0", async () => {
+    const metrics = new Metrics({ namespace: "DecisionsTest", serviceName: "decide" });
+    const target = new DecideTelemetry(new Logger({ serviceName: "decide", logLevel: "WARN" }), metrics);
+
+    const { stdout } = await captured(() => target.sendToOutcome(-40));
+
+    const emf = stdout[0] as { SendToOutcome: number; lane: string };
+    assert.deepEqual([emf.SendToOutcome, emf.lane], [0, "interactive"]);
+  });
+});

@@ -69,13 +69,51 @@ describe("knobs within AWS's limits", () => {
     assert.match(run.stderr, /instanceProvisionTimeoutSeconds: must be an integer from 300 to 3600, got 120/);
   });
 
-  it("refuses an endpoint that admits fewer than 2 requests at minimum capacity", () => {
-    const problems = problemsOf({ cpuRequestsPerInstance: "1" });
+  it("refuses requests per instance that leave the bulk lane fewer than 2 calls at minimum capacity, naming the smallest pool's knob", () => {
+    const problems = problemsOf({ cpuRequestsPerInstance: "3" });
 
     assert.deepEqual(
       problems.map((problem) => problem.knob),
-      ["minInstances"],
+      ["cpuRequestsPerInstance"],
     );
+    assert.match(
+      problems[0]?.message ?? "",
+      /bulk lane.*= 1: raise the smallest pool's requests per instance/,
+    );
+    // On GPU with the CPU fallback pool the CPU pool is the smallest; without it, the GPU pools.
+    assert.deepEqual(
+      problemsOf({ accelerator: "gpu", cpuRequestsPerInstance: "3" }).map((problem) => problem.knob),
+      ["cpuRequestsPerInstance"],
+    );
+    assert.deepEqual(
+      problemsOf({ accelerator: "gpu", cpuFallbackPool: "false", gpuRequestsPerInstance: "3" }).map(
+        (problem) => problem.knob,
+      ),
+      ["gpuRequestsPerInstance"],
+    );
+  });
+
+  it("refuses a reserve that leaves the interactive lane fewer than 2 calls, naming the reserve", () => {
+    const problems = problemsOf({ interactiveReservePerInstance: "1" });
+
+    assert.deepEqual(
+      problems.map((problem) => problem.knob),
+      ["interactiveReservePerInstance"],
+    );
+    assert.match(problems[0]?.message ?? "", /raise interactiveReservePerInstance or minInstances/);
+    // Two instances reserve 2 × 1: enough for the interactive lane's 2 invocations.
+    assert.equal(
+      read({ interactiveReservePerInstance: "1", minInstances: "2" }).interactiveReservePerInstance,
+      1,
+    );
+  });
+
+  it("refuses a bulk oldest-message alarm that would come after SQS deleted the message", () => {
+    assert.deepEqual(
+      problemsOf({ bulkOldestMessageAlarmSeconds: String(4 * 86_400) }).map((problem) => problem.knob),
+      ["bulkOldestMessageAlarmSeconds"],
+    );
+    assert.equal(read({ bulkOldestMessageAlarmSeconds: "86400" }).bulkOldestMessageAlarmSeconds, 86_400);
   });
 });
 

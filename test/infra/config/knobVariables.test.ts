@@ -38,11 +38,23 @@ const GIVEN: readonly unknown[] = [
   10_000_000,
 ];
 
+/**
+ * Other knobs a knob is given beside it, so that the stack's cross-checks leave room for every value
+ * its variable accepts: the interactive reserve is checked against the places per instance (both
+ * lanes must fit), so the instances get the most places and two of them.
+ */
+const ROOM: Readonly<Record<string, Record<string, unknown>>> = {
+  interactiveReservePerInstance: { cpuRequestsPerInstance: 10_000, minInstances: 2 },
+};
+
 /** The knob's value as the CDK app reads it, or the error's class. */
 function asKnob(name: string, value: unknown): unknown {
   try {
     return (
-      readInfraSettings(new App({ context: { [name]: value } }).node) as unknown as Record<string, unknown>
+      readInfraSettings(new App({ context: { ...ROOM[name], [name]: value } }).node) as unknown as Record<
+        string,
+        unknown
+      >
     )[name];
   } catch (error) {
     return (error as Error).name;
@@ -83,6 +95,7 @@ describe("knobs that set a variable", () => {
       ["cpuThreads", "SEMIF_THREADS"],
       ["gpuLayers", "SEMIF_GPU_LAYERS"],
       ["ingestMaxLinesPerInvocation", "MAX_LINES_PER_INVOCATION"],
+      ["interactiveReservePerInstance", "SEMIF_INTERACTIVE_RESERVE"],
       ["jobStallMinutes", "JOB_STALL_MINUTES"],
       ["maxConcurrentGroups", "MAX_CONCURRENT_GROUPS"],
     ]);
@@ -102,11 +115,21 @@ describe("knobs that set a variable", () => {
       INFRA_KNOBS.find((knob) => knob.name === "contextSize")?.setting,
       SERVER_SETTING_ENTRIES.contextSize,
     );
+    assert.equal(
+      INFRA_KNOBS.find((knob) => knob.name === "interactiveReservePerInstance")?.setting,
+      SERVER_SETTING_ENTRIES.interactiveReserve,
+    );
 
     for (const knob of crossing) {
       for (const value of GIVEN) {
         // `cpuThreads` also takes `auto` (the variable left unset); every other value is the variable's.
         const setting = knob.setting as Parameters<typeof parseSetting>[0];
+        // A reserve of 0 is a valid adapter setting (no lanes) but leaves the interactive lane's
+        // decide function no calls: the stack refuses it (deployKnobs.test.ts).
+        if (knob.name === "interactiveReservePerInstance" && asReader(setting, value) === 0) {
+          assert.equal(asKnob(knob.name, value), "InfraConfigError");
+          continue;
+        }
         assert.deepEqual(
           asKnob(knob.name, value),
           asReader(setting, value),
@@ -134,12 +157,26 @@ describe("the synthesised functions' environments", () => {
   after(() => synth?.dispose());
 
   it("read back, through the functions' own config readers, as the values the stack deployed", () => {
-    const decide = readDecideConfig(functionEnvironment(synth, /^Decides work items/), "/unused");
+    const decide = readDecideConfig(
+      functionEnvironment(synth, /^Decides work items of the interactive lane/),
+      "/unused",
+    );
+    const bulk = readDecideConfig(
+      functionEnvironment(synth, /^Decides work items of the bulk lane/),
+      "/unused",
+    );
     const ingest = readIngestConfig(functionEnvironment(synth, /^Ingests JSONL/), "/unused");
 
     // The knob is the ceiling; the stack may derive fewer from the endpoint's capacity.
-    assert.equal(decide.maxConcurrentGroups, synth.stack.decideCapacity.groupsPerInvocation);
-    assert.ok(decide.maxConcurrentGroups >= 1 && decide.maxConcurrentGroups <= 7);
+    assert.equal(
+      decide.maxConcurrentGroups,
+      synth.stack.decideCapacity.lanes.interactive.groupsPerInvocation,
+    );
+    assert.equal(bulk.maxConcurrentGroups, synth.stack.decideCapacity.lanes.bulk.groupsPerInvocation);
+    for (const config of [decide, bulk]) {
+      assert.ok(config.maxConcurrentGroups >= 1 && config.maxConcurrentGroups <= 7);
+    }
+    assert.deepEqual([decide.lane, bulk.lane], ["interactive", "bulk"]);
     assert.equal(ingest.maxLinesPerInvocation, 1234);
     assert.equal(
       readJobsMonitorConfig(functionEnvironment(synth, /^Checks the batch jobs/)).stallMinutes,
