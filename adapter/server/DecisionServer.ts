@@ -506,7 +506,7 @@ export class DecisionServer implements AsyncDisposable {
         record.refused = true;
         throw this.#atCapacity(lane);
       }
-      await ticket.start(controller.signal);
+      await this.#startOrRefuse(ticket, controller.signal, record);
       const answer = await answerInvocation(engine, prepared, controller.signal, this.#adapterBuild);
       record.status = 200;
       record.summary = answer.summary;
@@ -573,6 +573,26 @@ export class DecisionServer implements AsyncDisposable {
     } finally {
       clearTimeout(timer);
       pace.stop();
+    }
+  }
+
+  /**
+   * Waits for a running slot. A deadline that passes while the request still waits is a busy answer
+   * (503 with `Retry-After`, counted as a refusal), not a 504: nothing was evaluated, and a bulk call
+   * that interactive calls kept overtaking must come back later, not count as a failure that moves its
+   * message towards the dead-letter queue.
+   */
+  async #startOrRefuse(ticket: AdmissionTicket, signal: AbortSignal, record: RequestRecord): Promise<void> {
+    try {
+      await ticket.start(signal);
+    } catch (error) {
+      if (!(signal.reason instanceof DeadlineExceededError) || error !== signal.reason) throw error;
+      record.refused = true;
+      throw new ServiceUnavailableError(
+        `the request waited ${this.#settings.requestTimeoutMs} ms for a running slot without starting (the server is busy${ticket.lane === "bulk" ? "; interactive calls go first" : ""}); retry the request`,
+        this.#settings.retryAfterSeconds,
+        { cause: error },
+      );
     }
   }
 

@@ -111,6 +111,42 @@ describe("DecisionServer lanes", () => {
     assert.deepEqual(lanes, ["bulk", "bulk", "bulk", "interactive"]);
   });
 
+  it("answers a call whose deadline passes while it still waits with a busy 503, not a 504", async () => {
+    // The deadline is generous so that reading and preparing the body never meet it, even on a busy
+    // machine; the engine is held, so the waiting call cannot start before it passes.
+    const h = await startHeldServer({
+      maxInFlight: 1,
+      queueDepth: 2,
+      interactiveReserve: 1,
+      retryAfterSeconds: 3,
+      requestTimeoutMs: 2_000,
+    });
+    let running: Promise<SendResult> | undefined;
+    try {
+      h.engine.hold();
+      running = decide(h.port, "bulk-0", laneAttributeOf("bulk"));
+      await waitFor(() => h.engine.begun.length === 1, "the first bulk call runs");
+      const waited = await decide(h.port, "bulk-1", laneAttributeOf("bulk"));
+
+      assert.equal(waited.status, 503, JSON.stringify(waited.json));
+      assert.equal(waited.headers["retry-after"], "3");
+      assert.equal(waited.json.retryable, true);
+      assert.match(
+        waited.json.error,
+        /waited 2000 ms for a running slot without starting .*interactive calls go first/,
+      );
+      assert.deepEqual(h.engine.begun, ["bulk-0"], "the waiting call never reached the engine");
+    } finally {
+      h.engine.letGo();
+      await running;
+      await h.server.close();
+    }
+    assert.deepEqual(
+      h.logger.events("requests_refused").map((line) => [line.lane, line.count]),
+      [["bulk", 1]],
+    );
+  });
+
   it("treats a call without the header, or with an unknown or malformed lane, as interactive", async () => {
     // Bulk may only run (1 place); the 4 waiting places are interactive's alone.
     const h = await startHeldServer({ maxInFlight: 1, queueDepth: 4, interactiveReserve: 4 });
