@@ -9,7 +9,7 @@
  * changes between each outcome before and after (id, old, new).
  */
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -40,7 +40,7 @@ describe("redecide --model-sha256 with a diff, across two models (integration)",
       adapterThreads: 2,
       dataDir: join(folder, "dynamodb"),
       ...(model === undefined ? {} : { model }),
-      createHandler: (context) => createLocalDecideHandler(context, { policyDir: "policies" }),
+      createHandler: (context) => createLocalDecideHandler(context, { policyDir: join(folder, "policies") }),
     });
 
   const io = (sink: { out: string; err: string }) => ({
@@ -121,6 +121,13 @@ describe("redecide --model-sha256 with a diff, across two models (integration)",
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), "redecide-model-"));
+    // The generated models' answers are near uniform: with the shipped thresholds every question
+    // would stand on its fallback under both models. Low thresholds let the models' answers stand.
+    const shipped = await readFile(join("policies", `${POLICY}.yaml`), "utf8");
+    const lowered = shipped.replace(/threshold: 0\.\d+/g, "threshold: 0.01");
+    assert.notEqual(lowered, shipped, "the policy's thresholds were found");
+    await mkdir(join(folder, "policies"));
+    await writeFile(join(folder, "policies", `${POLICY}.yaml`), lowered);
     // The new model: the same kind as the stack's demo model, another seed, with its manifest.
     const newModel = await ensureGeneratedModel("tiny-qwen3", {
       seed: NEW_SEED,
