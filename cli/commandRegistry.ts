@@ -141,6 +141,21 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "functions", "operations"],
   },
   {
+    name: "shadow",
+    summary:
+      "compare a candidate model or policy version's shadow answers with the live outcomes (agreement, review load)",
+    module: "./commands/shadowCommand.js",
+    exportName: "shadowCommand",
+    parts: ["contract", "evaluation", "functions", "operations"],
+  },
+  {
+    name: "compare",
+    summary: "compare two classify results files item by item (agreement, status changes, confidence shift)",
+    module: "./commands/compareCommand.js",
+    exportName: "compareCommand",
+    parts: ["contract", "evaluation", "functions", "operations"],
+  },
+  {
     name: "jobs",
     summary:
       "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",

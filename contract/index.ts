@@ -7,7 +7,8 @@
  *
  * - `wire/`: the adapter's wire formats (SemIf, System One, chat, the JSON text kept as written).
  * - `workItem/`: a work item as a producer writes it.
- * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index.
+ * - `outcome/`: the outcome item with its statuses, its size limits, the table's keys and index;
+ *   the shadow record (a candidate's answer for an item, kept beside its outcome, never one).
  * - `jobs/`: batch jobs (one per ingested object version): the job record, its table's keys, the
  *   results line, the manifest and the "Decision Job Completed" event.
  * - `lanes/`: the pipeline's lanes (interactive, bulk) and how a call names its lane to the endpoint.
@@ -141,6 +142,24 @@ export {
   OUTCOMES_TABLE_KEYS,
   UNPARSED_POLICY,
 } from "./outcome/outcomesTableKeys.js";
+export {
+  CANDIDATE_NAME_PATTERN,
+  isShadowRecordKey,
+  SHADOW_FAILURE_REASON_CHARS,
+  SHADOW_RECORD_KIND,
+  SHADOW_RECORD_PREFIX,
+  SHADOW_RECORD_RETENTION_SECONDS,
+  SHADOW_RECORD_TTL_ATTRIBUTE,
+  type ShadowCandidate,
+  ShadowCandidateSchema,
+  ShadowFailureSchema,
+  type ShadowRecord,
+  ShadowRecordSchema,
+  type ShadowResult,
+  ShadowResultSchema,
+  shadowKeyOf,
+  shadowPartitionOf,
+} from "./outcome/ShadowRecordSchema.js";
 export {
   type PolicyCatalogueEntry,
   PolicyCatalogueEntrySchema,

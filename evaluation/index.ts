@@ -23,6 +23,12 @@ export {
 } from "./calibration/index.js";
 export { renderCoverageErrorCurve, renderReliabilityDiagram } from "./charts/index.js";
 export {
+  type ComparableDecision,
+  compareDecisions,
+  type DecisionComparison,
+  formatComparison,
+} from "./comparison/index.js";
+export {
   type JevBenchItem,
   type JevBenchRecord,
   type JevBenchSummary,

@@ -5,6 +5,7 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { SingleBar } from "cli-progress";
 import { packageRoot } from "../adapter/models/packageRoot.js";
 import { isFailureRecordKey } from "../contract/failures/FailureRecordSchema.js";
+import { isShadowRecordKey } from "../contract/outcome/ShadowRecordSchema.js";
 import type { Outcome } from "../functions/outcomes/index.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "./createLocalDecideHandler.js";
 import { createLocalIngestHandler } from "./createLocalIngestHandler.js";
@@ -257,8 +258,12 @@ async function scanOutcomes(stack: LocalStack): Promise<Outcome[]> {
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documents.send(new ScanCommand({ TableName: stack.table, ExclusiveStartKey: start }));
-    // Failure records share the table under their own key prefix: they are no outcomes.
-    outcomes.push(...((page.Items ?? []).filter((item) => !isFailureRecordKey(item.policy)) as Outcome[]));
+    // Failure and shadow records share the table under their own key prefixes: they are no outcomes.
+    outcomes.push(
+      ...((page.Items ?? []).filter(
+        (item) => !isFailureRecordKey(item.policy) && !isShadowRecordKey(item.policy),
+      ) as Outcome[]),
+    );
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return outcomes;

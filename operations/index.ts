@@ -4,7 +4,9 @@
  * dead-letter queue), `outcomes/` (export outcomes, send items to be decided again; reading and reviewing them is
  * the table's home's, `functions/outcomes`), `jobs/` (read and
  * wait for batch jobs, fetch their results), `classify/`
- * (offline batch classification through the pipeline's own units), `common/` (AWS client
+ * (offline batch classification through the pipeline's own units), `compare/` (shadow records
+ * with their live outcomes, or two results files, read for `decisions shadow report` and `compare`),
+ * `common/` (AWS client
  * settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
  */
 export { classifyItems, InProcessEndpoint, ResultsFile, readItemLines } from "./classify/index.js";

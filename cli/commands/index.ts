@@ -8,6 +8,7 @@ export { buildLlamaCommand, createBuildLlamaCommand } from "./buildLlamaCommand.
 export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js";
 export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
+export { compareCommand, createCompareCommand } from "./compareCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
 export { createJobsCommand, type JobsCommandIo, jobsCommand } from "./jobsCommand.js";
@@ -30,5 +31,6 @@ export {
   settingsUsage,
   settingValues,
 } from "./serveCommand.js";
+export { createShadowCommand, shadowCommand } from "./shadowCommand.js";
 export { startCommand, startUsage } from "./startCommand.js";
 export { createSubmitCommand, submitCommand, submitUsage } from "./submitCommand.js";

@@ -5,6 +5,7 @@
  * deciding again items that ended wrongly.
  */
 import { createWriteStream } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -20,11 +21,15 @@ import {
 import { defaultPolicyDir, loadNamedPolicy } from "../../operations/common/index.js";
 import {
   createOutcomesClient,
+  decidedBy,
+  diffRedecided,
   type ExportCounts,
   type ExportFormat,
   exportOutcomes,
+  formatRedecideDiff,
   formatReviewHistory,
   planRedecide,
+  type RedecideSelector,
   sendRedecides,
 } from "../../operations/outcomes/index.js";
 import { createSqsClient } from "../../operations/queue/index.js";
@@ -39,6 +44,8 @@ const DEFAULT_TABLE = "outcomes";
 const DEFAULT_LIMIT = 20;
 /** A range redecide sends more than this many items only with --yes. */
 const CONFIRM_OVER = 10;
+/** Seconds a redecide with --diff waits for the new outcomes unless --wait says otherwise. */
+const DIFF_WAIT_SECONDS = 300;
 /** Item ids a dry run lists at most. */
 const DRY_RUN_LISTED = 20;
 
@@ -51,6 +58,9 @@ const USAGE = `usage:
   decisions outcomes redecide <id> --policy <p> --queue-url <url> [--sqs-endpoint-url <url>] [--wait <s>]
                             [--replace-reviews] [table options]
   decisions outcomes redecide --policy <p> --status <s> --since <time> [--until <time>] [--replace-reviews]
+                            (--dry-run | --queue-url <url> [--yes]) [--sqs-endpoint-url <url>] [--wait <s>] [table options]
+  decisions outcomes redecide --policy <p> (--model-sha256 <old> | --policy-version <old>) [--status <s>]
+                            [--since <time>] [--until <time>] [--replace-reviews] [--diff <file>]
                             (--dry-run | --queue-url <url> [--yes]) [--sqs-endpoint-url <url>] [--wait <s>] [table options]
 
 list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest first: of one status through the
@@ -84,6 +94,11 @@ redecide sends the work item kept in an outcome (up to 16 KiB) to the work queue
          more than ${CONFIRM_OVER} are sent only with --yes. --wait <s>: wait up to s seconds for the new outcomes.
          An outcome a person reviewed (status reviewed, or a partial review) is not sent: it is listed
          and kept, unless --replace-reviews (the review then stays in the new outcome's history).
+         --model-sha256 <old> / --policy-version <old> (both: both must hold): every outcome of the policy
+         that model or policy version decided (of --status, updated from --since to --until, when given),
+         after a promotion. --diff <file>: waits for the new outcomes (--wait, default ${DIFF_WAIT_SECONDS} s) and
+         writes what changed as JSON: counts, every status change and, per question, every changed answer
+         (id, old, new); items not decided again within the wait are listed as pending. A summary is printed.
 
 statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
@@ -115,6 +130,9 @@ const FLAGS = {
   yes: { type: "boolean" },
   wait: { type: "string" },
   policies: { type: "string" },
+  "model-sha256": { type: "string" },
+  "policy-version": { type: "string" },
+  diff: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -135,6 +153,9 @@ const SUB_FLAGS: Record<Sub, readonly string[]> = {
     "sqs-endpoint-url",
     "wait",
     "replace-reviews",
+    "model-sha256",
+    "policy-version",
+    "diff",
   ],
 };
 const SHARED_FLAGS = [...TABLE_OPTION_NAMES, "policies", "help"];
@@ -163,7 +184,9 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
       }
       const { sub, values, positionals } = parsed;
       const takesId =
-        sub === "show" || sub === "review" || (sub === "redecide" && values.since === undefined);
+        sub === "show" ||
+        sub === "review" ||
+        (sub === "redecide" && values.since === undefined && selectorOf(values) === undefined);
       if (positionals.length !== (takesId ? 1 : 0)) {
         throw new UsageError(takesId ? "exactly one outcome id is needed" : `"outcomes ${sub}" takes no id`, {
           usage: USAGE,
@@ -387,8 +410,14 @@ async function redecide(
   stderr: CliOutput["stderr"],
 ): Promise<number> {
   let chosen: StoredOutcome[];
-  if (id !== undefined) {
-    for (const flag of ["status", "until", "dry-run", "yes"] as const) {
+  const selector = selectorOf(values);
+  if (id === undefined && selector !== undefined) {
+    chosen = await decidedByOld(table, policy, selector, values);
+    stdout.write(
+      inertLines(`${chosen.length} outcome(s) of ${policy} decided by ${describeSelector(selector)}\n`),
+    );
+  } else if (id !== undefined) {
+    for (const flag of ["status", "until", "dry-run", "yes", "diff"] as const) {
       if (values[flag] !== undefined)
         throw new UsageError(`--${flag} selects a range: give --since instead of an id`, { usage: USAGE });
     }
@@ -440,7 +469,9 @@ async function redecide(
   const queueUrl = values["queue-url"];
   if (queueUrl === undefined || queueUrl === "")
     throw new UsageError("--queue-url is required to send (or --dry-run)", { usage: USAGE });
-  const waitSeconds = values.wait === undefined ? 0 : readWait(values.wait);
+  const diffFile = values.diff;
+  const waitSeconds =
+    values.wait === undefined ? (diffFile === undefined ? 0 : DIFF_WAIT_SECONDS) : readWait(values.wait);
   const sqs = createSqsClient({ region: values.region, endpointUrl: values["sqs-endpoint-url"] }, queueUrl);
   let sent: Awaited<ReturnType<typeof sendRedecides>>;
   try {
@@ -456,17 +487,34 @@ async function redecide(
   stdout.write(
     `sent ${sent.length - failed.length} item(s) to be decided again; each replaces the outcome at the updated_at read, which stays in its history\n`,
   );
-  if (waitSeconds > 0) await waitForRedecides(table, sent, waitSeconds, stdout);
+  const redecided = waitSeconds > 0 ? await waitForRedecides(table, sent, waitSeconds, stdout) : new Map();
+  if (diffFile !== undefined) {
+    const sentKeys = new Set(sent.filter((entry) => entry.ok).map((entry) => entry.id));
+    const diff = diffRedecided({
+      policy,
+      selected: selectedOf(selector, values),
+      pairs: plan.ready
+        .filter((outcome) => sentKeys.has(outcome.id))
+        .map((outcome) => ({ before: outcome, after: redecided.get(outcome.id) })),
+      keptReviewed: plan.reviewed,
+    });
+    await writeFile(diffFile, `${JSON.stringify(diff, null, 2)}\n`);
+    stdout.write(inertLines(`${formatRedecideDiff(diff).join("\n")}\ndiff written to ${diffFile}\n`));
+  }
   return failed.length > 0 || plan.unsendable.length > 0 || plan.reviewed.length > 0 ? 1 : 0;
 }
 
-/** Reads the sent items until each has a newer outcome, or `seconds` pass; prints each one's status. */
+/**
+ * Reads the sent items until each has a newer outcome, or `seconds` pass; prints each one's status.
+ * @returns the new outcomes by item id.
+ */
 async function waitForRedecides(
   table: OutcomesReader,
   sent: Awaited<ReturnType<typeof sendRedecides>>,
   seconds: number,
   stdout: CliOutput["stdout"],
-): Promise<void> {
+): Promise<Map<string, StoredOutcome>> {
+  const redecided = new Map<string, StoredOutcome>();
   const waiting = new Map(
     sent.filter((entry) => entry.ok).map((entry) => [`${entry.policy}/${entry.id}`, entry]),
   );
@@ -476,6 +524,7 @@ async function waitForRedecides(
       const outcome = await table.get(entry.policy, entry.id);
       if (outcome !== undefined && entry.ok && outcome.updated_at !== entry.updatedAt) {
         stdout.write(inertLines(`${key}: ${outcome.status} (updated_at ${outcome.updated_at})\n`));
+        redecided.set(entry.id, outcome);
         waiting.delete(key);
       }
     }
@@ -483,6 +532,64 @@ async function waitForRedecides(
   }
   for (const key of waiting.keys())
     stdout.write(inertLines(`${key}: not decided again within ${seconds} s\n`));
+  return redecided;
+}
+
+/** The model or policy version a redecide selects by, when --model-sha256 or --policy-version is given. */
+function selectorOf(values: Values): RedecideSelector | undefined {
+  const model = values["model-sha256"];
+  const version = values["policy-version"];
+  if (model === undefined && version === undefined) return undefined;
+  if (model !== undefined && !/^[0-9a-fA-F]{64}$/.test(model))
+    throw new UsageError(`--model-sha256 must be 64 hex digits, got "${model}"`, { usage: USAGE });
+  if (version === "") throw new UsageError("--policy-version must not be empty", { usage: USAGE });
+  return {
+    ...(model === undefined ? {} : { modelSha256: model.toLowerCase() }),
+    ...(version === undefined ? {} : { policyVersion: version }),
+  };
+}
+
+function describeSelector(selector: RedecideSelector): string {
+  return [
+    selector.modelSha256 === undefined ? "" : `model ${selector.modelSha256}`,
+    selector.policyVersion === undefined ? "" : `policy version ${selector.policyVersion}`,
+  ]
+    .filter((part) => part !== "")
+    .join(" and ");
+}
+
+function selectedOf(selector: RedecideSelector | undefined, values: Values): Record<string, string> {
+  return {
+    ...(selector?.modelSha256 === undefined ? {} : { model_sha256: selector.modelSha256 }),
+    ...(selector?.policyVersion === undefined ? {} : { policy_version: selector.policyVersion }),
+    ...(values.status === undefined ? {} : { status: values.status }),
+    ...(values.since === undefined ? {} : { since: values.since }),
+  };
+}
+
+/**
+ * Every outcome of the policy (of --status, updated from --since to --until, when given) that the
+ * old model or policy version decided: the policy's whole partition is read page by page.
+ */
+async function decidedByOld(
+  table: OutcomesReader,
+  policy: string,
+  selector: RedecideSelector,
+  values: Values,
+): Promise<StoredOutcome[]> {
+  const status = readStatus(values.status);
+  const since = values.since === undefined ? undefined : readTime(values.since, "--since");
+  const until = values.until === undefined ? undefined : readTime(values.until, "--until");
+  const chosen: StoredOutcome[] = [];
+  for await (const page of table.all(policy, status === undefined ? {} : { status })) {
+    for (const outcome of page) {
+      if (!decidedBy(outcome, selector)) continue;
+      if (since !== undefined && outcome.updated_at < since) continue;
+      if (until !== undefined && outcome.updated_at > until) continue;
+      chosen.push(outcome);
+    }
+  }
+  return chosen;
 }
 
 function readTime(text: string | undefined, flag: string): string {

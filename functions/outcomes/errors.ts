@@ -116,6 +116,32 @@ export class MalformedOutcomeError extends OutcomesAccessError {
   }
 }
 
+/**
+ * A shadow record that does not have the shadow record schema's shape: refused before it is written
+ * (the decide function's input was wrong), or read from the table damaged.
+ */
+export class MalformedShadowRecordError extends OutcomesAccessError {
+  override name = "MalformedShadowRecordError";
+  /** What does not match, `path: message` each. */
+  readonly problems: readonly string[];
+  constructor(
+    readonly tableName: string,
+    /** The item's `<policy>/<id>`. */
+    readonly key: string,
+    issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
+    options?: { cause?: unknown },
+  ) {
+    const problems = issues.map(
+      (issue) => `${issue.path.map(String).join(".") || "(record)"}: ${issue.message}`,
+    );
+    super(
+      `the shadow record of ${key} in ${tableName} is not valid: ${problems.slice(0, 3).join("; ")}`,
+      options,
+    );
+    this.problems = problems;
+  }
+}
+
 /** The table could not be read or written (missing table, no access, DynamoDB down). */
 export class OutcomesTableError extends OutcomesAccessError {
   override name = "OutcomesTableError";

@@ -40,6 +40,16 @@ export {
   UNPARSED_POLICY,
 } from "../../contract/outcome/outcomesTableKeys.js";
 export {
+  isShadowRecordKey,
+  SHADOW_RECORD_KIND,
+  SHADOW_RECORD_PREFIX,
+  type ShadowCandidate,
+  type ShadowRecord,
+  ShadowRecordSchema,
+  type ShadowResult,
+  shadowKeyOf,
+} from "../../contract/outcome/ShadowRecordSchema.js";
+export {
   boundOutcomeSize,
   jsonBytes,
   minimalRejectedOutcome,
@@ -53,6 +63,7 @@ export { classifyStoreError } from "./classifyStoreError.js";
 export {
   AmendRequiredError,
   MalformedOutcomeError,
+  MalformedShadowRecordError,
   NotReviewableError,
   OutcomeAlreadyRecordedError,
   OutcomeNotFoundError,
@@ -79,6 +90,13 @@ export { parseReviewAnswer } from "./parseReviewAnswer.js";
 export { readStoredOutcome } from "./readStoredOutcome.js";
 export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
 export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome, reviewsOf } from "./reviewOutcome.js";
+export {
+  type ShadowCallOptions,
+  type ShadowRange,
+  type ShadowRecordInput,
+  ShadowRecordStore,
+  type ShadowRecordStoreOptions,
+} from "./ShadowRecordStore.js";
 export { type PayloadSummary, payloadPreview, payloadSha256, summarizePayload } from "./summarizePayload.js";
 export { type StateSummary, summarizeState } from "./summarizeState.js";
 export type { RecordOptions, RecordResult } from "./types.js";

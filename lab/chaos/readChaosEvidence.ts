@@ -2,6 +2,7 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
+import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
 import { REQUEUE_ATTRIBUTES } from "../../functions/flow/requeueAttributes.js";
 
 /** A message found in the dead-letter queue. */
@@ -26,8 +27,12 @@ export async function scanOutcomeRows(
     const page = await documents.send(
       new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
     );
-    // Failure records share the table under their own key prefix: they are no outcomes.
-    rows.push(...(page.Items ?? []).filter((item) => !isFailureRecordKey(item.policy)));
+    // Failure and shadow records share the table under their own key prefixes: they are no outcomes.
+    rows.push(
+      ...(page.Items ?? []).filter(
+        (item) => !isFailureRecordKey(item.policy) && !isShadowRecordKey(item.policy),
+      ),
+    );
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return rows;

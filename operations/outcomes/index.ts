@@ -14,6 +14,13 @@ export {
 export { formatReviewHistory } from "./formatReviewHistory.js";
 export { outcomesToCsv } from "./outcomesToCsv.js";
 export {
+  type DiffRedecidedOptions,
+  diffRedecided,
+  formatRedecideDiff,
+  type RedecideChange,
+  type RedecideDiff,
+} from "./redecideDiff.js";
+export {
   planRedecide,
   type RedecidePlan,
   type RedecideReviewOptions,
@@ -23,4 +30,5 @@ export {
   supersedeMarker,
   type UnsendableOutcome,
 } from "./redecideOutcomes.js";
+export { decidedBy, type RedecideSelector } from "./redecideSelection.js";
 export { type LabelledAnswer, type LabelledDecision, toLabelledDecision } from "./toLabelledDecision.js";

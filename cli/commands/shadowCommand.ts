@@ -1,0 +1,148 @@
+/**
+ * `decisions shadow report`: what a candidate (another model endpoint and/or another version of a
+ * policy) answered for the sampled items, compared with the live outcomes of those items — before
+ * the candidate decides anything. Reads the shadow records the decide function keeps in the
+ * outcomes table (DynamoDB Local or AWS).
+ */
+import { compareDecisions, formatComparison } from "../../evaluation/comparison/index.js";
+import { OutcomesReader, ShadowRecordStore } from "../../functions/outcomes/index.js";
+import { readShadowComparison } from "../../operations/compare/index.js";
+import { createOutcomesClient } from "../../operations/outcomes/index.js";
+import { UsageError } from "../errors.js";
+import { inertJson, inertLines } from "../inertText.js";
+import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
+import type { CliCommand, CliOutput } from "../types.js";
+import { TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
+
+const DEFAULT_TABLE = "outcomes";
+
+const USAGE = `usage:
+  decisions shadow report --policy <p> [--since <time>] [--until <time>] [--candidate <name>] [--json] [table options]
+
+report   compares a candidate's shadow records of a policy (the newest per item, written from --since to
+         --until, default all) with the live outcome of each item: per question the agreement of the
+         answers, the share that would move from an automated answer to review (fallback) and back, the
+         review load the candidate would create at its own thresholds, the shift of the model's
+         confidence histogram, and, where a person reviewed or audited the item, the accuracy of the live
+         and the candidate model's answers with 95% Wilson intervals; per item the status transitions and
+         the rules that fire differently. Live outcomes count as the pipeline decided them (before any
+         review). Records whose candidate failed are counted apart. With shadow records of several
+         candidates, --candidate chooses one.
+         --json: one JSON object: {"policy", "candidate", "records", "failed", "missing_live", "sampled",
+         "only_a", "only_b", "status", "review_load", "rules", "questions": {<question>: {"agreement", …}}}
+         (a: live, b: candidate; "sampled": the items compared).
+
+table options:
+${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
+`;
+
+const FLAGS = {
+  ...TABLE_OPTION_FLAGS,
+  policy: { type: "string" },
+  since: { type: "string" },
+  until: { type: "string" },
+  candidate: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Sub = "report";
+const SUB_FLAGS: Record<Sub, readonly string[]> = {
+  report: ["policy", "since", "until", "candidate", "json"],
+};
+
+/** Builds the `decisions shadow` command writing to the given streams (tests pass their own). */
+export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand {
+  const stdout = output.stdout ?? process.stdout;
+  const stderr = output.stderr ?? process.stderr;
+  return {
+    async run(args) {
+      const parsed = parseSubCommandArgs({
+        command: "shadow",
+        args,
+        options: FLAGS,
+        subFlags: SUB_FLAGS,
+        sharedFlags: [...TABLE_OPTION_NAMES, "help"],
+        usage: USAGE,
+      });
+      if (parsed.help) {
+        stdout.write(USAGE);
+        return 0;
+      }
+      const { values } = parsed;
+      const policy = values.policy;
+      if (policy === undefined || policy === "")
+        throw new UsageError("--policy is required", { usage: USAGE });
+      const since = values.since === undefined ? undefined : readTime(values.since, "--since");
+      const until = values.until === undefined ? undefined : readTime(values.until, "--until");
+      const tableName = values.table ?? DEFAULT_TABLE;
+      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
+      try {
+        const input = await readShadowComparison({
+          shadows: new ShadowRecordStore({ client, tableName }),
+          outcomes: new OutcomesReader({ client, tableName }),
+          policy,
+          ...(since === undefined ? {} : { since }),
+          ...(until === undefined ? {} : { until }),
+          ...(values.candidate === undefined ? {} : { candidate: values.candidate }),
+        });
+        const report = compareDecisions({ a: input.live, b: input.shadow, labels: input.labels });
+        if (values.json === true) {
+          stdout.write(
+            `${inertJson({
+              policy,
+              candidate: input.candidate ?? null,
+              records: input.records,
+              failed: input.failed.length,
+              missing_live: input.missing_live.length,
+              ...report,
+            })}\n`,
+          );
+          return 0;
+        }
+        if (input.records === 0) {
+          stdout.write(
+            inertLines(
+              `no shadow records of ${policy}${since === undefined ? "" : ` since ${since}`} in ${tableName}\n`,
+            ),
+          );
+          return 0;
+        }
+        const name = input.candidate?.name ?? "candidate";
+        const what = [
+          input.candidate?.model_sha256 === undefined
+            ? ""
+            : `model ${input.candidate.model_sha256.slice(0, 12)}`,
+          input.candidate?.policy_version === undefined
+            ? ""
+            : `policy version ${input.candidate.policy_version}`,
+        ]
+          .filter((part) => part !== "")
+          .join(", ");
+        stdout.write(
+          inertLines(
+            `shadow report of ${policy}: candidate ${name}${what === "" ? "" : ` (${what})`}, ${input.records} record(s), ${input.failed.length} failed, ${input.missing_live.length} without a live outcome\n`,
+          ),
+        );
+        stdout.write(inertLines(`${formatComparison(report, { a: "live", b: name }).join("\n")}\n`));
+        for (const failure of input.failed.slice(0, 10))
+          stderr.write(
+            inertLines(`candidate failed on ${failure.id}: ${failure.error}: ${failure.reason}\n`),
+          );
+        return 0;
+      } finally {
+        client.destroy();
+      }
+    },
+  };
+}
+
+/** The `decisions shadow` command, writing to the process's stdout and stderr. */
+export const shadowCommand: CliCommand = createShadowCommand();
+
+function readTime(text: string, flag: string): string {
+  const time = Date.parse(text);
+  if (!Number.isFinite(time))
+    throw new UsageError(`${flag} must be an ISO-8601 time, got "${text}"`, { usage: USAGE });
+  return new Date(time).toISOString();
+}

@@ -1,0 +1,215 @@
+/**
+ * `decisions shadow report` on DynamoDB Local (127.0.0.1): live outcomes of ticket-routing, one of
+ * them reviewed by a person, and a candidate's shadow records of them (one failed); the report
+ * prints agreement, status changes, the review load and the accuracy of both on the reviewed item.
+ * And `decisions compare` on two results files built from the same decisions.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { createCompareCommand } from "../../../cli/commands/compareCommand.js";
+import { createShadowCommand } from "../../../cli/commands/shadowCommand.js";
+import {
+  outcomesTableDefinition,
+  reviewOutcome,
+  ShadowRecordStore,
+  type ShadowResult,
+} from "../../../functions/outcomes/index.js";
+import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+
+const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
+const TABLE = "outcomes";
+const POLICY = "ticket-routing";
+
+describe("decisions shadow report and decisions compare (integration)", () => {
+  let dynamo: DynamoDbLocal;
+  let documents: DynamoDBDocumentClient;
+  let policy: Policy;
+  let folder: string;
+  const liveOutcomes: Record<string, unknown>[] = [];
+  const candidateOutcomes: Record<string, unknown>[] = [];
+
+  /** What the policy decides when the model gives `queue` its top label with probability `top`. */
+  function decide(queue: string, top: number): ShadowResult {
+    const labels = (policy.question("queue") as { labels: string[] }).labels;
+    const rest = (1 - top) / (labels.length - 1);
+    const decision = applyPolicy(
+      policy,
+      { customer_tier: "pro" },
+      {
+        queue: {
+          type: "choice",
+          probabilities: Object.fromEntries(labels.map((label) => [label, label === queue ? top : rest])),
+        },
+        priority: { type: "choice", probabilities: { P1: 0.05, P2: 0.05, P3: 0.85, P4: 0.05 } },
+        needs_human: { type: "noul", noul: 0.02 },
+      },
+    );
+    return { status: decision.status, answers: decision.answers, rules_fired: decision.rules_fired };
+  }
+
+  function outcomeOf(id: string, result: ShadowResult): Record<string, unknown> {
+    return {
+      policy: POLICY,
+      id,
+      policy_status: `${POLICY}#${result.status}`,
+      ...result,
+      source: { kind: "file", line: 1 },
+      created_at: "2026-12-01T09:00:00.000Z",
+      updated_at: "2026-12-01T09:00:00.000Z",
+    };
+  }
+
+  async function run(
+    command: "shadow" | "compare",
+    args: string[],
+  ): Promise<{ code: number; out: string; err: string }> {
+    let out = "";
+    let err = "";
+    const io = {
+      stdout: {
+        write: (text: string) => {
+          out += text;
+          return true;
+        },
+      },
+      stderr: {
+        write: (text: string) => {
+          err += text;
+          return true;
+        },
+      },
+    };
+    const code = await (command === "shadow" ? createShadowCommand(io) : createCompareCommand(io)).run(args);
+    return { code, out, err };
+  }
+
+  before(async () => {
+    dynamo = await startDynamoDbLocal();
+    const client = new DynamoDBClient({
+      endpoint: dynamo.endpoint,
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+    });
+    documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    await client.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
+    policy = (await loadPolicies(POLICIES)).get(POLICY) as Policy;
+    folder = await mkdtemp(join(tmpdir(), "shadow-report-"));
+
+    // Live: T-1 billing (decided), T-2 billing (decided), T-3 to review (fallback), T-4 billing (decided).
+    // Candidate: T-1 billing, T-2 technical_support, T-3 billing (decided), T-4 fails.
+    const live = {
+      "T-1": decide("billing", 0.95),
+      "T-2": decide("billing", 0.9),
+      "T-3": decide("billing", 0.4),
+      "T-4": decide("billing", 0.9),
+    };
+    const candidate = {
+      "T-1": decide("billing", 0.97),
+      "T-2": decide("technical_support", 0.8),
+      "T-3": decide("billing", 0.75),
+    };
+    for (const [id, result] of Object.entries(live)) {
+      const outcome = outcomeOf(id, result);
+      liveOutcomes.push(outcome);
+      await documents.send(new PutCommand({ TableName: TABLE, Item: outcome }));
+    }
+    for (const [id, result] of Object.entries(candidate)) candidateOutcomes.push(outcomeOf(id, result));
+    // A person answers T-3's queue (it waited for review): billing, as the model had it.
+    await reviewOutcome({
+      client: documents,
+      tableName: TABLE,
+      policy,
+      id: "T-3",
+      answers: { queue: "billing" },
+      by: "alice",
+    });
+
+    let tick = Date.UTC(2026, 11, 1, 10, 0, 0);
+    const shadows = new ShadowRecordStore({
+      client: documents,
+      tableName: TABLE,
+      clock: { now: () => (tick += 1000), sleep: async () => undefined },
+    });
+    const name = { name: "seed-7", model_sha256: "c".repeat(64) };
+    for (const [id, result] of Object.entries(candidate))
+      await shadows.put({ policy: POLICY, id, candidate: name, result });
+    await shadows.put({
+      policy: POLICY,
+      id: "T-4",
+      candidate: name,
+      failure: new Error("candidate timed out"),
+    });
+  });
+
+  after(async () => {
+    documents?.destroy();
+    await dynamo?.stop();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  });
+
+  const tableFlags = () => ["--policy", POLICY, "--endpoint-url", dynamo.endpoint, "--table", TABLE];
+
+  it("prints one JSON object with sampled and, per question, agreement, status changes, review load and accuracy", async () => {
+    const { code, out, err } = await run("shadow", ["report", ...tableFlags(), "--json"]);
+    assert.equal(code, 0, err);
+    const report = JSON.parse(out);
+    assert.equal(report.records, 4);
+    assert.equal(report.failed, 1);
+    assert.equal(report.sampled, 3, "T-4's candidate failed: three items compared");
+    assert.equal(report.candidate.name, "seed-7");
+    assert.equal(report.questions.queue.agreement, 1 / 3, "only T-1 keeps its answer (T-3 was triage live)");
+    assert.equal(report.questions.queue.model_agreement, 2 / 3);
+    assert.deepEqual(report.questions.queue.to_automated, { count: 1, share: 1 / 3 });
+    assert.deepEqual(report.status.transitions, { "fallback→decided": 1 });
+    assert.deepEqual(report.review_load, { a: { count: 1, share: 1 / 3 }, b: { count: 0, share: 0 } });
+    assert.equal(report.questions.queue.accuracy.labelled, 1, "T-3 was reviewed");
+    assert.equal(report.questions.queue.accuracy.a.correct, 1, "the live model's answer under the fallback");
+    assert.equal(report.questions.queue.accuracy.b.correct, 1);
+    assert.equal(report.questions.priority.agreement, 1);
+  });
+
+  it("prints the comparison for a person, and only records since a time", async () => {
+    const text = await run("shadow", ["report", ...tableFlags()]);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /candidate seed-7 \(model cccccccccccc\), 4 record\(s\), 1 failed/);
+    assert.match(text.out, /question queue: agreement 33\.3% \(1\/3\)/);
+    assert.match(text.out, /differs: T-2: billing → technical_support/);
+    assert.match(text.err, /candidate failed on T-4: Error: candidate timed out/);
+
+    const later = await run("shadow", [
+      "report",
+      ...tableFlags(),
+      "--since",
+      "2026-12-01T10:00:02.500Z",
+      "--json",
+    ]);
+    assert.equal(JSON.parse(later.out).records, 2, "T-3's and T-4's records only");
+  });
+
+  it("compares two results files of the same items with the same core", async () => {
+    const a = join(folder, "cpu.jsonl");
+    const b = join(folder, "gpu.jsonl");
+    await writeFile(a, `${liveOutcomes.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    await writeFile(b, `${candidateOutcomes.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const { code, out, err } = await run("compare", [a, b, "--json"]);
+    assert.equal(code, 0, err);
+    const report = JSON.parse(out);
+    assert.equal(report.sampled, 3);
+    assert.equal(report.only_a, 1, "T-4 is in the first file only");
+    assert.equal(report.questions.queue.agreement, 1 / 3);
+    assert.deepEqual(report.status.transitions, { "fallback→decided": 1 });
+
+    const text = await run("compare", [a, b]);
+    assert.match(text.out, /3 item\(s\) compared/);
+    assert.match(text.out, /differs: ticket-routing\/T-2: billing → technical_support/);
+    await writeFile(b, "not json\n");
+    await assert.rejects(run("compare", [a, b]), /line 1 is not JSON/);
+  });
+});
