@@ -30,5 +30,6 @@ export {
   settingsUsage,
   settingValues,
 } from "./serveCommand.js";
+export { createSimulateCommand, simulateCommand } from "./simulateCommand.js";
 export { startCommand, startUsage } from "./startCommand.js";
 export { createSubmitCommand, submitCommand, submitUsage } from "./submitCommand.js";
