@@ -184,6 +184,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     exportName: "jevbenchCommand",
     parts: ["adapter", "contract", "evaluation"],
   },
+  {
+    name: "simulate",
+    summary:
+      "simulate a bulk job on the AWS deployment (queues, functions, endpoint scaling): hours, instance-hours, 503s, a chart",
+    module: "./commands/simulateCommand.js",
+    exportName: "simulateCommand",
+    parts: ["functions", "infra", "simulation"],
+  },
 ];
 
 /**

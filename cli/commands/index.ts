@@ -32,5 +32,6 @@ export {
   settingValues,
 } from "./serveCommand.js";
 export { createShadowCommand, shadowCommand } from "./shadowCommand.js";
+export { createSimulateCommand, simulateCommand } from "./simulateCommand.js";
 export { startCommand, startUsage } from "./startCommand.js";
 export { createSubmitCommand, submitCommand, submitUsage } from "./submitCommand.js";

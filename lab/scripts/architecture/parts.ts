@@ -104,6 +104,21 @@ export const PARTS: readonly Part[] = [
     ],
   },
   {
+    name: "simulation",
+    what: "a discrete-event model of the deployed pipeline on simulated time (SQS and its event sources, the decide functions' flow control, the endpoint's instances and autoscaling, the job ledger), seeded, for `decisions simulate` and docs/sizing.md",
+    imports: [
+      {
+        part: "functions",
+        why: "it runs the pipeline's own pure units (RetryBudget, RetryPolicy's backoff, CallLatencyEstimate) instead of copies",
+      },
+      {
+        part: "infra",
+        why: "the decide function is sized with the CDK app's own formula (`deriveDecideCapacity`)",
+      },
+    ],
+    note: "no AWS SDK and no clock: the same inputs give the same result (`test/simulation/simulatePipeline.test.ts`)",
+  },
+  {
     name: "cli",
     what: "the `decisions` command: `main.ts`, the command registry, one module per command in `cli/commands`, each loaded only when run; a module parses its command's flags, calls the part that does the work and formats what comes back",
     imports: [
@@ -120,6 +135,7 @@ export const PARTS: readonly Part[] = [
       { part: "lab" },
       { part: "local" },
       { part: "operations" },
+      { part: "simulation" },
     ],
     note: "the CLI's modules import each other without a cycle and `main.ts` loads no command module (`test/cli/importGraph.test.ts`); each command's registry entry names the parts it reaches (`test/cli/commandRegistry.test.ts`)",
   },

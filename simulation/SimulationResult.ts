@@ -1,0 +1,64 @@
+import type { CapacityMode } from "./SimulationInputs.js";
+
+/** One point of the timeline (every `sample_s` simulated seconds). */
+export interface TimelinePoint {
+  /** Simulated seconds since the job's upload. */
+  t: number;
+  /** Instances InService, paid for (starting and draining included), running a request. */
+  in_service: number;
+  billed: number;
+  busy: number;
+  /** Visible messages of the bulk queue. */
+  backlog: number;
+  /** Endpoint calls out (admitted or waiting for the answer). */
+  calls: number;
+  /** The bulk event source's MaximumConcurrency. */
+  max_concurrency: number;
+}
+
+/** What a simulation run reports (snake_case: it is printed as JSON). */
+export interface SimulationResult {
+  capacity: CapacityMode;
+  lanes: boolean;
+  lines: number;
+  /** Whether the job ended within `max_hours`. */
+  finished: boolean;
+  /** From the upload to the job's last line ended, hours. */
+  job_hours: number;
+  /** Instance-hours paid from the upload until the endpoint is back at its minimum after the job. */
+  instance_hours: number;
+  /** `instance_hours × --instance-price`, or null without a price. */
+  cost: number | null;
+  /** Endpoint-busy hours: Σ request service time ÷ 3600 (what a perfectly packed fleet would use). */
+  busy_instance_hours: number;
+  peak_busy_instances: number;
+  peak_in_service_instances: number;
+  /** Calls admitted by the endpoint at once (running + waiting), at most. */
+  peak_calls_in_flight: number;
+  /** 503s ÷ endpoint calls (attempts). */
+  refused_share: number;
+  endpoint_calls: number;
+  refused_calls: number;
+  retries: number;
+  /** Lines sent back as delayed copies for capacity (one line may be counted more than once). */
+  requeued_lines: number;
+  decided_lines: number;
+  dead_lettered_lines: number;
+  /** Lines per second from the first line ended to the last. */
+  lines_per_s: number;
+  /** First line ended, seconds after the upload. */
+  first_line_s: number;
+  interactive: {
+    items: number;
+    p50_s: number | null;
+    p95_s: number | null;
+    max_s: number | null;
+    refused_calls: number;
+  };
+  /** The decide functions' sizing as deployed (bulk lane; follow: at the start). */
+  sizing: { max_concurrency: number; groups_per_invocation: number; calls_in_flight: number };
+  scaling: { scale_outs: number; scale_ins: number; back_to_min_hours: number | null };
+  /** Events the loop ran (a measure of the run's own cost). */
+  events: number;
+  timeline: TimelinePoint[];
+}

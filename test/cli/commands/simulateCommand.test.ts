@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { createSimulateCommand } from "../../../cli/commands/simulateCommand.js";
+import { UsageError } from "../../../cli/errors.js";
+
+function command(): { run: (args: string[]) => Promise<number>; written: () => string } {
+  let text = "";
+  const simulate = createSimulateCommand({ stdout: { write: (chunk: string) => (text += chunk) } });
+  return { run: (args) => simulate.run(args), written: () => text };
+}
+
+const quick = ["--lines", "2000", "--request-s", "3", "--instance-start-s", "120", "--ingest-rate", "0"];
+
+describe("decisions simulate", () => {
+  it("prints one JSON object with the job's hours, instance-hours, peak busy instances and refused share", async () => {
+    // prepare
+    const { run, written } = command();
+
+    // act
+    const code = await run([
+      ...quick,
+      "--min-instances",
+      "1",
+      "--max-instances",
+      "5",
+      "--capacity",
+      "follow",
+      "--instance-price",
+      "2",
+      "--json",
+    ]);
+
+    // assert
+    assert.equal(code, 0);
+    const lines = written().trim().split("\n");
+    assert.equal(lines.length, 1);
+    const report = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    for (const key of [
+      "job_hours",
+      "instance_hours",
+      "peak_busy_instances",
+      "refused_share",
+      "cost",
+      "peak_calls_in_flight",
+      "interactive",
+    ]) {
+      assert.ok(key in report, `${key} is reported`);
+    }
+    assert.equal(report.cost, Math.round((report.instance_hours as number) * 2 * 100) / 100);
+    assert.equal("timeline" in report, false);
+  });
+
+  it("prints a summary with sparklines and writes the SVG chart it is asked for", async () => {
+    // prepare
+    const { run, written } = command();
+    const dir = mkdtempSync(join(tmpdir(), "simulate-"));
+    const chart = join(dir, "chart.svg");
+
+    try {
+      // act
+      const code = await run([...quick, "--max-instances", "4", "--chart", chart]);
+
+      // assert
+      assert.equal(code, 0);
+      assert.match(written(), /job\s+\d+\.\d+ h/);
+      assert.match(written(), /InService\s+[▁▂▃▄▅▆▇█]+/);
+      assert.match(readFileSync(chart, "utf8"), /^<svg [^>]*>[\s\S]*<\/svg>\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const [args, message] of [
+    [["--lines", "many"], /--lines must be a number, got "many"/],
+    [["--lines", "0"], /--lines must be an integer in 1…/],
+    [
+      ["--min-instances", "4", "--max-instances", "2"],
+      /--max-instances \(2\) must be at least --min-instances \(4\)/,
+    ],
+    [["--capacity", "elastic"], /--capacity must be one of fixed, follow/],
+    [["--lanes", "maybe"], /--lanes must be on or off/],
+    [["--instances", "3"], /Unknown option '--instances'/],
+  ] as const) {
+    it(`refuses ${args.join(" ")} with a usage error naming the flag`, async () => {
+      // prepare
+      const { run } = command();
+
+      // act / assert
+      await assert.rejects(
+        run([...args]),
+        (error: unknown) => error instanceof UsageError && message.test(error.message),
+      );
+    });
+  }
+});
