@@ -179,4 +179,26 @@ describe("drift on DynamoDB Local (integration)", () => {
     assert.equal(report.outcomes.kept, 60 * (BASELINE_WINDOWS + 1));
     assert.ok(report.outcomes.read < 60 * HOURS, `read ${report.outcomes.read} of ${60 * HOURS}`);
   });
+
+  it("decisions drift without --json says which question is over the threshold and which options moved", async () => {
+    let out = "";
+    const command = createDriftCommand({
+      stdout: { write: (text: string) => (out += text) },
+      now: () => SHIFT + HOUR,
+    });
+
+    const code = await command.run([
+      "--policy",
+      "shifted",
+      "--baseline-windows",
+      String(BASELINE_WINDOWS),
+      "--endpoint-url",
+      dynamo.endpoint,
+    ]);
+
+    assert.equal(code, 0);
+    assert.match(out, /^drift of shifted: window 2026-12-01T16:00:00\.000Z – 2026-12-01T17:00:00\.000Z/);
+    assert.match(out, /route: distance 0\.\d{3} bits, OVER THE THRESHOLD/);
+    assert.match(out, /moved: billing \d+\.\d% → \d+\.\d%/);
+  });
 });
