@@ -156,6 +156,13 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "evaluation", "functions", "operations"],
   },
   {
+    name: "drift",
+    summary: "how far a policy's answers moved from their baseline, per question, and options to rethink",
+    module: "./commands/driftCommand.js",
+    exportName: "driftCommand",
+    parts: ["contract", "functions", "operations"],
+  },
+  {
     name: "jobs",
     summary:
       "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",

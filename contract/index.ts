@@ -93,6 +93,7 @@ export {
   laneOfAttributes,
 } from "./lanes/lanes.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
+export { DRIFT_METRICS } from "./metrics/driftMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export { JOB_METRICS } from "./metrics/jobMetrics.js";
 export {
@@ -166,6 +167,12 @@ export {
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
+export {
+  DEFAULT_DRIFT_THRESHOLD,
+  DRIFT_MONITOR_SETTINGS,
+  decimalSetting,
+  policyListSetting,
+} from "./settings/driftMonitorSettings.js";
 export { INGEST_SETTINGS } from "./settings/ingestSettings.js";
 export { JOBS_MONITOR_SETTINGS } from "./settings/jobsMonitorSettings.js";
 export { parseSetting } from "./settings/parseSetting.js";

@@ -23,6 +23,7 @@ import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPol
 import { INCIDENT_LANE } from "./constants.js";
 import { DecideFunction } from "./constructs/DecideFunction.js";
 import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
+import { DriftMonitorFunction } from "./constructs/DriftMonitorFunction.js";
 import { IncidentRule } from "./constructs/IncidentRule.js";
 import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
@@ -129,6 +130,7 @@ export class DecisionsStack extends Stack {
     this.alarms = this.addAlarms(inputs.settings);
     this.dashboard = this.addDashboard();
     this.reviewConsole = this.addReviewConsole(inputs);
+    DriftMonitorFunction.addTo(this, inputs);
 
     this.warnWhenNoPolicyMapsIncidents(inputs.settings);
     this.acknowledgeBucketNotificationsHandler();

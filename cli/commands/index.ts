@@ -10,6 +10,7 @@ export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
 export { compareCommand, createCompareCommand } from "./compareCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
+export { createDriftCommand, type DriftCommandIo, driftCommand } from "./driftCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
 export { createJobsCommand, type JobsCommandIo, jobsCommand } from "./jobsCommand.js";
 export { createModelsCommand, modelsCommand } from "./modelsCommand.js";

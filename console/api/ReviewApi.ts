@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { PolicyDriftReport } from "../../functions/drift/index.js";
 import {
   OUTCOMES_TABLE_KEYS,
   OutcomeNotFoundError,
@@ -11,6 +12,7 @@ import {
 } from "../../functions/outcomes/index.js";
 import type { Policy, PolicySet } from "../../functions/policy/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
+import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
 import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
@@ -253,6 +255,11 @@ export class ReviewApi {
       start = answer.LastEvaluatedKey;
     } while (start !== undefined && outcomes.length < limit);
     return summarizePolicyStats(policy, outcomes.slice(0, limit));
+  }
+
+  /** A policy's drift: the last hour (or since `query.since`) against its baseline (`readPolicyDrift`). @throws UnknownReviewPolicyError, ReviewRequestError */
+  async drift(policyName: string, query: PolicyDriftQuery): Promise<PolicyDriftReport> {
+    return readPolicyDrift({ ...this.#options, policy: this.#policy(policyName), now: this.#now(), query });
   }
 
   #policy(name: string): Policy {

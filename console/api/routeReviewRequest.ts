@@ -71,6 +71,14 @@ export async function routeReviewRequest(
       parts.length === 4
     )
       return { status: 200, body: await api.stats(first) };
+    if (
+      request.method === "GET" &&
+      kind === "policies" &&
+      first !== undefined &&
+      second === "drift" &&
+      parts.length === 4
+    )
+      return { status: 200, body: await api.drift(first, { since: request.query.since }) };
     if (request.method === "GET" && kind === "queue" && parts.length === 2)
       return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
     if (kind === "items" && first !== undefined && second !== undefined) {

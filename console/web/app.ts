@@ -10,6 +10,7 @@ import { render } from "preact";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ApiError, call, itemApiPath, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
+import { DriftSection } from "./drift.js";
 import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
 
 type Route =
@@ -475,7 +476,8 @@ function StatsPage({ policy }: { policy: string }) {
           <figure><figcaption>${question.id}: reliability from ${question.labelled} reviewed items</figcaption><${ReliabilityDiagram} bins=${question.reliability} />
             <p class="note">Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p></figure>`,
       )}
-    </div>`;
+    </div>
+    <${DriftSection} policy=${policy} />`;
 }
 
 const config = await loadConfig();

@@ -112,12 +112,13 @@ export class OutcomesReader {
   /**
    * Every outcome of a policy with one status whose `updated_at` is within [since, until] (ISO-8601
    * UTC, compared as text as the index sorts them), newest first, one page at a time — through the
-   * `by-status` index's sort key, so only those items are read.
+   * `by-status` index's sort key, so only those items are read. `status` may also be the audit
+   * partition ({@link AUDIT_QUEUE}: `decided` items waiting for an audit review).
    * @throws OutcomesTableError, MalformedOutcomeError
    */
   async *inRange(
     policy: string,
-    status: StoredOutcomeStatus,
+    status: StoredOutcomeStatus | typeof AUDIT_QUEUE,
     range: { since: string; until: string },
   ): AsyncGenerator<StoredOutcome[]> {
     const query = statusQuery(this.tableName, policy, status);

@@ -2,6 +2,7 @@ import type { Node } from "constructs";
 import {
   booleanSetting,
   DECIDE_SETTINGS,
+  DRIFT_MONITOR_SETTINGS,
   INGEST_SETTINGS,
   integerSetting,
   JOB_RESULTS_PREFIX,
@@ -85,6 +86,8 @@ export interface InfraSettings {
   interactiveLatencyAlarmSeconds: number;
   /** `JOB_STALL_MINUTES` of the jobs monitor: a job not final and unchanged this long alarms. */
   jobStallMinutes: number;
+  /** `DRIFT_THRESHOLD` of the drift monitor and its alarm's threshold (bits). */
+  driftAlarmThreshold: number;
   /** Where alarm notifications are e-mailed; undefined for none. */
   alarmEmail: string | undefined;
   logRetentionDays: number;
@@ -503,6 +506,11 @@ const RULES: readonly KnobRule[] = [
     "jobStallMinutes",
     JOBS_MONITOR_SETTINGS.stallMinutes,
     "`JOB_STALL_MINUTES` of the jobs monitor: a batch job not final whose record has not changed for this many minutes is stalled (the StalledJobs alarm)",
+  ),
+  setsVariable(
+    "driftAlarmThreshold",
+    DRIFT_MONITOR_SETTINGS.threshold,
+    "`DRIFT_THRESHOLD` of the drift monitor: a policy's drift alarm fires when a question's distance (Jensen–Shannon, bits) is above this at an hourly check ([docs/drift.md](../docs/drift.md))",
   ),
   {
     name: "alarmEmail",

@@ -4,6 +4,12 @@ export type { DecideFunctionProps } from "./DecideFunction.js";
 export { DecideFunction } from "./DecideFunction.js";
 export type { DecisionEndpointProps, DecisionInstancePool } from "./DecisionEndpoint.js";
 export { DECISION_VARIANT_NAME, DecisionEndpoint } from "./DecisionEndpoint.js";
+export {
+  DRIFT_MONITOR_INTERVAL,
+  DriftMonitorFunction,
+  type DriftMonitorFunctionProps,
+  type DriftMonitorHost,
+} from "./DriftMonitorFunction.js";
 export { grantJobCounting } from "./grantJobCounting.js";
 export type { IncidentRuleProps } from "./IncidentRule.js";
 export { IncidentRule } from "./IncidentRule.js";

@@ -1,6 +1,7 @@
 import { SERVER_SETTINGS } from "../../adapter/server/config.js";
 import {
   DECIDE_SETTINGS,
+  DRIFT_MONITOR_SETTINGS,
   defaultTextOf,
   INGEST_SETTINGS,
   JOBS_MONITOR_SETTINGS,
@@ -106,6 +107,13 @@ export function configurationPage(): string {
     "start (`functions/jobsMonitor/readJobsMonitorConfig.ts`).",
     "",
     ...functionTable(JOBS_MONITOR_SETTINGS),
+    "",
+    "## The drift monitor",
+    "",
+    "`functions/driftMonitor/handler.ts` (a schedule invokes it every hour; [drift.md](drift.md)), read at",
+    "cold start (`functions/driftMonitor/readDriftMonitorConfig.ts`).",
+    "",
+    ...functionTable(DRIFT_MONITOR_SETTINGS),
     "",
     "## The review console's API function",
     "",

@@ -35,7 +35,8 @@ export function renderTimelineSvg(timeline: readonly TimelinePoint[], options: T
   const text = (tx: number, ty: number, body: string, anchor = "middle") =>
     `<text x="${tx.toFixed(1)}" y="${ty.toFixed(1)}" text-anchor="${anchor}">${escapeXml(body)}</text>`;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11" role="img">`,
+    `<title>${escapeXml(options.title)}</title>`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
     text(width / 2, 18, options.title),
     `<rect x="${left}" y="${top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`,

@@ -290,6 +290,7 @@ describe("the review console in Chromium", { skip }, () => {
     await assertAccessible(page, "item");
     await page.goto(`${reviewUrl}#/stats/ticket-routing`);
     await page.locator("figure svg").first().waitFor();
+    await page.locator("section.drift figure svg").first().waitFor();
     await page.screenshot({ path: join(SHOTS, "stats.png"), fullPage: true });
     await assertAccessible(page, "stats");
     await context.close();

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   DECIDE_SETTINGS,
+  DRIFT_MONITOR_SETTINGS,
   defaultTextOf,
   INGEST_SETTINGS,
   JOBS_MONITOR_SETTINGS,
@@ -30,6 +31,7 @@ export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment 
   ingest: { settings: INGEST_SETTINGS, section: "the-ingest-function" },
   results: { settings: RESULTS_WRITER_SETTINGS, section: "the-results-writer" },
   jobsMonitor: { settings: JOBS_MONITOR_SETTINGS, section: "the-jobs-monitor" },
+  driftMonitor: { settings: DRIFT_MONITOR_SETTINGS, section: "the-drift-monitor" },
   jobEvents: "none",
 };
 

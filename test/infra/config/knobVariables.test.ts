@@ -93,6 +93,7 @@ describe("knobs that set a variable", () => {
     assert.deepEqual(crossing.map((knob) => [knob.name, knob.variable]).sort(), [
       ["contextSize", "SEMIF_CONTEXT_SIZE"],
       ["cpuThreads", "SEMIF_THREADS"],
+      ["driftAlarmThreshold", "DRIFT_THRESHOLD"],
       ["gpuLayers", "SEMIF_GPU_LAYERS"],
       ["ingestMaxLinesPerInvocation", "MAX_LINES_PER_INVOCATION"],
       ["interactiveReservePerInstance", "SEMIF_INTERACTIVE_RESERVE"],
