@@ -197,7 +197,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "simulate a bulk job on the AWS deployment (queues, functions, endpoint scaling): hours, instance-hours, 503s, a chart",
     module: "./commands/simulateCommand.js",
     exportName: "simulateCommand",
-    parts: ["functions", "infra", "simulation"],
+    parts: ["contract", "functions", "infra", "simulation"],
   },
 ];
 
