@@ -49,7 +49,8 @@ export type JobOutcomeCounts = z.infer<typeof JobOutcomeCountsSchema>;
 /**
  * A job's counts. Each line of the object is counted once, whatever redeliveries and duplicates
  * happen (the count moves in the same DynamoDB transaction as the line's outcome, conditional on
- * the line not being counted yet). They add up:
+ * the line not being counted yet, on one of the job's counters — `JobCounterSchema` — whose sum
+ * the jobs table's reader gives as the job's counts). They add up:
  *
  * - `lines` = `sent` + `rejected_at_ingest` (blank lines are not lines of a job);
  * - `ended` = Σ `outcomes` + `dead_lettered`; the job's lines have all ended when `ended` = `lines`;
@@ -112,7 +113,7 @@ export const JobSchema = z.object({
   ended_at: z.string().optional(),
   /** When the results and manifest were written and the job reached its final status. */
   completed_at: z.string().optional(),
-  /** The last change of the record (any count). */
+  /** The last change of the record or of one of its counters (any count, any status). */
   updated_at: z.string(),
   /** `s3://…` of the JSONL results, once written. */
   results_uri: z.string().optional(),

@@ -13,7 +13,11 @@
  * - `line` = {@link JOB_RECORD_LINE} (0): the job record (`JobSchema`);
  * - `line` ≥ 1: the line item of that 1-based input line (`JobLineItemSchema`), written once, in
  *   the transaction that counts the line. A Query of `job_id` with `line` ≥ 1 gives the job's
- *   results in input order, page by page.
+ *   results in input order, page by page;
+ * - `line` ≤ −1: the job's counters (`JobCounterSchema`, {@link JOB_COUNTER_SHARDS} of them, at
+ *   {@link jobCounterLine}), created with the job record. A line's transaction updates one of them,
+ *   never the job record; the job's counts are their sum. A Query of `job_id` with `line` ≤ 0
+ *   gives the record and its counters in one strongly consistent read.
  */
 export const JOBS_TABLE_KEYS = {
   /** Partition key (S): the job id. */
@@ -24,6 +28,30 @@ export const JOBS_TABLE_KEYS = {
 
 /** The sort key of a job's own record. */
 export const JOB_RECORD_LINE = 0;
+
+/**
+ * Counter items per job (`line` −1 … −16). A line is counted on counter {@link jobCounterShardOf}
+ * of its line number, so transactions of lines in flight at the same time seldom touch the same
+ * item (DynamoDB cancels a transaction that meets another on an item with `TransactionConflict`).
+ * Every writer of a job must use the same number; a transaction takes at most 100 actions, so the
+ * job record and its counters, created in one, are at most 100.
+ */
+export const JOB_COUNTER_SHARDS = 16;
+
+/** The sort key of counter `shard` (0-based): −1 − `shard`. */
+export function jobCounterLine(shard: number): number {
+  return -1 - shard;
+}
+
+/**
+ * The counter (0-based) that counts a job's 1-based `line` among `shards`: `(line − 1) mod shards`.
+ * Consecutive lines (ended together, as a batch's lines are) go to different counters, and a line
+ * always goes to the same one, so moving a redriven dead letter's count stays on the counter that
+ * holds it.
+ */
+export function jobCounterShardOf(line: number, shards: number = JOB_COUNTER_SHARDS): number {
+  return (((line - 1) % shards) + shards) % shards;
+}
 
 /**
  * The job list: job records only (a sparse index — line items do not carry `record_kind`), newest

@@ -1,19 +1,30 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
-  PutCommand,
   QueryCommand,
   type QueryCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { emptyJobCounterCounts, type JobCounter } from "../../contract/jobs/JobCounterSchema.js";
 import {
   type JobLineItem,
   JobLineItemSchema,
   type JobResultLine,
 } from "../../contract/jobs/JobResultLineSchema.js";
-import { emptyJobCounts, type FinalJobStatus, type Job } from "../../contract/jobs/JobSchema.js";
-import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
+import {
+  emptyJobCounts,
+  type FinalJobStatus,
+  type Job,
+  type JobCounts,
+} from "../../contract/jobs/JobSchema.js";
+import {
+  JOB_COUNTER_SHARDS,
+  JOB_RECORD_KIND,
+  JOB_RECORD_LINE,
+  jobCounterLine,
+  jobCounterShardOf,
+} from "../../contract/jobs/jobsTableKeys.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
@@ -45,6 +56,12 @@ export interface JobLedgerOptions {
    * carries that change to the results writer (a record only when the write happened).
    */
   onEnded?: (jobId: string) => Promise<void>;
+  /**
+   * Counter items per job ({@link JOB_COUNTER_SHARDS}, 16, by default; 1 to 99). Every ledger
+   * that writes a job's lines must use the number the job was started with: only tests and
+   * benchmarks change it.
+   */
+  counterShards?: number;
 }
 
 /** Transaction cancellation reasons that mean "try again" rather than "a condition failed". */
@@ -60,8 +77,8 @@ interface Cancellation {
 }
 
 /**
- * The jobs table's writes and reads (`contract/jobs`): a job record per object version and one
- * line item per ended line, written once.
+ * The jobs table's writes and reads (`contract/jobs`): a job record per object version, its
+ * counters, and one line item per ended line, written once.
  *
  * Counts are exact under redelivery and duplicates because a line is counted only in the DynamoDB
  * transaction that also writes its line item under the condition that none exists — and, for a
@@ -69,6 +86,20 @@ interface Cancellation {
  * outcome store does). A redelivered line finds both conditions failing and changes nothing; a
  * line whose id already had an outcome is counted once, under the status of the outcome that
  * stands, in a second transaction conditional on the line item only.
+ *
+ * The count goes to one of the job's counter items (`line` −1 … −K, created with the record;
+ * counter `(line − 1) mod K`), not to the job record: DynamoDB cancels a transaction that meets
+ * another one on the same item (`TransactionConflict`), so with every line updating the one job
+ * record, lines ending at the same time in different decide invocations cancel each other and
+ * retry. With K counters two lines in flight meet only when they fall on the same counter.
+ *
+ * The end is found by reading, not by a count on the record: after each line's transaction, the
+ * writer reads the record and the counters (one strongly consistent Query) and, when their `ended`
+ * adds up to the record's `lines`, sets `ended_at` with an update conditional on it being unset —
+ * the results writer's trigger, set once. The writer whose line commits last always sees the sum
+ * complete (each counter only grows, every other line committed before its read), and so does
+ * ingest when `markRead` comes after the last line; a writer that sees an incomplete sum leaves it
+ * to the later one. See docs/jobs.md, "How lines are counted".
  */
 export class JobLedger {
   readonly jobsTable: string;
@@ -79,6 +110,7 @@ export class JobLedger {
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
   readonly #onEnded: ((jobId: string) => Promise<void>) | undefined;
+  readonly #counterShards: number;
 
   constructor(options: JobLedgerOptions) {
     this.#client = options.client;
@@ -92,6 +124,12 @@ export class JobLedger {
     this.#retry = options.retry;
     this.#clock = options.clock ?? systemClock;
     this.#onEnded = options.onEnded;
+    const shards = options.counterShards ?? JOB_COUNTER_SHARDS;
+    if (!Number.isInteger(shards) || shards < 1 || shards > 99)
+      throw new RangeError(
+        `counterShards must be an integer in 1..99 (a transaction takes 100 actions), got ${shards}`,
+      );
+    this.#counterShards = shards;
   }
 
   #now(): string {
@@ -109,7 +147,8 @@ export class JobLedger {
   }
 
   /**
-   * Creates the job of an object version in status `reading`, unless it exists.
+   * Creates the job of an object version in status `reading` with its counters (all zero), in one
+   * transaction, unless the job exists.
    *
    * @returns the job as stored and whether this call created it.
    */
@@ -127,21 +166,29 @@ export class JobLedger {
       created_at: at,
       updated_at: at,
     };
-    const created = await this.#send(async () => {
-      try {
-        await this.#client.send(
-          new PutCommand({
+    const counters = Array.from({ length: this.#counterShards }, (_, shard) => {
+      const counter: JobCounter = {
+        job_id: job.job_id,
+        line: jobCounterLine(shard),
+        counts: emptyJobCounterCounts(),
+        updated_at: at,
+      };
+      return { Put: { TableName: this.jobsTable, Item: counter } };
+    });
+    const reasons = await this.#transact(
+      [
+        {
+          Put: {
             TableName: this.jobsTable,
             Item: { ...job, line: JOB_RECORD_LINE, record_kind: JOB_RECORD_KIND },
             ConditionExpression: "attribute_not_exists(job_id)",
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+          },
+        },
+        ...counters,
+      ],
+      options,
+    );
+    const created = reasons === undefined;
     if (created) return { job, created };
     const stored = await this.get(job.job_id);
     return { job: stored ?? job, created: false };
@@ -201,6 +248,10 @@ export class JobLedger {
     options: { deadline: Deadline },
   ): Promise<boolean> {
     const at = this.#now();
+    // The record gets a copy of the counters' sum as its counts: the completion event is made of
+    // the record's final image (a Pipe on the stream), which holds no counters.
+    const counted = (await this.get(jobId))?.counts ?? emptyJobCounts();
+    const counts: JobCounts = { ...counted, lines, sent: lines - counted.rejected_at_ingest };
     return this.#send(async () => {
       try {
         await this.#client.send(
@@ -208,13 +259,13 @@ export class JobLedger {
             TableName: this.jobsTable,
             Key: { job_id: jobId, line: JOB_RECORD_LINE },
             UpdateExpression:
-              "SET #status = :failed, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
+              "SET #status = :failed, counts = :counts, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
             ConditionExpression: "#status = :reading",
-            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+            ExpressionAttributeNames: { "#status": "status" },
             ExpressionAttributeValues: {
               ":failed": "failed",
               ":reading": "reading",
-              ":lines": lines,
+              ":counts": counts,
               ":at": at,
               ":reason": reason,
             },
@@ -250,7 +301,7 @@ export class JobLedger {
       [
         this.#putOutcome(outcome),
         this.#putLine(jobId, resultLineOf(line, outcome), auditOf(outcome)),
-        this.#count(jobId, outcome.status, { atIngest, duplicate: false }),
+        this.#count(jobId, line, outcome.status, { atIngest, duplicate: false }),
       ],
       options,
     );
@@ -267,22 +318,29 @@ export class JobLedger {
     if (lineReason?.Code === "ConditionalCheckFailed" && lineReason.Item?.status?.S === "dead_lettered") {
       // The line was dead-lettered, and its message redriven: it ends now with an outcome.
       const written = await this.#redeemDeadLettered(jobId, line, outcome, standing, options);
-      if (written) return outcome;
+      if (written) {
+        // A move keeps `ended`; the check is for a dead letter whose own check never ran.
+        await this.checkEnded(jobId, options);
+        return outcome;
+      }
     }
     if (outcomeReason?.Code === "ConditionalCheckFailed" && lineReason?.Code !== "ConditionalCheckFailed") {
       // The id had an outcome before this line: the line ends with it, counted once.
       if (standing !== undefined) {
-        const again = await this.#transact(
+        await this.#transact(
           [
             this.#putLine(jobId, resultLineOf(line, standing, true), auditOf(standing)),
-            this.#count(jobId, standing.status, { atIngest, duplicate: true }),
+            this.#count(jobId, line, standing.status, { atIngest, duplicate: true }),
           ],
           options,
         );
-        if (again === undefined) await this.checkEnded(jobId, options);
       }
     }
     if (outcomeReason?.Code === "ConditionalCheckFailed") {
+      // The line is counted now, here or by an earlier delivery — which may have stopped (a crash,
+      // a timeout) after its transaction and before its end check: the check runs again, so the
+      // job's last line ends it whatever was delivered twice.
+      await this.checkEnded(jobId, options);
       throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, standing ?? existing);
     }
     // The transaction failed on a condition other than the outcome's: the outcome is written once, alone.
@@ -304,26 +362,28 @@ export class JobLedger {
     const reasons = await this.#transact(
       [
         this.#putLine(jobId, line),
-        this.#count(jobId, "dead_lettered", { atIngest: false, duplicate: false }),
+        this.#count(jobId, line.line, "dead_lettered", { atIngest: false, duplicate: false }),
       ],
       options,
     );
-    if (reasons === undefined) {
-      await this.checkEnded(jobId, options);
-      return true;
-    }
-    return false;
+    // Counted here or by an earlier call that may have stopped before its end check: check again.
+    await this.checkEnded(jobId, options);
+    return reasons === undefined;
   }
 
   /**
-   * When every line of a job in `deciding` has ended, sets `ended_at` once (conditional on the
-   * counts and on `ended_at` being unset) and calls `onEnded`. Safe to call any number of times,
-   * from ingest and from each line's writer: the one whose update succeeds triggers.
+   * When every line of a job in `deciding` has ended — its counters' `ended` add up to its
+   * `lines`, read in one strongly consistent Query — sets `ended_at` once (conditional on
+   * `ended_at` being unset and the job `deciding` with those `lines`) and calls `onEnded`. Safe to
+   * call any number of times, from ingest and from each line's writer, at once: the one whose
+   * update succeeds triggers. A sum that is complete stays complete (counters only grow, and a
+   * redriven dead letter's move keeps `ended`), so an `ended_at` set on it is never early.
    */
   async checkEnded(jobId: string, options: { deadline: Deadline }): Promise<void> {
     const job = await this.get(jobId);
     if (job?.status !== "deciding" || job.ended_at !== undefined) return;
     if (job.counts.lines === undefined || job.counts.ended < job.counts.lines) return;
+    const lines = job.counts.lines;
     const at = this.#now();
     const set = await this.#send(async () => {
       try {
@@ -333,9 +393,9 @@ export class JobLedger {
             Key: { job_id: jobId, line: JOB_RECORD_LINE },
             UpdateExpression: "SET ended_at = :at, updated_at = :at",
             ConditionExpression:
-              "#status = :deciding AND attribute_not_exists(ended_at) AND counts.ended = counts.#lines",
+              "#status = :deciding AND attribute_not_exists(ended_at) AND counts.#lines = :lines",
             ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
-            ExpressionAttributeValues: { ":deciding": "deciding", ":at": at },
+            ExpressionAttributeValues: { ":deciding": "deciding", ":at": at, ":lines": lines },
           }),
         );
         return true;
@@ -377,7 +437,8 @@ export class JobLedger {
 
   /**
    * Sets a final status (with the results' URIs, or the reason it failed), conditional on the job
-   * not being final yet.
+   * not being final yet. `counts` (the job's counts as read, its counters' sum) are copied onto the
+   * record: the completion event on AWS is made of the record's final image alone.
    *
    * @returns false when another writer had completed it first.
    */
@@ -389,6 +450,7 @@ export class JobLedger {
       results_uri?: string;
       manifest_uri?: string;
       reason?: string;
+      counts?: JobCounts;
     },
     options: { deadline: Deadline },
   ): Promise<boolean> {
@@ -401,7 +463,7 @@ export class JobLedger {
       ":final3": "failed",
     };
     const sets = ["#status = :status", "completed_at = :at", "updated_at = :at"];
-    for (const name of ["results_uri", "manifest_uri", "reason"] as const) {
+    for (const name of ["results_uri", "manifest_uri", "reason", "counts"] as const) {
       const value = fields[name];
       if (value === undefined) continue;
       sets.push(`${name} = :${name}`);
@@ -457,7 +519,7 @@ export class JobLedger {
           this.#putLine(jobId, resultLineOf(line, ending, duplicate), auditOf(ending), {
             replacing: "dead_lettered",
           }),
-          this.#moveCount(jobId, ending.status, { duplicate }),
+          this.#moveCount(jobId, line, ending.status, { duplicate }),
         ],
         options,
       );
@@ -506,8 +568,11 @@ export class JobLedger {
     };
   }
 
-  /** The job's count update of a dead-lettered line that ended with an outcome after all. */
-  #moveCount(jobId: string, status: string, how: { duplicate: boolean }) {
+  /**
+   * The count update of a dead-lettered line that ended with an outcome after all, on the line's
+   * counter (the one that counted it dead-lettered).
+   */
+  #moveCount(jobId: string, line: number, status: string, how: { duplicate: boolean }) {
     const sets = [
       "counts.dead_lettered = counts.dead_lettered - :one",
       "counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one",
@@ -517,7 +582,7 @@ export class JobLedger {
     return {
       Update: {
         TableName: this.jobsTable,
-        Key: { job_id: jobId, line: JOB_RECORD_LINE },
+        Key: this.#counterKey(jobId, line),
         UpdateExpression: `SET ${sets.join(", ")}`,
         ConditionExpression: "attribute_exists(job_id) AND counts.dead_lettered >= :one",
         ExpressionAttributeNames: { "#status": status },
@@ -526,7 +591,16 @@ export class JobLedger {
     };
   }
 
-  #count(jobId: string, status: string, how: { atIngest: boolean; duplicate: boolean }) {
+  /** The key of the counter that counts `line` of `jobId`. */
+  #counterKey(jobId: string, line: number) {
+    return { job_id: jobId, line: jobCounterLine(jobCounterShardOf(line, this.#counterShards)) };
+  }
+
+  /**
+   * The count update of a line that ended, on its counter. Conditional on the counter existing:
+   * an Update would otherwise create one for a job that was never started.
+   */
+  #count(jobId: string, line: number, status: string, how: { atIngest: boolean; duplicate: boolean }) {
     const names: Record<string, string> = {};
     const sets = ["counts.ended = counts.ended + :one", "updated_at = :at"];
     if (status === "dead_lettered") sets.push("counts.dead_lettered = counts.dead_lettered + :one");
@@ -539,7 +613,7 @@ export class JobLedger {
     return {
       Update: {
         TableName: this.jobsTable,
-        Key: { job_id: jobId, line: JOB_RECORD_LINE },
+        Key: this.#counterKey(jobId, line),
         UpdateExpression: `SET ${sets.join(", ")}`,
         ConditionExpression: "attribute_exists(job_id)",
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),

@@ -119,7 +119,7 @@ export class JobResultsWriter {
       const reason = `the jobs table holds ${lines} ended lines for ${expected} lines counted; results not complete`;
       const failed = await ledger.complete(
         jobId,
-        { status: "failed", completed_at, reason },
+        { status: "failed", completed_at, reason, counts: job.counts },
         { deadline: deadline() },
       );
       // A failed job is completed too: its event goes out as on AWS, where the Pipe publishes every final status.
@@ -152,7 +152,7 @@ export class JobResultsWriter {
     );
     const won = await ledger.complete(
       jobId,
-      { status, completed_at, results_uri, manifest_uri },
+      { status, completed_at, results_uri, manifest_uri, counts: job.counts },
       { deadline: deadline() },
     );
     if (!won) return { written: false, why: "already final", job };

@@ -1,10 +1,5 @@
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type JobCounter, JobCounterSchema } from "../../contract/jobs/JobCounterSchema.js";
 import { FINAL_JOB_STATUSES, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
 import {
   JOB_RECORD_KIND,
@@ -14,6 +9,7 @@ import {
 } from "../../contract/jobs/jobsTableKeys.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { JobNotFoundError, JobsTableError, MalformedJobError } from "./errors.js";
+import { foldJobCounters } from "./foldJobCounters.js";
 
 /** Options of {@link JobsReader}. */
 export interface JobsReaderOptions {
@@ -28,13 +24,10 @@ export interface JobsReaderOptions {
   translate?: (error: unknown, tableName: string) => Error;
 }
 
-/** DynamoDB's BatchGetItem takes at most 100 keys. */
-const BATCH_GET_KEYS = 100;
-
 /**
- * The one reader of the jobs table (`JOBS_TABLE_KEYS`): one job record (strongly consistent), the
- * newest jobs, or the ids of the jobs not final yet, through the `by-created` index. Records are
- * checked against `JobSchema`. The job ledger, the jobs monitor and `decisions jobs` read through it.
+ * The one reader of the jobs table (`JOBS_TABLE_KEYS`): one job (its record and counters, strongly
+ * consistent), the newest jobs, or the ids of the jobs not final yet, through the `by-created`
+ * index. Records are checked against `JobSchema`, counters against `JobCounterSchema`. The job ledger, the jobs monitor and `decisions jobs` read through it.
  */
 export class JobsReader {
   readonly tableName: string;
@@ -61,20 +54,36 @@ export class JobsReader {
   }
 
   /**
-   * The job record of `jobId`, strongly consistent; undefined when none.
-   * @throws what `translate` makes of a failed read; MalformedJobError for an item that is not a job record.
+   * The job of `jobId`, strongly consistent, undefined when none: its record and its counters
+   * (`line` ≤ 0) read by one Query and folded ({@link foldJobCounters}: counts are the counters'
+   * sum).
+   * @throws what `translate` makes of a failed read; MalformedJobError for an item that is not a
+   *   job record or counter.
    */
   async find(jobId: string): Promise<Job | undefined> {
-    const found = await this.#send(() =>
-      this.#client.send(
-        new GetCommand({
-          TableName: this.tableName,
-          Key: { [JOBS_TABLE_KEYS.partition]: jobId, [JOBS_TABLE_KEYS.sort]: JOB_RECORD_LINE },
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    return found.Item === undefined ? undefined : this.#parse(found.Item);
+    let record: Job | undefined;
+    const counters: JobCounter[] = [];
+    let after: Record<string, unknown> | undefined;
+    do {
+      const page = await this.#send(() =>
+        this.#client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: "#job = :job AND #line <= :record",
+            ExpressionAttributeNames: { "#job": JOBS_TABLE_KEYS.partition, "#line": JOBS_TABLE_KEYS.sort },
+            ExpressionAttributeValues: { ":job": jobId, ":record": JOB_RECORD_LINE },
+            ConsistentRead: true,
+            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        if (item[JOBS_TABLE_KEYS.sort] === JOB_RECORD_LINE) record = this.#parse(item);
+        else counters.push(this.#parseCounter(item));
+      }
+      after = page.LastEvaluatedKey;
+    } while (after !== undefined);
+    return record === undefined ? undefined : foldJobCounters(record, counters);
   }
 
   /**
@@ -117,8 +126,8 @@ export class JobsReader {
   }
 
   /**
-   * The newest jobs, newest first (at most `limit`), each read in full from its record (the index
-   * leaves the counts out, so that a count update does not write to it).
+   * The newest jobs, newest first (at most `limit`), each read in full as {@link JobsReader.find}
+   * reads one (the index leaves the counts out, so that a count update does not write to it).
    * @throws JobsTableError when the table or its index cannot be read.
    */
   async newest(limit: number): Promise<Job[]> {
@@ -149,29 +158,13 @@ export class JobsReader {
   }
 
   async #getMany(ids: readonly string[]): Promise<Job[]> {
-    const byId = new Map<string, Job>();
-    for (let start = 0; start < ids.length; start += BATCH_GET_KEYS) {
-      let keys: Record<string, unknown>[] | undefined = ids
-        .slice(start, start + BATCH_GET_KEYS)
-        .map((id) => ({ [JOBS_TABLE_KEYS.partition]: id, [JOBS_TABLE_KEYS.sort]: JOB_RECORD_LINE }));
-      // BatchGetItem may leave keys unprocessed under load: asked again until none is left.
-      while (keys !== undefined && keys.length > 0) {
-        const asked: Record<string, unknown>[] = keys;
-        const page: BatchGetCommandOutput = await this.#send(() =>
-          this.#client.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: asked } } })),
-        );
-        for (const item of page.Responses?.[this.tableName] ?? []) {
-          const job = this.#parse(item);
-          byId.set(job.job_id, job);
-        }
-        keys = page.UnprocessedKeys?.[this.tableName]?.Keys;
-      }
+    const jobs: Job[] = [];
+    // One Query per job (its record and counters); a job listed by the index but gone since is left out.
+    for (const id of ids) {
+      const job = await this.find(id);
+      if (job !== undefined) jobs.push(job);
     }
-    // A job listed by the index but gone from the table since is left out.
-    return ids.flatMap((id) => {
-      const job = byId.get(id);
-      return job === undefined ? [] : [job];
-    });
+    return jobs;
   }
 
   #parse(item: Record<string, unknown>): Job {
@@ -181,6 +174,21 @@ export class JobsReader {
         this.tableName,
         item[JOBS_TABLE_KEYS.partition],
         parsed.error.issues.map((issue) => `${issue.path.join(".") || "(item)"}: ${issue.message}`),
+      );
+    }
+    return parsed.data;
+  }
+
+  #parseCounter(item: Record<string, unknown>): JobCounter {
+    const parsed = JobCounterSchema.safeParse(item);
+    if (!parsed.success) {
+      throw new MalformedJobError(
+        this.tableName,
+        item[JOBS_TABLE_KEYS.partition],
+        parsed.error.issues.map(
+          (issue) =>
+            `counter ${String(item[JOBS_TABLE_KEYS.sort])} ${issue.path.join(".") || "(item)"}: ${issue.message}`,
+        ),
       );
     }
     return parsed.data;

@@ -59,7 +59,8 @@ export class JobsMonitorFunction extends Construct {
       new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.listIndexArn] }),
     );
     fn.role.addToPolicy(
-      new PolicyStatement({ actions: ["dynamodb:GetItem"], resources: [props.jobsTable.tableArn] }),
+      // A job is its record and its counters (line ≤ 0), read by one Query of the table.
+      new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.jobsTable.tableArn] }),
     );
     this.schedule = new Rule(this, "Schedule", {
       description: "Runs the jobs monitor",

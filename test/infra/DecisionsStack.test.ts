@@ -227,8 +227,8 @@ describe("DecisionsStack with the default context", () => {
       ]);
       assert.deepEqual(actionsOn(dynamodb, statusIndex), ["dynamodb:Query"]);
       assert.deepEqual(actionsOn(dynamodb, { "Fn::GetAtt": [jobs, "Arn"] }), [
-        "dynamodb:GetItem",
         "dynamodb:PutItem",
+        "dynamodb:Query",
         "dynamodb:UpdateItem",
       ]);
       assert.equal(dynamodb.flatMap(resourcesOf).length, 3, "no other table or index");

@@ -70,7 +70,7 @@ describe("batch jobs in the CDK app", () => {
     assert.deepEqual(ingestVariables.JOBS_TABLE, { Ref: jobsId });
   });
 
-  it("lets the decide and ingest functions get, put and update items of the jobs table, and nothing more there", () => {
+  it("lets the decide and ingest functions put, query and update items of the jobs table, and nothing more there", () => {
     const functions: Array<[string, Resource]> = [
       ["interactive", laneResources(template, "interactive").fn],
       ["bulk", laneResources(template, "bulk").fn],
@@ -81,7 +81,7 @@ describe("batch jobs in the CDK app", () => {
 
       assert.deepEqual(
         actionsOn(statements, jobsArn),
-        ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"],
+        ["dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"],
         name,
       );
       const elsewhere = statements
@@ -292,7 +292,7 @@ describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
     assert.equal(variables.JOB_STALL_MINUTES, "60");
   });
 
-  it("lets the monitor query the by-created index and get job records, nothing else", () => {
+  it("lets the monitor query the by-created index and the jobs table (a job's record and counters), nothing else", () => {
     const statements = statementsFor(template, monitor, "dynamodb:");
     const index = { "Fn::Join": ["", [{ "Fn::GetAtt": [jobsId, "Arn"] }, "/index/by-created"]] };
 
@@ -304,7 +304,7 @@ describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
       [JSON.stringify(index), JSON.stringify({ "Fn::GetAtt": [jobsId, "Arn"] })].sort(),
     );
     assert.deepEqual(actionsOn(statements, index), ["dynamodb:Query"]);
-    assert.deepEqual(actionsOn(statements, { "Fn::GetAtt": [jobsId, "Arn"] }), ["dynamodb:GetItem"]);
+    assert.deepEqual(actionsOn(statements, { "Fn::GetAtt": [jobsId, "Arn"] }), ["dynamodb:Query"]);
   });
 
   it("alarms on one stalled job and on a failed check, on the pipeline's topic", () => {
