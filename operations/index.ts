@@ -4,11 +4,12 @@
  * dead-letter queue), `outcomes/` (export outcomes, send items to be decided again; reading and reviewing them is
  * the table's home's, `functions/outcomes`), `jobs/` (read and
  * wait for batch jobs, fetch their results), `classify/`
- * (offline batch classification through the pipeline's own units), `common/` (AWS client
- * settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
+ * (offline batch classification through the pipeline's own units), `cost/` (what decisions cost
+ * at the endpoint), `common/` (AWS client settings, policy loading, errors). Import a folder's index; this one lists the folders' main names.
  */
 export { classifyItems, InProcessEndpoint, ResultsFile, readItemLines } from "./classify/index.js";
 export { awsClientConfig, defaultPolicyDir, loadNamedPolicy, OperationError } from "./common/index.js";
+export { CostTally, jobCostRecords, policyCostRecords } from "./cost/index.js";
 export { readJobResults, waitForJob } from "./jobs/index.js";
 export { exportOutcomes, sendRedecides, toLabelledDecision } from "./outcomes/index.js";
 export { listDeadLetters, redriveDeadLetters, submitMessages } from "./queue/index.js";

@@ -8,6 +8,7 @@ export { buildLlamaCommand, createBuildLlamaCommand } from "./buildLlamaCommand.
 export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js";
 export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
+export { costCommand, createCostCommand } from "./costCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";
 export { createJobsCommand, type JobsCommandIo, jobsCommand } from "./jobsCommand.js";

@@ -14,6 +14,7 @@ import {
 } from "../../contract/jobs/JobResultLineSchema.js";
 import { emptyJobCounts, type FinalJobStatus, type Job } from "../../contract/jobs/JobSchema.js";
 import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../contract/jobs/jobsTableKeys.js";
+import { decisionUsageOf } from "../../contract/outcome/DecisionUsageSchema.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
@@ -586,10 +587,15 @@ export class JobLedger {
   }
 }
 
-/** What the manifest reads of a line's outcome: policy version and hash, model and its hash. */
+/**
+ * What the manifest reads of a line's outcome: policy version and hash, model and its hash, what
+ * its endpoint request cost.
+ */
 function auditOf(outcome: Outcome): Partial<JobLineItem> {
   const sha = (outcome as { model_sha256?: unknown }).model_sha256;
+  const usage = decisionUsageOf(outcome);
   return {
+    ...(usage !== undefined ? { usage } : {}),
     ...(outcome.policy_version !== undefined ? { policy_version: outcome.policy_version } : {}),
     ...(outcome.policy_sha256 !== undefined ? { policy_sha256: outcome.policy_sha256 } : {}),
     ...(outcome.model !== undefined ? { model: outcome.model } : {}),
