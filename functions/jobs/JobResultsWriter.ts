@@ -267,7 +267,8 @@ class ManifestTally {
   readonly #models = new Map<string, { model: string; sha256?: string; lines: number }>();
 
   add(item: JobLineItem): void {
-    this.#usage.add(item.usage);
+    // A line that repeated an id shares the outcome of the line before it: its cost counts once.
+    if (item.duplicate !== true) this.#usage.add(item.usage);
     if (item.policy_version !== undefined || item.policy_sha256 !== undefined) {
       const key = JSON.stringify([item.policy, item.policy_version, item.policy_sha256]);
       const entry = this.#policies.get(key) ?? {

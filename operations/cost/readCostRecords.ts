@@ -31,7 +31,9 @@ export async function* policyCostRecords(
 
 /**
  * The decisions of a batch job, from its line items in the jobs table (each keeps what its
- * outcome's request cost); a dead-lettered line has none and counts as without usage.
+ * outcome's request cost); a dead-lettered line has none and counts as without usage. A line that
+ * repeated an id shares the outcome of the line before it and is left out: each outcome counts once,
+ * as in the manifest.
  *
  * @throws what the ledger throws reading the jobs table.
  */
@@ -39,5 +41,7 @@ export async function* jobCostRecords(
   ledger: Pick<JobLedger, "lines">,
   jobId: string,
 ): AsyncGenerator<CostRecord> {
-  for await (const item of ledger.lines(jobId)) yield { policy: item.policy, usage: item.usage };
+  for await (const item of ledger.lines(jobId)) {
+    if (item.duplicate !== true) yield { policy: item.policy, usage: item.usage };
+  }
 }

@@ -81,7 +81,7 @@ describe("decisions cost on decisions up (integration)", () => {
   it("records tokens on each outcome, sums them in the manifest and jobs show, and prices them per decision", {
     timeout: 600_000,
   }, async () => {
-    // prepare: a job of five lines — four tickets (two with the same state) and a line that is not JSON
+    // prepare: a job of six lines — four tickets (two with the same state), a line that is not JSON, a repeated id
     const startedAt = new Date().toISOString();
     const bucket = String(up.info.bucket);
     const key = `${up.info.ingest_prefix}cost-job${up.info.ingest_suffix}`;
@@ -92,6 +92,8 @@ describe("decisions cost on decisions up (integration)", () => {
       "{ not json",
       ticket("cost-3", "Where is my parcel"),
       ticket("cost-4", "The app crashes on start"),
+      // A repeated id: the line shares cost-3's outcome, and its cost counts once.
+      ticket("cost-3", "Where is my parcel"),
     ];
     const dynamodb = [
       "--endpoint-url",
@@ -120,7 +122,7 @@ describe("decisions cost on decisions up (integration)", () => {
     const client = createOutcomesClient({ region: up.info.region, endpointUrl: up.info.dynamodb_endpoint });
     const outcomes: StoredOutcome[] = [];
     try {
-      const reader = new OutcomesReader({ client, tableName: up.info.table });
+      const reader = new OutcomesReader({ client, tableName: String(up.info.table) });
       for (const id of ids) {
         const outcome = await reader.get(POLICY, id);
         assert.ok(outcome, id);
