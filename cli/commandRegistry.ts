@@ -171,6 +171,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "functions", "operations"],
   },
   {
+    name: "cost",
+    summary:
+      "tokens and endpoint seconds per decision and the price per 1,000 decisions, of a policy or a job",
+    module: "./commands/costCommand.js",
+    exportName: "costCommand",
+    parts: ["contract", "functions", "operations"],
+  },
+  {
     name: "classify",
     summary: "decide a JSONL file of work items in this process with a policy (resumable), outcomes to JSONL",
     module: "./commands/classifyCommand.js",

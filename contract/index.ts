@@ -45,6 +45,8 @@ export {
   JobModelSchema,
   JobPolicyVersionSchema,
   JobTimingsSchema,
+  type JobUsage,
+  JobUsageSchema,
 } from "./jobs/JobManifestSchema.js";
 export {
   JOB_LINE_STATUSES,
@@ -96,6 +98,11 @@ export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { DRIFT_METRICS } from "./metrics/driftMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export { JOB_METRICS } from "./metrics/jobMetrics.js";
+export {
+  type DecisionUsage,
+  DecisionUsageSchema,
+  decisionUsageOf,
+} from "./outcome/DecisionUsageSchema.js";
 export {
   AUDIT_QUEUE,
   MAX_KEPT_REVIEWS,

@@ -56,6 +56,8 @@ export async function answerInvocation(
       const summary = summarise([], 0, performance.now() - started);
       summary.questions = Object.keys(invocation.request.questions).length;
       summary.input_tokens = response.usage.input_tokens;
+      summary.evaluated_tokens = response.usage.evaluated_tokens ?? 0;
+      summary.cached_tokens = response.usage.cached_tokens ?? 0;
       return {
         body: adapterBuild === undefined ? response : { ...response, adapter_build: adapterBuild },
         summary,

@@ -9,6 +9,7 @@ export { calibrateCommand, createCalibrateCommand } from "./calibrateCommand.js"
 export { chaosCommand } from "./chaosCommand.js";
 export { classifyCommand, classifyUsage, createClassifyCommand } from "./classifyCommand.js";
 export { compareCommand, createCompareCommand } from "./compareCommand.js";
+export { costCommand, createCostCommand } from "./costCommand.js";
 export { createDlqCommand, dlqCommand } from "./dlqCommand.js";
 export { createDriftCommand, type DriftCommandIo, driftCommand } from "./driftCommand.js";
 export { createJevBenchCommand, jevbenchCommand } from "./jevbenchCommand.js";

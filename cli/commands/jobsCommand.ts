@@ -9,9 +9,11 @@ import { createWriteStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SingleBar } from "cli-progress";
-import type { Job } from "../../contract/index.js";
-import { JobsReader } from "../../functions/jobs/index.js";
+import type { Job, JobUsage } from "../../contract/index.js";
+import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
+import { JobLedger, JobsReader } from "../../functions/jobs/index.js";
 import { awsClientConfig } from "../../operations/common/awsClientConfig.js";
+import { sumJobUsage } from "../../operations/cost/index.js";
 import { jobSummary, readJobResults, waitForJob } from "../../operations/jobs/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/createOutcomesClient.js";
 import { UsageError } from "../errors.js";
@@ -36,7 +38,10 @@ const USAGE = `usage:
 
 list     the newest jobs (default ${DEFAULT_LIMIT}), newest first: id, status, lines ended of all, source.
 show     one job: status, source, times, counts (lines, sent, rejected at ingest, outcomes by status,
-         dead-lettered), results and manifest URIs, the reason when it failed.
+         dead-lettered), results and manifest URIs, the reason when it failed, and what its decisions
+         cost at the endpoint so far (tokens, cached tokens, endpoint seconds: each line's share of its
+         request, summed from the job's line items as the manifest sums them; \`decisions cost --job\`
+         prices them).
 wait     follows a job until it ends: a progress bar with rate and ETA on a terminal, a progress line
          every ${PLAIN_PROGRESS_MS / 1000} s otherwise; then its summary. Exit 0 when complete, 1 when
          complete_with_errors or failed, ${TIMEOUT_EXIT} when --timeout passed first.
@@ -44,7 +49,8 @@ results  the job's JSONL results (one line per input line, in input order) to --
          streamed from its results_uri.
 
 --json   list/show/wait: one job per line: job_id, source, status, counts, results_uri, manifest_uri
-         (URIs null until the results are written).
+         (URIs null until the results are written); show adds usage: {decisions, input_tokens,
+         evaluated_tokens, cached_tokens, endpoint_seconds}.
 
 table options:
 ${tableOptionsUsage({ what: "jobs", default: DEFAULT_TABLE }, 28).join("\n")}
@@ -110,13 +116,20 @@ export function createJobsCommand(io: Partial<JobsCommandIo> = {}): CliCommand {
       }
       const jobId = positionals[0] ?? "";
       const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
-      const reader = new JobsReader({ client, tableName: values.table ?? DEFAULT_TABLE });
+      const tableName = values.table ?? DEFAULT_TABLE;
+      const reader = new JobsReader({ client, tableName });
       try {
         switch (sub) {
           case "list":
             return await list(reader, values, stdout);
           case "show":
-            return await show(reader, jobId, values, stdout);
+            return await show(
+              reader,
+              new JobLedger({ client, jobsTable: tableName, retry: new RetryPolicy() }),
+              jobId,
+              values,
+              stdout,
+            );
           case "wait":
             return await wait(reader, jobId, values, { stdout, stderr, signals });
           case "results":
@@ -156,13 +169,24 @@ async function list(reader: JobsReader, values: Values, stdout: CliOutput["stdou
 
 async function show(
   reader: JobsReader,
+  ledger: JobLedger,
   jobId: string,
   values: Values,
   stdout: CliOutput["stdout"],
 ): Promise<number> {
   const job = await reader.get(jobId);
-  stdout.write(values.json === true ? `${inertJson(jobSummary(job))}\n` : describeJob(job));
+  const usage = await sumJobUsage(ledger, jobId);
+  stdout.write(
+    values.json === true
+      ? `${inertJson({ ...jobSummary(job), usage })}\n`
+      : `${describeJob(job)}${describeUsage(usage)}`,
+  );
   return 0;
+}
+
+function describeUsage(usage: JobUsage): string {
+  if (usage.decisions === 0) return "  usage     no line decided by the model yet\n";
+  return `  usage     ${usage.decisions} decision(s) by the model: ${usage.input_tokens} tokens (${usage.evaluated_tokens} evaluated, ${usage.cached_tokens} cached), endpoint ${usage.endpoint_seconds} s\n`;
 }
 
 async function wait(

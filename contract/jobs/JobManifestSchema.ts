@@ -36,6 +36,27 @@ export const JobTimingsSchema = z.object({
 });
 
 /**
+ * What a job's decisions cost at the endpoint: each line's share of its request (the request's
+ * tokens and time ÷ the items that shared it), summed. Lines decided without a model call
+ * (rejected, rule-only, dead-lettered) count for nothing.
+ */
+export const JobUsageSchema = z.object({
+  /** Lines whose outcome records its endpoint request's tokens. */
+  decisions: z.number().int().nonnegative(),
+  /** Prompt tokens (the shared state counted once per request). */
+  input_tokens: z.number().nonnegative(),
+  /** Tokens the endpoint evaluated. */
+  evaluated_tokens: z.number().nonnegative(),
+  /** Tokens it reused from already evaluated state (shared prefix, cache) instead. */
+  cached_tokens: z.number().nonnegative(),
+  /** Seconds of successful endpoint calls. */
+  endpoint_seconds: z.number().nonnegative(),
+});
+
+/** What a job's decisions cost at the endpoint (see {@link JobUsageSchema}). */
+export type JobUsage = z.infer<typeof JobUsageSchema>;
+
+/**
  * A job's manifest (JSON, beside the results object; `decisions classify` writes the same form).
  * Its counts add up as `JobCountsSchema` says, and `result_lines` = `counts.lines`.
  */
@@ -56,6 +77,8 @@ export const JobManifestSchema = z.object({
   policies: z.array(JobPolicyVersionSchema),
   /** Models the lines were decided by (rule-only and rejected lines have none). */
   models: z.array(JobModelSchema),
+  /** Tokens and endpoint time, summed over the lines (absent from manifests written before it). */
+  usage: JobUsageSchema.optional(),
 });
 
 /** A job's manifest. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DecisionUsageSchema } from "../outcome/DecisionUsageSchema.js";
 import { STORED_OUTCOME_STATUSES } from "../outcome/OutcomeSchema.js";
 
 /** The status of a results line: the outcome's status, or `dead_lettered` (no outcome). */
@@ -50,6 +51,8 @@ export const JobLineItemSchema = JobResultLineSchema.extend({
   policy_sha256: z.string().optional(),
   model: z.string().optional(),
   model_sha256: z.string().optional(),
+  /** What the outcome's endpoint request cost (tokens, time, group size, lane): for the manifest's sums. */
+  usage: DecisionUsageSchema.optional(),
 });
 
 /** A line item of the jobs table. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LaneSchema } from "../lanes/lanes.js";
 import {
   OutcomeConflictSchema,
   OutcomeHistoryEntrySchema,
@@ -63,6 +64,18 @@ export const OutcomeRequestSchema = z.object({
   group_size: z.number().int().positive(),
   /** Attempts it took (1 = no retry). */
   attempts: z.number().int().positive(),
+  /**
+   * The request's prompt tokens as the endpoint counted them (System One's `usage.input_tokens`:
+   * the shared state once). The request's, not this item's: an item's share is ÷ `group_size`.
+   */
+  input_tokens: z.number().int().nonnegative().optional(),
+  /** Tokens the endpoint evaluated for the request (`usage.evaluated_tokens`), when it says. */
+  evaluated_tokens: z.number().int().nonnegative().optional(),
+  /**
+   * Tokens of the request's prompts the endpoint reused rather than evaluated (the state prefix its
+   * questions share, or its cache of earlier states; `usage.cached_tokens`), when it says.
+   */
+  cached_tokens: z.number().int().nonnegative().optional(),
 });
 
 /** Durations in milliseconds. */
@@ -118,6 +131,8 @@ export const OutcomeSchema = z.object({
   prompt_sha256: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
   request: OutcomeRequestSchema.optional(),
   timings: OutcomeTimingsSchema.optional(),
+  /** The lane of the decide function that asked the endpoint (its `LANE` setting), when it has one. */
+  lane: LaneSchema.optional(),
   source: OutcomeSourceSchema,
   submitted_at: z.string().optional(),
   created_at: z.string(),

@@ -203,7 +203,33 @@ export const SystemOneResponseSchema = z.object({
   /** Beyond System One: the adapter build that answered (package version, llama.cpp release and binary). */
   adapter_build: z.string().max(256).optional(),
   answers: z.record(z.string(), SystemOneAnswerSchema),
-  usage: z.object({ input_tokens: z.number().int().min(0), output_tokens: z.literal(0) }),
+  usage: z.object({
+    input_tokens: z.number().int().min(0),
+    output_tokens: z.literal(0),
+    /**
+     * Beyond System One (its clients ignore it): tokens the engine evaluated for this request,
+     * summed over its questions' prompts (a debiased question: over its rotations).
+     */
+    evaluated_tokens: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Beyond System One: prompt tokens the engine evaluated for this request."),
+    /**
+     * Beyond System One: tokens of those prompts served from what was already evaluated — the
+     * state prefix the request's questions share, or the engine's cache of earlier states — rather
+     * than evaluated again. `evaluated_tokens + cached_tokens` is every prompt's length.
+     */
+    cached_tokens: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Beyond System One: prompt tokens reused from already evaluated state (shared prefix or cache), not evaluated again.",
+      ),
+  }),
 });
 
 /** The answer to a `choice` question. */

@@ -1,4 +1,5 @@
 import { InvokeEndpointCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { type Lane, laneOfAttributes } from "../../contract/lanes/lanes.js";
 import { Deadline } from "../common/Deadline.js";
 import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import type { AdaptiveConcurrencyLimiter, Permit } from "../flow/AdaptiveConcurrencyLimiter.js";
@@ -75,6 +76,8 @@ export class EndpointClient {
   readonly #limiter: AdaptiveConcurrencyLimiter | undefined;
   readonly #latency: CallLatencyEstimate | undefined;
   readonly #customAttributes: string | undefined;
+  /** The lane its custom attributes name (`lane=bulk`), which outcomes record; undefined when none. */
+  readonly lane: Lane | undefined;
 
   constructor(options: EndpointClientOptions) {
     this.#client = options.client;
@@ -83,6 +86,7 @@ export class EndpointClient {
     this.#limiter = options.limiter;
     this.#latency = options.latency;
     this.#customAttributes = options.customAttributes;
+    this.lane = laneOfAttributes(options.customAttributes);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   jobCounterLine,
   jobCounterShardOf,
 } from "../../contract/jobs/jobsTableKeys.js";
+import { decisionUsageOf } from "../../contract/outcome/DecisionUsageSchema.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
@@ -660,10 +661,15 @@ export class JobLedger {
   }
 }
 
-/** What the manifest reads of a line's outcome: policy version and hash, model and its hash. */
+/**
+ * What the manifest reads of a line's outcome: policy version and hash, model and its hash, what
+ * its endpoint request cost.
+ */
 function auditOf(outcome: Outcome): Partial<JobLineItem> {
   const sha = (outcome as { model_sha256?: unknown }).model_sha256;
+  const usage = decisionUsageOf(outcome);
   return {
+    ...(usage !== undefined ? { usage } : {}),
     ...(outcome.policy_version !== undefined ? { policy_version: outcome.policy_version } : {}),
     ...(outcome.policy_sha256 !== undefined ? { policy_sha256: outcome.policy_sha256 } : {}),
     ...(outcome.model !== undefined ? { model: outcome.model } : {}),

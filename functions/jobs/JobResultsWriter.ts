@@ -8,7 +8,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import type { JobCompletedDetail } from "../../contract/jobs/JobCompletedEventSchema.js";
-import type { JobManifest } from "../../contract/jobs/JobManifestSchema.js";
+import type { JobManifest, JobUsage } from "../../contract/jobs/JobManifestSchema.js";
 import {
   type JobLineItem,
   type JobResultLine,
@@ -25,6 +25,7 @@ import { Deadline } from "../common/Deadline.js";
 import { JobResultsMismatchError } from "./errors.js";
 import type { JobLedger } from "./JobLedger.js";
 import { jobCompletedDetailOf } from "./jobCompletedDetailOf.js";
+import { UsageTally } from "./UsageTally.js";
 
 /** Publishes a job's "Decision Job Completed" event (see {@link JobResultsWriterOptions.publish}). */
 export type JobCompletedPublisher = (detail: JobCompletedDetail) => Promise<void>;
@@ -141,6 +142,7 @@ export class JobResultsWriter {
       timings: timingsOf(job, completed_at),
       policies: audit.policies(),
       models: audit.models(),
+      usage: audit.usage(),
     };
     await this.#options.s3.send(
       new PutObjectCommand({
@@ -252,8 +254,12 @@ function resultLineOfItem(item: JobLineItem): JobResultLine {
   });
 }
 
-/** Policy versions and models of a job's lines; a handful of entries whatever the job's size. */
+/**
+ * Policy versions, models and endpoint usage of a job's lines; a handful of entries whatever the
+ * job's size.
+ */
 class ManifestTally {
+  readonly #usage = new UsageTally();
   readonly #policies = new Map<
     string,
     { name: string; version?: string | number; sha256?: string; lines: number }
@@ -261,6 +267,8 @@ class ManifestTally {
   readonly #models = new Map<string, { model: string; sha256?: string; lines: number }>();
 
   add(item: JobLineItem): void {
+    // A line that repeated an id shares the outcome of the line before it: its cost counts once.
+    if (item.duplicate !== true) this.#usage.add(item.usage);
     if (item.policy_version !== undefined || item.policy_sha256 !== undefined) {
       const key = JSON.stringify([item.policy, item.policy_version, item.policy_sha256]);
       const entry = this.#policies.get(key) ?? {
@@ -290,6 +298,10 @@ class ManifestTally {
 
   models() {
     return [...this.#models.values()];
+  }
+
+  usage(): JobUsage {
+    return this.#usage.total();
   }
 }
 

@@ -19,3 +19,4 @@ export { type JobLedgerWiring, jobLedgerOf } from "./jobLedgerOf.js";
 export { jobsTableDefinition } from "./jobsTable.js";
 export { readJobAttributes } from "./readJobAttributes.js";
 export { resultLineOf } from "./resultLineOf.js";
+export { UsageTally } from "./UsageTally.js";

@@ -1,3 +1,4 @@
+import type { Lane } from "../../contract/lanes/lanes.js";
 import { truncateText } from "../common/truncateText.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { Outcome, OutcomeSource, OutcomeStatus, PayloadSummary } from "../outcomes/index.js";
@@ -21,6 +22,8 @@ export interface GroupRequest {
   invocation: EndpointInvocation;
   read: ReadResponse;
   groupSize: number;
+  /** The lane the endpoint was asked in. Default: none recorded. */
+  lane?: Lane;
 }
 
 /**
@@ -34,6 +37,7 @@ export function decidedOutcome(
   times: OutcomeTimes,
 ): Outcome {
   const { invocation, read } = request;
+  const { usage } = read.response;
   return {
     ...base(item.policy.name, item.id, decision.status, times, sourceOf(item.origin, item.event)),
     ...(decision.reason !== undefined ? { reason: truncateText(decision.reason, REASON_CHARS) } : {}),
@@ -51,12 +55,17 @@ export function decidedOutcome(
       ...(invocation.requestId !== undefined ? { request_id: invocation.requestId } : {}),
       group_size: request.groupSize,
       attempts: invocation.attempts,
+      // The request's tokens on each of its items: an item's share is ÷ group_size (docs/cost.md).
+      input_tokens: usage.input_tokens,
+      ...(usage.evaluated_tokens !== undefined ? { evaluated_tokens: usage.evaluated_tokens } : {}),
+      ...(usage.cached_tokens !== undefined ? { cached_tokens: usage.cached_tokens } : {}),
     },
     timings: {
       endpoint_ms: invocation.latencyMs,
       endpoint_total_ms: invocation.totalMs,
       ...commonTimings(item.origin, item.submittedAt, times),
     },
+    ...(request.lane !== undefined ? { lane: request.lane } : {}),
     ...(item.submittedAt !== undefined ? { submitted_at: item.submittedAt } : {}),
     ...summarizeState(item.stateText),
     ...payloadFields(item.payload),

@@ -103,7 +103,13 @@ export async function decideGroup(
   } catch (error) {
     return { ...failAll(error), requested: true };
   }
-  const request = { endpointName: endpoint.endpointName, invocation, read, groupSize: size };
+  const request = {
+    endpointName: endpoint.endpointName,
+    invocation,
+    read,
+    groupSize: size,
+    ...(endpoint.lane !== undefined ? { lane: endpoint.lane } : {}),
+  };
   const built = new Map(
     pending.map(({ item }) => [
       item,

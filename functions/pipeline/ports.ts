@@ -5,6 +5,7 @@
  * in-process endpoint, its results file and a progress counter; unit tests in-memory fakes.
  */
 
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type { Clock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
@@ -25,6 +26,8 @@ export interface EndpointCallOptions {
 export interface DecisionEndpoint {
   /** The name outcomes record in `request.endpoint`. */
   readonly endpointName: string;
+  /** The lane it asks in, which outcomes record (`lane`). Default none. */
+  readonly lane?: Lane | undefined;
   /**
    * Answers one System One request body (built by `buildSystemOneBody`).
    *

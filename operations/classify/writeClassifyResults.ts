@@ -6,13 +6,17 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import {
+  type DecisionUsage,
+  decisionUsageOf,
   emptyJobCounts,
   type JobCounts,
   type JobManifest,
   JobManifestSchema,
   type JobResultLine,
   OUTCOME_STATUSES,
+  OutcomeSchema,
 } from "../../contract/index.js";
+import { UsageTally } from "../../functions/jobs/UsageTally.js";
 import { InputFileError } from "../common/errors.js";
 import { resultKey } from "./ResultsFile.js";
 
@@ -44,6 +48,7 @@ interface StoredLine {
   model: string | undefined;
   modelSha256: string | undefined;
   policySha256: string | undefined;
+  usage: DecisionUsage | undefined;
 }
 
 /**
@@ -66,6 +71,7 @@ export async function writeClassifyResults(options: WriteClassifyResultsOptions)
     { name: string; version?: string | number; sha256?: string; lines: number }
   >();
   const models = new Map<string, { model: string; sha256?: string; lines: number }>();
+  const usage = new UsageTally();
   const partial = `${options.results}.partial`;
   const out = createWriteStream(partial);
   let bytes = 0;
@@ -89,6 +95,8 @@ export async function writeClassifyResults(options: WriteClassifyResultsOptions)
       }
       counts.ended += 1;
       if (duplicate) counts.duplicates += 1;
+      // A repeated id shares the outcome of the line before it: its cost counts once.
+      else usage.add(found.usage);
       if (found.policyVersion !== undefined || found.policySha256 !== undefined) {
         const id = `${key.policy}\u0000${found.policyVersion ?? ""}\u0000${found.policySha256 ?? ""}`;
         const entry = policies.get(id) ?? {
@@ -134,6 +142,7 @@ export async function writeClassifyResults(options: WriteClassifyResultsOptions)
     },
     policies: [...policies.values()],
     models: [...models.values()],
+    usage: usage.total(),
   });
   await writeFile(options.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
@@ -147,6 +156,14 @@ function classifyJobId(input: string, keys: readonly { policy: string; id: strin
   const hash = createHash("sha256").update(`${resolve(input)}\n`);
   for (const key of keys) hash.update(`${key.policy}\u0000${key.id}\n`);
   return `classify-${hash.digest("hex").slice(0, 32)}`;
+}
+
+const UsageFields = OutcomeSchema.pick({ request: true, timings: true, lane: true });
+
+/** What an outcome's endpoint request cost, when the outcome records it in the stored form. */
+function usageOf(outcome: Record<string, unknown>): DecisionUsage | undefined {
+  const fields = UsageFields.safeParse(outcome);
+  return fields.success ? decisionUsageOf(fields.data) : undefined;
 }
 
 /** The outcomes file read line by line into what the results need (not whole outcomes). */
@@ -208,6 +225,7 @@ async function readOutcomes(path: string): Promise<Map<string, StoredLine>> {
       policySha256: typeof outcome.policy_sha256 === "string" ? outcome.policy_sha256 : undefined,
       model: typeof outcome.model === "string" ? outcome.model : undefined,
       modelSha256: typeof outcome.model_sha256 === "string" ? outcome.model_sha256 : undefined,
+      usage: usageOf(outcome),
     });
   }
   return stored;

@@ -80,12 +80,21 @@ export async function answerSystemOne(
   const prompts = scored.results.reduce((sum, result) => sum + (result.debias?.rotations ?? 1), 0);
   const inputTokens =
     scored.results.reduce((sum, result) => sum + result.input_tokens, 0) - Math.max(0, prompts - 1) * shared;
+  // Beyond System One: what the engine evaluated and what it reused, per prompt (a result's counts
+  // are summed over its rotations), so a caller can tell the work its request cost.
+  const evaluatedTokens = scored.results.reduce((sum, result) => sum + result.evaluated_tokens, 0);
+  const cachedTokens = scored.results.reduce((sum, result) => sum + result.cached_tokens, 0);
   return {
     model: modelNameOf(engine.identity),
     // Beyond System One: which file answered, so that two quantizations of one model differ.
     model_sha256: engine.identity.sha256,
     answers,
-    usage: { input_tokens: inputTokens, output_tokens: 0 },
+    usage: {
+      input_tokens: inputTokens,
+      output_tokens: 0,
+      evaluated_tokens: evaluatedTokens,
+      cached_tokens: cachedTokens,
+    },
   };
 }
 

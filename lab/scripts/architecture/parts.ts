@@ -69,7 +69,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "operations",
-    what: "what the operators' commands do: send work items, the DLQ, outcomes and reviews, jobs, offline classification, the preflight checks",
+    what: "what the operators' commands do: send work items, the DLQ, outcomes and reviews, jobs, what decisions cost, offline classification, the preflight checks",
     imports: [{ part: "adapter" }, { part: "contract" }, { part: "functions" }],
   },
   {

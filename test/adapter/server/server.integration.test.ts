@@ -149,6 +149,11 @@ describe("the server on tiny-qwen3 (integration)", () => {
     assert.ok(answers.outage.noul >= 0 && answers.outage.noul <= 1);
     assert.ok(usage.input_tokens > 0);
     assert.equal(usage.output_tokens, 0);
+    // Beyond System One: the three questions' prompts, evaluated or reused; the second and third
+    // reuse the state the first evaluated, so they add up to more than the state counted once.
+    assert.ok(usage.evaluated_tokens > 0, JSON.stringify(usage));
+    assert.ok(usage.cached_tokens > 0, JSON.stringify(usage));
+    assert.ok(usage.evaluated_tokens + usage.cached_tokens > usage.input_tokens, JSON.stringify(usage));
   });
 
   it("fits the longest JevBench case (a ~15k-character state) within the default budgets", async () => {

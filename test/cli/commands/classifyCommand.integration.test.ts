@@ -231,6 +231,10 @@ describe("decisions classify (tiny-qwen3)", () => {
     assert.equal(manifest.counts.ended, manifest.counts.lines);
     assert.equal(manifest.counts.outcomes.rejected, 2);
     assert.equal(manifest.counts.duplicates, 1);
+    // m-1 and m-2 were decided by the model; the repeated m-1 shares m-1's outcome and cost.
+    assert.equal(manifest.usage?.decisions, 2);
+    assert.ok((manifest.usage?.input_tokens ?? 0) > 0, JSON.stringify(manifest.usage));
+    assert.ok((manifest.usage?.evaluated_tokens ?? 0) > 0, JSON.stringify(manifest.usage));
     assert.ok(manifest.results_uri.endsWith("/mixed.results.jsonl"));
     assert.match(run.stdout(), /results: .*mixed\.results\.jsonl \(5 line\(s\), complete_with_errors\)/);
   });

@@ -128,6 +128,45 @@ describe("decideItems (the pipeline core)", () => {
     });
   });
 
+  describe("what a request cost", () => {
+    it("records the request's tokens, the group size and the endpoint's lane on each item of the group", async () => {
+      const withUsage = (): string => {
+        const answer = JSON.parse(confidentAnswer(routing)) as Record<string, unknown>;
+        answer.usage = { input_tokens: 120, output_tokens: 0, evaluated_tokens: 90, cached_tokens: 70 };
+        return JSON.stringify(answer);
+      };
+      const { endpoint, decide } = setUp(withUsage);
+      Object.assign(endpoint, { lane: "bulk" });
+
+      const { results } = await decide(sqs(item("a", { x: 1 }), item("b", { x: 1 }), item("c", "own")));
+
+      const recorded = results.map((result) => (result.status === "recorded" ? result.outcome : undefined));
+      for (const outcome of recorded) {
+        assert.equal(outcome?.request?.input_tokens, 120);
+        assert.equal(outcome?.request?.evaluated_tokens, 90);
+        assert.equal(outcome?.request?.cached_tokens, 70);
+        assert.equal(outcome?.lane, "bulk");
+      }
+      assert.deepEqual(
+        recorded.map((outcome) => outcome?.request?.group_size),
+        [2, 2, 1],
+      );
+    });
+
+    it("records the prompt tokens alone, and no lane, for an endpoint that says no more", async () => {
+      const { decide } = setUp();
+
+      const { results } = await decide(sqs(item("a", { x: 1 })));
+
+      const [result] = results;
+      assert.ok(result?.status === "recorded");
+      assert.equal(result.outcome.request?.input_tokens, 10);
+      assert.equal(result.outcome.request?.evaluated_tokens, undefined);
+      assert.equal(result.outcome.request?.cached_tokens, undefined);
+      assert.equal(result.outcome.lane, undefined);
+    });
+  });
+
   describe("rule precedence", () => {
     it("applies the rules in file order to each item's facts on the group's one answer: rejected > fallback > overridden > decided", async () => {
       // The model's answer is route=billing for all: one request for the shared state.

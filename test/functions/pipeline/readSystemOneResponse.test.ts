@@ -31,6 +31,35 @@ describe("readSystemOneResponse", () => {
     assert.deepEqual(read.promptSha256, { document_type: hash });
   });
 
+  it("reads the evaluated and cached tokens the adapter adds to System One's usage", () => {
+    const usage = { input_tokens: 40, output_tokens: 0, evaluated_tokens: 12, cached_tokens: 28 };
+    const body = JSON.stringify({ model: "tiny", answers: { document_type: answer({ invoice: 1 }) }, usage });
+
+    const read = readSystemOneResponse(body, policy, "decisions");
+
+    assert.deepEqual(read.response.usage, usage);
+  });
+
+  it("reads a plain System One usage, without the adapter's counts", () => {
+    const usage = { input_tokens: 40, output_tokens: 0 };
+    const body = JSON.stringify({ model: "tiny", answers: { document_type: answer({ invoice: 1 }) }, usage });
+
+    const read = readSystemOneResponse(body, policy, "decisions");
+
+    assert.deepEqual(read.response.usage, usage);
+  });
+
+  it("refuses usage counts that are not whole numbers of tokens", () => {
+    const usage = { input_tokens: 40, output_tokens: 0, cached_tokens: -1 };
+    const body = JSON.stringify({ model: "tiny", answers: { document_type: answer({ invoice: 1 }) }, usage });
+
+    assert.throws(
+      () => readSystemOneResponse(body, policy, "decisions"),
+      (error: unknown) =>
+        error instanceof InvalidEndpointResponseError && /usage\.cached_tokens/.test(error.message),
+    );
+  });
+
   it("refuses a body without an answer to one of the policy's questions", () => {
     const body = JSON.stringify({ model: "tiny", answers: {}, usage: { input_tokens: 1, output_tokens: 0 } });
     assert.throws(() => readSystemOneResponse(body, policy, "decisions"), InvalidEndpointResponseError);

@@ -104,6 +104,44 @@ describe("answerSystemOne", () => {
     assert.equal(response.usage.input_tokens, expected);
   });
 
+  it("reports the tokens the engine evaluated and reused, summed over the request's prompts", async () => {
+    // A fake whose prompts after the first reuse the shared state, as the scorer's prefix reuse does.
+    class PrefixReusingEngine extends FakeEngine {
+      override async scoreBatch(...args: Parameters<FakeEngine["scoreBatch"]>) {
+        const scored = await super.scoreBatch(...args);
+        for (const [index, result] of scored.results.entries()) {
+          result.cached_tokens = index === 0 ? 0 : scored.timing.shared_prefix_tokens;
+          result.evaluated_tokens = result.input_tokens - result.cached_tokens;
+        }
+        return scored;
+      }
+    }
+    const engine = new PrefixReusingEngine();
+
+    const response = await answerSystemOne(engine, request);
+
+    const { results, timing } = await engine.scoreBatch(systemOneToBatch(request));
+    const evaluated = results.reduce((sum, result) => sum + result.evaluated_tokens, 0);
+    assert.ok(timing.shared_prefix_tokens > 0, "the fake's prompts share a prefix");
+    assert.equal(response.usage.evaluated_tokens, evaluated);
+    assert.equal(response.usage.cached_tokens, 2 * timing.shared_prefix_tokens);
+    // With the state evaluated once, what was evaluated is the request's distinct prompt text.
+    assert.equal(response.usage.evaluated_tokens, response.usage.input_tokens);
+  });
+
+  it("reports no evaluated or cached tokens for a request answered without the model", async () => {
+    const response = await answerSystemOne(new FakeEngine(), {
+      state: "s",
+      questions: { only: { type: "choice", instructions: "?", criteria: ["default"] } },
+    });
+    assert.deepEqual(response.usage, {
+      input_tokens: 0,
+      output_tokens: 0,
+      evaluated_tokens: 0,
+      cached_tokens: 0,
+    });
+  });
+
   it("breaks a tie between labels in favour of the one offered first", async () => {
     const engine = new FakeEngine();
     // Same description, same state and question: the fake gives both labels the same score.
