@@ -142,6 +142,15 @@ export {
   UNPARSED_POLICY,
 } from "./outcome/outcomesTableKeys.js";
 export {
+  compareReviewOrderKeys,
+  isReviewOrder,
+  normalisedEntropy,
+  REVIEW_ORDERS,
+  type ReviewOrder,
+  type ReviewOrderKey,
+  reviewWorth,
+} from "./outcome/reviewOrder.js";
+export {
   type PolicyCatalogueEntry,
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
