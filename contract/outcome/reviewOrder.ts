@@ -51,7 +51,8 @@ export function reviewWorth(
   let spread = 0;
   for (const [id, answer] of answers)
     spread = Math.max(spread, normalisedEntropy(answer.distribution, options.labels?.(id)));
-  return -spread;
+  // 0, not −0: a worth is written into cursors and compared as text in tests.
+  return spread === 0 ? 0 : -spread;
 }
 
 /**
