@@ -71,8 +71,8 @@ interface Entry {
  * The items waiting for review ordered by what a label is worth (`margin`, `entropy`), one page
  * at a time. A worth order cannot be read from the index (it sorts by time), so it is computed
  * over a bounded window: the `window` newest waiting entries (and any sharing the oldest one's
- * `updated_at`), ordered by {@link compareReviewOrderKeys} — worth, then newest, then policy and
- * id, a total order. Pages continue inside the window after the last item listed; when it is
+ * `updated_at`), ordered by {@link compareReviewOrderKeys} — audit items first, then worth, then
+ * newest, then policy and id, a total order. Pages continue inside the window after the last item listed; when it is
  * exhausted the next page orders the next older window. So every item waiting when the listing
  * began is listed exactly once whatever the page size; items changed after its first page (new
  * ones, partial reviews) wait for the next listing. Each page reads its whole window again
@@ -156,7 +156,13 @@ export async function readReviewQueueByWorth(options: WorthQueueOptions): Promis
 }
 
 function keyOf(outcome: StoredOutcome, worth: number): ReviewOrderKey {
-  return { worth, updatedAt: outcome.updated_at, policy: outcome.policy, id: outcome.id };
+  return {
+    tier: outcome.audit === undefined ? 1 : 0,
+    worth,
+    updatedAt: outcome.updated_at,
+    policy: outcome.policy,
+    id: outcome.id,
+  };
 }
 
 /** Reads by-status partitions by ranges of `updated_at`, counting the entries it reads. */

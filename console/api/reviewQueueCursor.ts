@@ -113,7 +113,15 @@ export function writeWorthCursor(cursor: WorthCursor): string {
       ...(cursor.lo === undefined ? {} : { l: cursor.lo }),
       ...(cursor.after === undefined
         ? {}
-        : { k: [cursor.after.worth, cursor.after.updatedAt, cursor.after.policy, cursor.after.id] }),
+        : {
+            k: [
+              cursor.after.tier,
+              cursor.after.worth,
+              cursor.after.updatedAt,
+              cursor.after.policy,
+              cursor.after.id,
+            ],
+          }),
     }),
   ).toString("base64url");
 }
@@ -152,17 +160,18 @@ export function readWorthCursor(
     const key = json.k;
     if (
       !Array.isArray(key) ||
-      key.length !== 4 ||
-      typeof key[0] !== "number" ||
-      !Number.isFinite(key[0]) ||
-      !time(key[1]) ||
-      typeof key[2] !== "string" ||
+      key.length !== 5 ||
+      (key[0] !== 0 && key[0] !== 1) ||
+      typeof key[1] !== "number" ||
+      !Number.isFinite(key[1]) ||
+      !time(key[2]) ||
       typeof key[3] !== "string" ||
-      key[3].length === 0 ||
-      Buffer.byteLength(key[3]) > MAX_ID_BYTES
+      typeof key[4] !== "string" ||
+      key[4].length === 0 ||
+      Buffer.byteLength(key[4]) > MAX_ID_BYTES
     )
       throw notACursor();
-    cursor.after = { worth: key[0], updatedAt: key[1], policy: key[2], id: key[3] };
+    cursor.after = { tier: key[0], worth: key[1], updatedAt: key[2], policy: key[3], id: key[4] };
   }
   return cursor;
 }

@@ -76,8 +76,10 @@ export function normalisedEntropy(distribution: Readonly<Record<string, number>>
   return Math.min(1, Math.max(0, entropy / Math.log(count)));
 }
 
-/** An item's place in a worth order: its worth, then newest first, then policy and id. */
+/** An item's place in a worth order: audit items first, then its worth, then newest first, then policy and id. */
 export interface ReviewOrderKey {
+  /** 0 for an audit item, 1 for any other: audit items come first under a worth order. */
+  tier: 0 | 1;
   worth: number;
   updatedAt: string;
   policy: string;
@@ -85,11 +87,19 @@ export interface ReviewOrderKey {
 }
 
 /**
- * The total order of a worth-ordered queue: smaller worth first; on equal worth the newer change
- * first; then policy and id (the table's key, unique), so no two items ever tie and a cursor after
- * one key lists every other item exactly once.
+ * The total order of a worth-ordered queue: audit items first (tier 0), then smaller worth first;
+ * on equal worth the newer change first; then policy and id (the table's key, unique), so no two
+ * items ever tie and a cursor after one key lists every other item exactly once.
+ *
+ * Audit items come first because they are calibration's unbiased sample only when the ones
+ * labelled are not chosen by their confidence: labelled by margin among the fallbacks, the least
+ * sure audit items would be labelled and the sure ones left, and the automated error would be
+ * overestimated (`decisions calibrate --simulate-budget` shows by how much). They are few (the
+ * audit rate sizes them), so the order labels all of them, then spends the rest where it teaches
+ * the threshold most.
  */
 export function compareReviewOrderKeys(a: ReviewOrderKey, b: ReviewOrderKey): number {
+  if (a.tier !== b.tier) return a.tier - b.tier;
   if (a.worth !== b.worth) return a.worth < b.worth ? -1 : 1;
   if (a.updatedAt !== b.updatedAt) return a.updatedAt > b.updatedAt ? -1 : 1;
   if (a.policy !== b.policy) return a.policy < b.policy ? -1 : 1;

@@ -3,7 +3,8 @@
  * DynamoDB Local: every waiting item is listed exactly once at every page size and window size,
  * across policies, partitions and shared times; within a window the items come by worth; a window
  * as large as the queue orders the whole queue and says so; items that arrive after the first
- * page wait for the next listing instead of being listed twice or pushing others out.
+ * page wait for the next listing instead of being listed twice or pushing others out; audit items
+ * come first in a worth order.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -21,7 +22,7 @@ import { waitingOutcome } from "./waitingOutcome.js";
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
 
 interface QueueAnswer {
-  items: { policy: string; id: string; updated_at: string; worth?: number }[];
+  items: { policy: string; id: string; updated_at: string; worth?: number; audit?: boolean }[];
   next?: string;
   read: number;
   cut?: boolean;
@@ -144,18 +145,18 @@ describe("the review queue's worth orders through the console's HTTP API (Dynamo
           assert.equal(new Set(listed).size, listed.length, `${what}: no item twice`);
           assert.deepEqual([...listed].sort(), expected, `${what}: every item`);
           assert.ok(pages.every((answer) => answer.order === order));
-          // Pages of one window (same oldest time) come by worth, ascending.
+          // Pages of one window (same oldest time) come audit items first, then by worth, ascending.
           const byWindow = new Map<string, number[]>();
           for (const answer of pages) {
             const worths = byWindow.get(answer.window?.oldest ?? "") ?? [];
-            worths.push(...answer.items.map((item) => item.worth ?? Number.NaN));
+            worths.push(...answer.items.map((item) => (item.audit ? 0 : 10) + (item.worth ?? Number.NaN)));
             byWindow.set(answer.window?.oldest ?? "", worths);
           }
           for (const worths of byWindow.values())
             assert.deepEqual(
               worths,
               [...worths].sort((a, b) => a - b),
-              `${what}: by worth in a window`,
+              `${what}: audit items first, then by worth, in a window`,
             );
           if (window >= outcomes.length) {
             assert.equal(byWindow.size, 1, `${what}: one window`);
@@ -180,7 +181,8 @@ describe("the review queue's worth orders through the console's HTTP API (Dynamo
   }
 
   it("margin puts the item nearest its threshold first; items that arrive after the first page wait for the next listing", async () => {
-    const outcomes = population();
+    // Fallbacks only (audit items would come first).
+    const outcomes = population().filter((outcome) => outcome.audit === undefined);
     const { url, table } = await serve(outcomes, { queueWorthWindow: 20 });
 
     const first = await page(url, { order: "margin", limit: "5" });

@@ -99,6 +99,7 @@ describe("reviewWorth", () => {
 
 describe("the worth order's total order", () => {
   const key = fc.record({
+    tier: fc.constantFrom(0 as const, 1 as const),
     worth: fc.constantFrom(0, 0.1, 0.5),
     updatedAt: fc.constantFrom("2026-12-01T00:00:00.000Z", "2026-12-01T00:00:01.000Z"),
     policy: fc.constantFrom("a", "b"),
@@ -109,12 +110,28 @@ describe("the worth order's total order", () => {
     fc.assert(
       fc.property(key, key, key, (a, b, c) => {
         const same =
-          a.worth === b.worth && a.updatedAt === b.updatedAt && a.policy === b.policy && a.id === b.id;
+          a.tier === b.tier &&
+          a.worth === b.worth &&
+          a.updatedAt === b.updatedAt &&
+          a.policy === b.policy &&
+          a.id === b.id;
         assert.equal(compareReviewOrderKeys(a, b) === 0, same);
         assert.ok(Math.sign(compareReviewOrderKeys(a, b)) === -Math.sign(compareReviewOrderKeys(b, a)));
         if (compareReviewOrderKeys(a, b) < 0 && compareReviewOrderKeys(b, c) < 0)
           assert.ok(compareReviewOrderKeys(a, c) < 0);
       }),
+    );
+  });
+
+  it("puts audit items first under a worth order, whatever their worth", () => {
+    const sure = {
+      ...outcome("audit-sure", "2026-12-01T00:00:00.000Z", { q: answer(0.99, 0.7, "model") }),
+      audit: { rate: 0.1, draw: 0.05 },
+    };
+    const near = outcome("near", "2026-12-01T00:00:00.000Z", { q: answer(0.69, 0.7, "fallback") });
+    assert.deepEqual(
+      orderOutcomes([near, sure], "margin").map((entry) => entry.outcome.id),
+      ["audit-sure", "near"],
     );
   });
 
@@ -140,6 +157,7 @@ describe("the worth order's total order", () => {
 
 describe("the worth cursor", () => {
   const after: ReviewOrderKey = {
+    tier: 1,
     worth: 0.1 + 0.2,
     updatedAt: "2026-12-01T00:00:00.000Z",
     policy: "p",
@@ -165,7 +183,7 @@ describe("the worth cursor", () => {
       [text, "margin", "M"],
       ["not-a-cursor", "margin", "L"],
       [
-        Buffer.from(JSON.stringify({ v: 3, o: "margin", f: "L", a: "t", k: [1, "t", "p"] })).toString(
+        Buffer.from(JSON.stringify({ v: 3, o: "margin", f: "L", a: "t", k: [1, 0.5, "t", "p"] })).toString(
           "base64url",
         ),
         "margin",
