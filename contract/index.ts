@@ -151,6 +151,15 @@ export {
   UNPARSED_POLICY,
 } from "./outcome/outcomesTableKeys.js";
 export {
+  compareReviewOrderKeys,
+  isReviewOrder,
+  normalisedEntropy,
+  REVIEW_ORDERS,
+  type ReviewOrder,
+  type ReviewOrderKey,
+  reviewWorth,
+} from "./outcome/reviewOrder.js";
+export {
   CANDIDATE_NAME_PATTERN,
   isShadowRecordKey,
   SHADOW_FAILURE_REASON_CHARS,

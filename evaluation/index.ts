@@ -1,8 +1,13 @@
 /**
  * Evaluation of decision models and policies: JevBench's metrics, calibration of a policy from
- * labelled decisions, the JevBench runner, and their reports and charts. See README.md. The
+ * labelled decisions, what a budget of review labels buys, the JevBench runner, and their reports and charts. See README.md. The
  * folders' own index files list their smaller helpers.
  */
+export {
+  type BudgetSimulation,
+  formatBudgetSimulation,
+  simulateReviewBudget,
+} from "./budget/index.js";
 export {
   type CalibrateOptions,
   type CalibrationReport,

@@ -11,6 +11,8 @@ import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import { Scorer } from "../../adapter/engine/Scorer.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { formatBudgetSimulation } from "../../evaluation/budget/formatBudgetSimulation.js";
+import { simulateReviewBudget } from "../../evaluation/budget/simulateReviewBudget.js";
 import { calibratePolicy } from "../../evaluation/calibration/calibratePolicy.js";
 import { collectForecasts } from "../../evaluation/calibration/collectForecasts.js";
 import { formatCalibrationReport } from "../../evaluation/calibration/formatCalibrationReport.js";
@@ -40,7 +42,14 @@ import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 /** Defaults of the flags, used by the parser and the usage text alike. */
-const DEFAULTS = { errorBudget: 0.05, holdout: 0.3, seed: 0, layout: DEFAULT_LAYOUT } as const;
+const DEFAULTS = {
+  errorBudget: 0.05,
+  holdout: 0.3,
+  seed: 0,
+  layout: DEFAULT_LAYOUT,
+  auditShare: 0.5,
+  replications: 200,
+} as const;
 
 /** The context size items are scored again with (`--model`), as `jevbench` runs its cases. */
 const CONTEXT_SIZE = 8192;
@@ -48,6 +57,8 @@ const CONTEXT_SIZE = 8192;
 const USAGE = `usage: decisions calibrate <labelled.jsonl> --policy <name|file.yaml> [--question <id>]
          [--error-budget ${DEFAULTS.errorBudget}] [--bias] [--holdout ${DEFAULTS.holdout}] [--seed ${DEFAULTS.seed}] [--limit N] [--out <dir>] [--write [--force]]
          [--model <file.gguf> [--layout ${LAYOUT_CHOICES.join("|")}] [--threads N]]
+       decisions calibrate <labelled.jsonl> --policy <name|file.yaml> --simulate-budget N [--question <id>]
+         [--audit-share ${DEFAULTS.auditShare}] [--replications ${DEFAULTS.replications}] [--seed ${DEFAULTS.seed}] [--error-budget ${DEFAULTS.errorBudget}]
 
 Fits a temperature per question by maximum likelihood on labelled decisions (the format
 \`decisions outcomes export --labelled\` writes; see evaluation/README.md), reports accuracy,
@@ -79,6 +90,16 @@ audit item; from the audit items alone it reports the accuracy of automated deci
                   refused (nothing written, exit 1) when a chosen threshold errs above the budget
                   on the held-out split or automates none of it
   --force         with --write: write such thresholds all the same
+
+  --simulate-budget  replay the export instead of calibrating: for a budget of N labels chosen
+                  newest first, uniformly, by margin with audit items ranked among the
+                  fallbacks, in the console's margin order (audit items first), and with
+                  stratified audits then margin, print the automated error's 95 % interval width
+                  (with its bias, RMSE and coverage against what every label gives) and the
+                  threshold's distance from the one every label gives (evaluation/README.md)
+  --audit-share   with --simulate-budget: share of the budget the audit sample is sized for
+                  (default ${DEFAULTS.auditShare}); strata rates come from the policy's audit_strata
+  --replications  with --simulate-budget: draws per strategy (default ${DEFAULTS.replications}; --seed seeds them)
 `;
 
 /** Builds the `decisions calibrate` command writing to `stdout` / `stderr` (tests pass their own). */
@@ -103,6 +124,9 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
           out: { type: "string" },
           write: { type: "boolean", default: false },
           force: { type: "boolean", default: false },
+          "simulate-budget": { type: "string" },
+          "audit-share": { type: "string" },
+          replications: { type: "string" },
           help: { type: "boolean", short: "h", default: false },
         },
         allowPositionals: true,
@@ -132,6 +156,14 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
         );
       }
 
+      const budget = positiveInteger("--simulate-budget", values["simulate-budget"]);
+      if (budget === undefined && (values["audit-share"] !== undefined || values.replications !== undefined))
+        throw new UsageError("--audit-share and --replications need --simulate-budget", { usage: USAGE });
+      if (budget !== undefined && (values.write || model !== undefined || values.bias))
+        throw new UsageError("--simulate-budget replays the export: leave out --write, --model and --bias", {
+          usage: USAGE,
+        });
+
       const policyPath = policyFileOf(values.policy);
       const policyText = await readFile(policyPath, "utf8");
       const policy = parsePolicy(policyText, policyPath);
@@ -141,6 +173,31 @@ export function createCalibrateCommand(output: Partial<CliOutput> = {}): CliComm
         );
       }
       if (values.force && !values.write) throw new UsageError("--force needs --write", { usage: USAGE });
+      if (budget !== undefined) {
+        const lines = firstLines(
+          readLabelledDecisions(await readFile(labelledPath, "utf8"), labelledPath),
+          policy.name,
+          limit,
+        );
+        const collected = collectForecasts(policy, lines, values.question);
+        let simulated = 0;
+        for (const [question, forecasts] of collected.questions) {
+          if (!forecasts.some((forecast) => forecast.audit !== undefined)) {
+            stderr.write(`calibrate: ${question}: no audit items in the export, nothing to simulate\n`);
+            continue;
+          }
+          const simulation = simulateReviewBudget(policy, question, forecasts, {
+            budget,
+            auditShare: fraction("--audit-share", values["audit-share"] ?? String(DEFAULTS.auditShare)),
+            replications: positiveInteger("--replications", values.replications) ?? DEFAULTS.replications,
+            seed,
+            errorBudget,
+          });
+          stdout.write(formatBudgetSimulation(simulation));
+          simulated += 1;
+        }
+        return simulated > 0 ? 0 : 1;
+      }
       if (model !== undefined && values.write) refuseOtherLayout(policy, layout, values.question);
       let lines = firstLines(
         readLabelledDecisions(await readFile(labelledPath, "utf8"), labelledPath),

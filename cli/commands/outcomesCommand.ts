@@ -9,6 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { isReviewOrder, REVIEW_ORDERS, type ReviewOrder } from "../../contract/outcome/reviewOrder.js";
 import { FailureRecordStore } from "../../functions/failures/index.js";
 import {
   OutcomeNotFoundError,
@@ -21,6 +22,7 @@ import {
 import { defaultPolicyDir, loadNamedPolicy } from "../../operations/common/index.js";
 import {
   createOutcomesClient,
+  DEFAULT_ORDER_WINDOW,
   decidedBy,
   diffRedecided,
   type ExportCounts,
@@ -28,6 +30,7 @@ import {
   exportOutcomes,
   formatRedecideDiff,
   formatReviewHistory,
+  orderOutcomes,
   planRedecide,
   type RedecideSelector,
   sendRedecides,
@@ -50,7 +53,8 @@ const DIFF_WAIT_SECONDS = 300;
 const DRY_RUN_LISTED = 20;
 
 const USAGE = `usage:
-  decisions outcomes list   --policy <p> [--status <s> | --conflicts] [--limit N] [--json] [table options]
+  decisions outcomes list   --policy <p> [--status <s> | --conflicts] [--order newest|margin|entropy [--window N]]
+                            [--limit N] [--json] [table options]
   decisions outcomes show   <id> --policy <p> [table options]
   decisions outcomes export --policy <p> [--status <s>] [--format jsonl|csv] [--labelled] [--out <file>] [table options]
   decisions outcomes review <id> --policy <p> --set <question>=<answer> [--set …] [--by <name>]
@@ -68,6 +72,9 @@ list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest firs
          --conflicts: the outcomes under whose id a work item with another payload came (read from the
          whole policy). A rule's or a person's answer is shown with the model's probability of that
          answer (P=…), not the probability of the model's own answer.
+         --order margin: the outcomes whose answer is nearest its question's threshold first; --order entropy:
+         the most spread distributions first (ties: newest, then id). Such an order is computed over the
+         newest --window outcomes read (default ${DEFAULT_ORDER_WINDOW}), which the output names: older ones are not ordered.
 show     one outcome, as stored (JSON, on stdout), and its history on stderr: how it was decided and
          every review (who, when, which answers, what a partial review left open); the JSON
          holds the outcomes it replaced (history) and payload conflicts. For an item without an
@@ -122,6 +129,8 @@ const FLAGS = {
   amend: { type: "boolean" },
   "replace-reviews": { type: "boolean" },
   conflicts: { type: "boolean" },
+  order: { type: "string" },
+  window: { type: "string" },
   "queue-url": { type: "string" },
   "sqs-endpoint-url": { type: "string" },
   since: { type: "string" },
@@ -138,7 +147,7 @@ const FLAGS = {
 
 /** Which flags each sub-command takes besides the table options. */
 const SUB_FLAGS: Record<Sub, readonly string[]> = {
-  list: ["policy", "status", "conflicts", "limit", "json"],
+  list: ["policy", "status", "conflicts", "order", "window", "limit", "json"],
   show: ["policy"],
   export: ["policy", "status", "format", "labelled", "out"],
   review: ["policy", "set", "by", "expect-updated-at", "amend"],
@@ -240,10 +249,22 @@ async function list(
   const limit = readLimit(values.limit);
   if (values.conflicts === true && status !== undefined)
     throw new UsageError("--conflicts lists outcomes of every status; leave out --status", { usage: USAGE });
-  const outcomes =
+  const order = readOrder(values.order);
+  if (values.window !== undefined && order === "newest")
+    throw new UsageError("--window bounds a worth order: give --order margin or entropy", { usage: USAGE });
+  if (values.conflicts === true && order !== "newest")
+    throw new UsageError("--conflicts lists newest first; leave out --order", { usage: USAGE });
+  const window =
+    order === "newest" ? limit : (readPositive("--window", values.window) ?? DEFAULT_ORDER_WINDOW);
+  const read =
     values.conflicts === true
       ? await table.withConflicts(policy, { limit })
-      : await table.newest(policy, { limit, ...(status === undefined ? {} : { status }) });
+      : await table.newest(policy, {
+          limit: window,
+          ...(status === undefined ? {} : { status }),
+        });
+  const ordered = orderOutcomes(read, order).slice(0, limit);
+  const outcomes = ordered.map((entry) => entry.outcome);
   if (values.json === true) {
     for (const outcome of outcomes) stdout.write(`${inertJson(outcome)}\n`);
     return 0;
@@ -257,7 +278,11 @@ async function list(
     stdout.write(`no outcomes of ${what} in ${table.tableName}\n`);
     return 0;
   }
-  stdout.write(`${outcomes.length} newest outcome(s) of ${what}:\n`);
+  stdout.write(
+    order === "newest"
+      ? `${outcomes.length} newest outcome(s) of ${what}:\n`
+      : `${outcomes.length} outcome(s) of ${what} by ${order}, ordered within the ${read.length} newest read (--window ${window}${read.length < window ? ": all of them" : ""}):\n`,
+  );
   const ids = outcomes.map((outcome) => inertText(outcome.id));
   const idWidth = Math.min(40, Math.max(2, ...ids.map((id) => id.length)));
   outcomes.forEach((outcome, index) => {
@@ -269,7 +294,8 @@ async function list(
       outcome.conflict_count !== undefined ? `  [${outcome.conflict_count} conflict(s)]` : "",
       outcome.history !== undefined ? `  [${outcome.history.length} earlier outcome(s)]` : "",
     ].join("");
-    const rest = inertText(`${answers.join("  ")}${reason}${marks}`);
+    const worth = order === "newest" ? "" : `${order} ${Math.abs(ordered[index]?.worth ?? 0).toFixed(3)}  `;
+    const rest = inertText(`${worth}${answers.join("  ")}${reason}${marks}`);
     stdout.write(
       `${inertText(outcome.updated_at)}  ${inertText(outcome.status).padEnd(10)}  ${(ids[index] ?? "").padEnd(idWidth)}  ${rest}\n`,
     );
@@ -644,6 +670,21 @@ function readLimit(text: string | undefined): number {
   if (!/^\d+$/.test(text) || value < 1 || value > 10_000) {
     throw new UsageError(`--limit must be an integer from 1 to 10000, got "${text}"`, { usage: USAGE });
   }
+  return value;
+}
+
+function readOrder(text: string | undefined): ReviewOrder {
+  if (text === undefined) return "newest";
+  if (!isReviewOrder(text))
+    throw new UsageError(`--order takes ${REVIEW_ORDERS.join(", ")}; got "${text}"`, { usage: USAGE });
+  return text;
+}
+
+function readPositive(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > 100_000)
+    throw new UsageError(`${flag} must be an integer from 1 to 100000, got "${text}"`, { usage: USAGE });
   return value;
 }
 

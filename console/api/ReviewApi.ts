@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type ReviewOrder, reviewWorth } from "../../contract/outcome/reviewOrder.js";
 import type { PolicyDriftReport } from "../../functions/drift/index.js";
 import {
   OUTCOMES_TABLE_KEYS,
@@ -16,6 +17,7 @@ import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
 import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
+import { readReviewQueueByWorth, type WorthWindow } from "./reviewQueueByWorth.js";
 
 /** Where the whole state of an item waiting for review is kept, by its sha256 (optional). */
 export interface StateArchive {
@@ -42,6 +44,11 @@ export interface ReviewApiOptions {
    * reading the whole queue. Default 1000 (`DEFAULT_QUEUE_MAX_READ`).
    */
   queueMaxRead?: number;
+  /**
+   * Waiting index entries a worth order (`margin`, `entropy`) is computed over at once: its
+   * window. Each page of such a listing reads its window. Default 1000 (`DEFAULT_WORTH_WINDOW`).
+   */
+  queueWorthWindow?: number;
 }
 
 /** Filters of the review queue. */
@@ -55,6 +62,8 @@ export interface QueueFilter {
   maxAgeHours?: number;
   before?: string;
   limit?: number;
+  /** The queue's order (see `REVIEW_ORDERS`). Default `newest`. */
+  order?: ReviewOrder;
 }
 
 /** One row of the queue page. */
@@ -70,6 +79,8 @@ export interface QueueItem {
   state_preview?: string;
   /** An audit item (decided automatically, sent to review for an unbiased label). */
   audit?: boolean;
+  /** Under a worth order: the item's worth (`margin`: distance to the threshold; `entropy`: minus the normalised entropy). */
+  worth?: number;
 }
 
 /** One page of the queue. */
@@ -79,8 +90,12 @@ export interface QueuePage {
   next?: string;
   /** Index entries this request read. */
   read: number;
-  /** The read bound stopped this page before it was full: more may match after `next`. */
+  /** The read bound (or, under a worth order, the window's end) stopped this page before it was full: more may match after `next`. */
   cut?: true;
+  /** The order the page is listed in. */
+  order: ReviewOrder;
+  /** Under a worth order: the window of waiting entries the order was computed over (its bound). */
+  window?: WorthWindow;
 }
 
 /** Everything the item page shows. */
@@ -127,7 +142,11 @@ export class ReviewApi {
     return this.#options.policies.names();
   }
 
-  /** A page of items waiting for review, newest first. @throws ReviewRequestError, UnknownReviewPolicyError */
+  /**
+   * A page of items waiting for review, newest first or by what a label is worth (`order`; a worth
+   * order is computed over a window of waiting entries, which the page reports).
+   * @throws ReviewRequestError, UnknownReviewPolicyError
+   */
   async queue(filter: QueueFilter): Promise<QueuePage> {
     const policies = filter.policy === undefined ? this.policyNames() : [this.#policy(filter.policy).name];
     const limit = filter.limit ?? 25;
@@ -138,26 +157,47 @@ export class ReviewApi {
         ? undefined
         : new Date(this.#now().getTime() - filter.maxAgeHours * 3_600_000).toISOString();
     const filtered = filter.question !== undefined || filter.rule !== undefined || oldest !== undefined;
-    const page: ReviewQueuePage = await readReviewQueue({
-      client: this.#options.client,
-      tableName: this.#options.tableName,
-      policies,
-      limit,
-      ...(filter.before === undefined ? {} : { before: filter.before }),
-      ...(this.#options.queueReadPageSize === undefined
-        ? {}
-        : { readPageSize: this.#options.queueReadPageSize }),
-      ...(this.#options.queueMaxRead === undefined ? {} : { maxRead: this.#options.queueMaxRead }),
-      ...(filtered
-        ? {
-            keep: (outcome: StoredOutcome) =>
-              (filter.question === undefined || openQuestions(outcome).includes(filter.question)) &&
-              (filter.rule === undefined ||
-                (outcome.rules_fired ?? []).some((rule) => rule.name === filter.rule)) &&
-              (oldest === undefined || outcome.updated_at >= oldest),
-          }
-        : {}),
-    });
+    const keep = (outcome: StoredOutcome) =>
+      (filter.question === undefined || openQuestions(outcome).includes(filter.question)) &&
+      (filter.rule === undefined || (outcome.rules_fired ?? []).some((rule) => rule.name === filter.rule)) &&
+      (oldest === undefined || outcome.updated_at >= oldest);
+    const order = filter.order ?? "newest";
+    const worthOrder = order === "newest" ? undefined : order;
+    const worth = (outcome: StoredOutcome): number | undefined =>
+      worthOrder === undefined
+        ? undefined
+        : reviewWorth(outcome, worthOrder, {
+            questions: openQuestions(outcome),
+            labels: (question) =>
+              this.#options.policies.get(outcome.policy)?.question(question)?.labels.length,
+          });
+    const page: ReviewQueuePage & { window?: WorthWindow } =
+      worthOrder === undefined
+        ? await readReviewQueue({
+            client: this.#options.client,
+            tableName: this.#options.tableName,
+            policies,
+            limit,
+            ...(filter.before === undefined ? {} : { before: filter.before }),
+            ...(this.#options.queueReadPageSize === undefined
+              ? {}
+              : { readPageSize: this.#options.queueReadPageSize }),
+            ...(this.#options.queueMaxRead === undefined ? {} : { maxRead: this.#options.queueMaxRead }),
+            ...(filtered ? { keep } : {}),
+          })
+        : await readReviewQueueByWorth({
+            client: this.#options.client,
+            tableName: this.#options.tableName,
+            policies,
+            order: worthOrder,
+            worth: (outcome) => worth(outcome) ?? 0,
+            limit,
+            ...(filter.before === undefined ? {} : { before: filter.before }),
+            ...(filtered ? { keep } : {}),
+            ...(this.#options.queueWorthWindow === undefined
+              ? {}
+              : { window: this.#options.queueWorthWindow }),
+          });
     const items = page.items.map(
       (outcome): QueueItem => ({
         policy: outcome.policy,
@@ -169,6 +209,7 @@ export class ReviewApi {
         ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
         ...(outcome.state_preview === undefined ? {} : { state_preview: outcome.state_preview }),
         ...(outcome.audit === undefined ? {} : { audit: true }),
+        ...(worthOrder === undefined ? {} : { worth: worth(outcome) ?? 0 }),
       }),
     );
     return {
@@ -176,6 +217,8 @@ export class ReviewApi {
       ...(page.next === undefined ? {} : { next: page.next }),
       read: page.read,
       ...(page.cut === undefined ? {} : { cut: page.cut }),
+      order,
+      ...(page.window === undefined ? {} : { window: page.window }),
     };
   }
 

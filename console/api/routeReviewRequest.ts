@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isReviewOrder, REVIEW_ORDERS } from "../../contract/outcome/reviewOrder.js";
 import {
   AmendRequiredError,
   NotReviewableError,
@@ -45,7 +46,8 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
  * with the current outcome, or an amendment not asked for (`reason: "amend_required"`), 413 the
  * item's review history is full (`reason: "review_history_full"`), 422 an answer that does not fit). Never throws for a request's fault.
  *
- * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&before&limit`,
+ * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&order&before&limit`
+ * (`order`: newest (default), margin or entropy),
  * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
  * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
  * `GET /api/me`. An item's `{id}` is percent-encoded, or with `?id_encoding=base64url` the
@@ -154,7 +156,11 @@ function readQueueFilter(query: ReviewHttpRequest["query"]) {
   const before = text("before");
   const maxAgeHours = number("max_age_hours");
   const limit = number("limit");
+  const order = text("order");
+  if (order !== undefined && !isReviewOrder(order))
+    throw new ReviewRequestError(["query", "order"], `give one of ${REVIEW_ORDERS.join(", ")}`);
   return {
+    ...(order === undefined ? {} : { order }),
     ...(policy === undefined ? {} : { policy }),
     ...(question === undefined ? {} : { question }),
     ...(rule === undefined ? {} : { rule }),

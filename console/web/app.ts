@@ -43,9 +43,18 @@ interface Filters {
   question: string;
   rule: string;
   maxAgeHours: string;
+  /** The queue's order: newest (the server's default), margin or entropy. */
+  order: string;
 }
 
-const NO_FILTERS: Filters = { policy: "", question: "", rule: "", maxAgeHours: "" };
+const NO_FILTERS: Filters = { policy: "", question: "", rule: "", maxAgeHours: "", order: "newest" };
+
+/** The orders the queue offers, with what each puts first. */
+const ORDERS: readonly { value: string; label: string }[] = [
+  { value: "newest", label: "newest first" },
+  { value: "margin", label: "closest to the threshold first" },
+  { value: "entropy", label: "least sure (entropy) first" },
+];
 
 function queuePath(filters: Filters, before?: string): string {
   const query = new URLSearchParams();
@@ -53,6 +62,7 @@ function queuePath(filters: Filters, before?: string): string {
   if (filters.question) query.set("question", filters.question);
   if (filters.rule) query.set("rule", filters.rule);
   if (filters.maxAgeHours) query.set("max_age_hours", filters.maxAgeHours);
+  if (filters.order && filters.order !== "newest") query.set("order", filters.order);
   if (before) query.set("before", before);
   query.set("limit", "25");
   return `/api/queue?${query}`;
@@ -135,15 +145,19 @@ function QueuePage({
   const [searched, setSearched] = useState<number | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [selected, setSelected] = useState(0);
+  // Under a worth order: the window of waiting items the server ordered (the order's bound).
+  const [orderWindow, setOrderWindow] = useState<QueueAnswer["window"]>();
   useEffect(() => {
     setItems(undefined);
+    setOrderWindow(undefined);
     setError(undefined);
     setSearched(undefined);
     call<QueueAnswer>(queuePath(filters)).then(
       (page) => {
         setItems(page.items);
         setNext(page.next);
-        setSearched(page.cut ? page.read : undefined);
+        setSearched(page.cut && page.window === undefined ? page.read : undefined);
+        setOrderWindow(page.window);
         setSelected(0);
       },
       (failure: Error) => setError(failure.message),
@@ -155,7 +169,8 @@ function QueuePage({
       (page) => {
         setItems((old) => [...(old ?? []), ...page.items]);
         setNext(page.next);
-        setSearched((old) => (page.cut ? (old ?? 0) + page.read : undefined));
+        setSearched((old) => (page.cut && page.window === undefined ? (old ?? 0) + page.read : undefined));
+        setOrderWindow(page.window);
       },
       (failure: Error) => setError(failure.message),
     );
@@ -187,7 +202,21 @@ function QueuePage({
       <label>Question on fallback <input value=${filters.question} onChange=${field("question")} placeholder="e.g. queue" /></label>
       <label>Rule fired <input value=${filters.rule} onChange=${field("rule")} placeholder="rule name" /></label>
       <label>Waiting at most (hours) <input type="number" min="0" value=${filters.maxAgeHours} onChange=${field("maxAgeHours")} /></label>
+      <label>Order
+        <select name="order" value=${filters.order} onChange=${field("order")}>
+          ${ORDERS.map((order) => html`<option value=${order.value}>${order.label}</option>`)}
+        </select>
+      </label>
     </form>
+    ${
+      orderWindow === undefined
+        ? null
+        : html`<p class="note order-window" role="status">${
+            orderWindow.complete
+              ? `Ordered over all ${orderWindow.entries} waiting items.`
+              : `Ordered within ${orderWindow.entries} waiting items (${orderWindow.oldest === undefined ? "" : new Date(orderWindow.oldest).toLocaleString()} to ${orderWindow.newest === undefined ? "" : new Date(orderWindow.newest).toLocaleString()}); Load more continues with older ones.`
+          }</p>`
+    }
     <p class="note"><kbd>J</kbd>/<kbd>K</kbd> move, <kbd>Enter</kbd> opens.</p>
     ${error === undefined ? null : html`<p class="error" role="alert">${error}</p>`}
     ${items === undefined && error === undefined ? html`<p>Loading…</p>` : null}
@@ -195,8 +224,8 @@ function QueuePage({
     ${
       items !== undefined && items.length > 0
         ? html`<table>
-            <caption class="sr-only">Items waiting for review, newest first</caption>
-            <thead><tr><th scope="col">Item</th><th scope="col">Policy</th><th scope="col">Open questions</th><th scope="col">Rules</th><th scope="col">Waiting since</th></tr></thead>
+            <caption class="sr-only">Items waiting for review, ${ORDERS.find((order) => order.value === filters.order)?.label ?? "newest first"}</caption>
+            <thead><tr><th scope="col">Item</th><th scope="col">Policy</th><th scope="col">Open questions</th><th scope="col">Rules</th>${orderWindow === undefined ? null : html`<th scope="col">${filters.order === "margin" ? "Margin" : "Entropy"}</th>`}<th scope="col">Waiting since</th></tr></thead>
             <tbody>
               ${items.map(
                 (
@@ -207,6 +236,7 @@ function QueuePage({
                   <td>${item.policy}</td>
                   <td>${item.open_questions.join(", ") || "—"}</td>
                   <td>${item.rules.join(", ") || "—"}</td>
+                  ${item.worth === undefined ? null : html`<td class="worth">${Math.abs(item.worth).toFixed(3)}</td>`}
                   <td><time datetime=${item.updated_at}>${new Date(item.updated_at).toLocaleString()}</time></td>
                 </tr>`,
               )}

@@ -11,6 +11,8 @@ export interface QueueItem {
   state_preview?: string;
   /** An audit item: decided automatically, sent to review for an unbiased label. */
   audit?: boolean;
+  /** Under a worth order: margin (distance to the threshold) or minus the normalised entropy. */
+  worth?: number;
 }
 
 /** A page of the queue: `next` continues it; `cut` says the server's read bound ended it early. */
@@ -20,6 +22,10 @@ export interface QueueAnswer {
   /** Waiting items the server read for this page. */
   read: number;
   cut?: true;
+  /** The order the page is listed in. */
+  order?: string;
+  /** Under a worth order: the window of waiting items it was ordered within. */
+  window?: { entries: number; newest?: string; oldest?: string; complete: boolean };
 }
 
 export interface Answer {

@@ -165,16 +165,31 @@ export const OutcomeSchema = z.object({
    */
   conflict_count: z.number().int().optional(),
   /**
-   * Set on a `decided` item that the policy's `audit_rate` sent to review as well (unbiased labels
-   * for `decisions calibrate`): it waits under `<policy>#audit` of the by-status index
-   * ({@link AUDIT_QUEUE}) while its automated answers stand.
+   * Set on a `decided` item that the policy's audit sampling (`audit_rate`, or `audit_strata` by
+   * confidence) sent to review as well (unbiased labels for `decisions calibrate`): it waits under
+   * `<policy>#audit` of the by-status index ({@link AUDIT_QUEUE}) while its automated answers stand.
    */
   audit: z
     .object({
-      /** The policy's audit rate when it was decided: the item's probability of being audited. */
+      /**
+       * The item's probability of being audited when it was decided: the policy's `audit_rate`, or
+       * the rate of the `audit_strata` stratum its confidence fell in. Its labels weigh 1/`rate`.
+       */
       rate: z.number().min(0).max(1),
       /** The item's draw in [0, 1) from the sha256 of policy and id (audited when below `rate`). */
       draw: z.number().min(0).max(1),
+      /**
+       * With `audit_strata`: the stratum (its index in the policy's list, and its `below` bound,
+       * absent on the last) and the confidence that chose it (the lowest probability among the
+       * model's answers). Absent: a uniform `audit_rate`.
+       */
+      stratum: z
+        .object({
+          index: z.number().int().nonnegative(),
+          below: z.number().min(0).max(1).optional(),
+          confidence: z.number().min(0).max(1),
+        })
+        .optional(),
     })
     .optional(),
 });

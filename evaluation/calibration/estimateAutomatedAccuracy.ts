@@ -1,6 +1,6 @@
 import {
   type ProportionInterval,
-  weightedWilsonInterval,
+  wilsonScoreInterval,
   Z_95_TWO_SIDED,
 } from "../metrics/wilsonScoreInterval.js";
 import type { LabelledForecast } from "./collectForecasts.js";
@@ -13,7 +13,10 @@ export interface AutomatedAccuracy {
   agreed: number;
   /** The estimate: the agreeing share, each audit item weighted 1/`audit_rate`. */
   accuracy: number;
-  /** Kish's effective sample size of the audit items (their count when every rate is the same). */
+  /**
+   * The effective sample size the interval uses: p̂(1 − p̂) over the design variance of the
+   * weighted share (their count when every rate is the same; see {@link estimateAutomatedAccuracy}).
+   */
   effective_n: number;
   /** Wilson's two-sided 95 % score interval of the accuracy, with n = `effective_n`. */
   interval: ProportionInterval;
@@ -26,7 +29,13 @@ export interface AutomatedAccuracy {
  * audit items alone: they are a random draw from the decided items (each with probability
  * `audit_rate`), so the share a person confirmed estimates the accuracy of all of them, without
  * the bias of the fallbacks, which are the items the model was unsure of. Items audited at
- * different rates are weighted 1/rate; the interval is Wilson's at the effective sample size.
+ * different rates (`audit_strata`, or a rate changed over time) are weighted 1/rate; the interval
+ * is Wilson's at the effective sample size p̂(1 − p̂)/v̂ (Korn and Graubard 1998), where v̂ =
+ * Σ wᵢ²(yᵢ − p̂)² / (Σ wᵢ)² is the linearisation variance of the weighted share (Särndal, Swensson
+ * and Wretman 1992, with-replacement form: conservative for the hash's Poisson draw). With every
+ * weight equal this is the audit count; with strata it credits rates that follow where the errors
+ * are, which Kish's (Σw)²/Σw² would not. When every item agrees (or none does), v̂ is 0 and Kish's
+ * size is used.
  * This is the accuracy of the decisions as they were made (the policy's temperature and
  * threshold then), not of a newly fitted threshold.
  *
@@ -53,12 +62,22 @@ export function estimateAutomatedAccuracy(
     }
   }
   if (audited === 0) return undefined;
+  const accuracy = agreeing / weight;
+  let spread = 0;
+  for (const forecast of forecasts) {
+    if (forecast.audit === undefined) continue;
+    const y = forecast.audit.correct ? 1 : 0;
+    spread += forecast.weight * forecast.weight * (y - accuracy) ** 2;
+  }
+  const kish = (weight * weight) / squares;
+  const variance = spread / (weight * weight);
+  const effective = variance > 0 ? (accuracy * (1 - accuracy)) / variance : kish;
   return {
     audited,
     agreed,
-    accuracy: agreeing / weight,
-    effective_n: (weight * weight) / squares,
-    interval: weightedWilsonInterval(agreeing, weight, squares, Z_95_TWO_SIDED),
+    accuracy,
+    effective_n: effective,
+    interval: wilsonScoreInterval(accuracy * effective, effective, Z_95_TWO_SIDED),
     confidence: 0.95,
   };
 }

@@ -15,7 +15,14 @@
 
 // The outcome sink's options and result are the outcomes table's own (one definition).
 export type { RecordOptions, RecordResult } from "../outcomes/index.js";
-export { auditDraw, auditOf, markAudit } from "./auditOf.js";
+export {
+  type AuditMark,
+  type AuditPolicy,
+  auditConfidence,
+  auditDraw,
+  auditOf,
+  markAudit,
+} from "./auditOf.js";
 export { buildSystemOneBody } from "./buildSystemOneBody.js";
 export { FINISH_MARGIN_MS, OUTCOME_WRITE_CONCURRENCY } from "./constants.js";
 export {

@@ -37,6 +37,14 @@ export interface PolicyParts {
   events: CompiledEventMapping[];
   /** `audit_rate`: the fraction of decided items also sent to review as audit items. Default 0. */
   auditRate?: number;
+  /** `audit_strata`: audit rates by confidence bin (instead of `auditRate`). */
+  auditStrata?: readonly AuditStratum[];
+}
+
+/** One stratum of `audit_strata`: items whose confidence is below `below` (the last: the rest) audited at `rate`. */
+export interface AuditStratum {
+  below?: number;
+  rate: number;
 }
 
 /**
@@ -65,6 +73,11 @@ export class Policy {
    * as audit items as well (`functions/pipeline/auditOf`). 0 when the file sets none.
    */
   readonly auditRate: number;
+  /**
+   * `audit_strata`: audit rates by confidence bin, in rising `below` order (the last without),
+   * used instead of `auditRate` when set (`functions/pipeline/auditOf`).
+   */
+  readonly auditStrata: readonly AuditStratum[] | undefined;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -79,6 +92,10 @@ export class Policy {
     this.rules = Object.freeze([...parts.rules]);
     this.events = Object.freeze([...parts.events]);
     this.auditRate = parts.auditRate ?? 0;
+    this.auditStrata =
+      parts.auditStrata === undefined
+        ? undefined
+        : Object.freeze(parts.auditStrata.map((stratum) => Object.freeze({ ...stratum })));
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

@@ -49,6 +49,12 @@ export function compilePolicy(
   const questionsDocument = PolicySections.questions.safeParse(fields.questions);
   const factsDocument = PolicySections.facts.safeParse(fields.facts);
   const auditRate = PolicySections.audit_rate.safeParse(fields.audit_rate);
+  const auditStrata = PolicySections.audit_strata.safeParse(fields.audit_strata);
+  if (fields.audit_rate !== undefined && fields.audit_strata !== undefined)
+    report(
+      ["audit_strata"],
+      "give audit_rate or audit_strata, not both (a stratum without below is the rate of the rest)",
+    );
 
   const questions = questionsDocument.success
     ? Object.entries(questionsDocument.data).map(toQuestion)
@@ -63,6 +69,8 @@ export function compilePolicy(
   const events = compileEvents(fields.events, report);
 
   if (!name.success || !version.success || !description.success || !auditRate.success) return undefined;
+  if (!auditStrata.success || (fields.audit_rate !== undefined && fields.audit_strata !== undefined))
+    return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
   return new Policy({
@@ -77,6 +85,7 @@ export function compilePolicy(
     rules,
     events,
     auditRate: auditRate.data ?? 0,
+    ...(auditStrata.data === undefined ? {} : { auditStrata: auditStrata.data }),
   });
 }
 

@@ -343,6 +343,53 @@ export const EventMappingSchema = z.strictObject({
     .describe("CEL over `event` giving the facts (a map)."),
 });
 
+/** Strata `audit_strata` may list, at most. */
+export const MAX_AUDIT_STRATA = 10;
+
+/**
+ * `audit_strata`: audit rates by confidence bin, in rising `below` order, the last without `below`
+ * (it takes every confidence left). An item's confidence is the lowest probability among its
+ * model answers; it falls in the first stratum whose `below` exceeds it.
+ */
+export const AuditStrataSchema = z
+  .array(
+    z.strictObject({
+      below: z
+        .number()
+        .gt(0)
+        .max(1)
+        .optional()
+        .describe("Upper bound (exclusive) of the stratum's confidence; absent on the last stratum only."),
+      rate: z.number().min(0).max(1).describe("Fraction (0 to 1) of the stratum's decided items audited."),
+    }),
+  )
+  .min(1)
+  .max(MAX_AUDIT_STRATA)
+  .superRefine((strata, context) => {
+    strata.forEach((stratum, index) => {
+      const last = index === strata.length - 1;
+      if (last && stratum.below !== undefined)
+        context.addIssue({
+          code: "custom",
+          path: [index, "below"],
+          message: "the last stratum takes every confidence left: leave out its below",
+        });
+      if (!last && stratum.below === undefined)
+        context.addIssue({
+          code: "custom",
+          path: [index, "below"],
+          message: "only the last stratum may leave out below",
+        });
+      const previous = index > 0 ? strata[index - 1]?.below : undefined;
+      if (stratum.below !== undefined && previous !== undefined && !(stratum.below > previous))
+        context.addIssue({
+          code: "custom",
+          path: [index, "below"],
+          message: `must be above the previous stratum's below (${previous})`,
+        });
+    });
+  });
+
 /** Policy names are file names: `policies/<name>.yaml`. */
 export const PolicyNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
   error: "must be kebab-case: a lowercase letter, then lowercase letters, digits or - (64 at most)",
@@ -369,6 +416,9 @@ export const PolicySections = {
     .describe(
       "Fraction (0 to 1, default 0) of the items the model decided that are also sent to review as audit items, drawn by a hash of the policy and item id: unbiased labels for calibrate.",
     ),
+  audit_strata: AuditStrataSchema.optional().describe(
+    "Audit rates by confidence bin instead of one audit_rate (not both): e.g. [{below: 0.7, rate: 0.5}, {below: 0.9, rate: 0.1}, {rate: 0.02}]. An item's confidence is the lowest probability among its model answers; each audited item records its stratum's rate, and calibrate weighs its labels 1/rate.",
+  ),
   events: z
     .array(EventMappingSchema)
     .optional()

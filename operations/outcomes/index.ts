@@ -1,6 +1,6 @@
 /**
  * The outcomes table as decision owners use it (`decisions outcomes`): export outcomes (JSONL, CSV,
- * labelled data for `decisions calibrate`), print a review history, and send items to be decided
+ * labelled data for `decisions calibrate`), order outcomes by what a label is worth, print a review history, and send items to be decided
  * again (a redecide supersedes the outcome it read, keeping it in the history). Reading outcomes
  * and recording a person's review belong to the table's home, `functions/outcomes`.
  */
@@ -12,6 +12,7 @@ export {
   exportOutcomes,
 } from "./exportOutcomes.js";
 export { formatReviewHistory } from "./formatReviewHistory.js";
+export { DEFAULT_ORDER_WINDOW, type OrderedOutcome, orderOutcomes } from "./orderOutcomes.js";
 export { outcomesToCsv } from "./outcomesToCsv.js";
 export {
   type DiffRedecidedOptions,

@@ -471,6 +471,10 @@ describe("DecisionsStack with the default context", () => {
       "ExecutionsFailed",
       "IngestUnsentLines",
       "JobsStalled",
+      // One drift alarm per policy (DriftMonitorFunction).
+      "PolicyDrift",
+      "PolicyDrift",
+      "PolicyDrift",
       // the interactive lane's p95 send → outcome
       "SendToOutcome",
       // each lane's decide function, ingest

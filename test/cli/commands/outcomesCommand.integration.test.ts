@@ -192,6 +192,65 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     assert.match(rows[3] ?? "", /fallback\s+t-2\s+.*queue=triage \(fallback, P=0\.\d\d\)/);
   });
 
+  it("lists the review queue by margin or entropy within the newest --window read, and says so", async () => {
+    tables += 1;
+    const name = `outcomes-${tables}`;
+    await doc.send(new CreateTableCommand(outcomesTableDefinition(name)));
+    // Oldest to newest: nearest the queue's 0.55 threshold first (after the policy's temperature), the most spread last.
+    const queues = [
+      { triage: 0.54, billing: 0.3, sales: 0.16 },
+      { triage: 0.5, billing: 0.4, sales: 0.1 },
+      { triage: 0.4, billing: 0.35, sales: 0.25 },
+      { triage: 0.34, billing: 0.33, sales: 0.33 },
+    ];
+    for (const [index, queue] of queues.entries())
+      await doc.send(
+        new PutCommand({
+          TableName: name,
+          Item: outcomeOf(policy, `w-${index}`, `2026-12-01T10:00:0${index}.000Z`, queue),
+        }),
+      );
+    const table = ["--table", name, ...endpoint, "--policy", policy.name];
+    const ids = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((row) => row.split(/\s+/)[2]);
+
+    const newest = capture();
+    await newest.command.run(["list", ...table, "--status", "fallback"]);
+    const margin = capture();
+    await margin.command.run(["list", ...table, "--status", "fallback", "--order", "margin"]);
+    const entropy = capture();
+    await entropy.command.run([
+      "list",
+      ...table,
+      "--status",
+      "fallback",
+      "--order",
+      "entropy",
+      "--window",
+      "3",
+    ]);
+
+    assert.deepEqual(ids(newest.stdout()), ["w-3", "w-2", "w-1", "w-0"]);
+    assert.deepEqual(ids(margin.stdout()), ["w-0", "w-1", "w-2", "w-3"]);
+    assert.match(
+      margin.stdout(),
+      /by margin, ordered within the 4 newest read \(--window 1000: all of them\)/,
+    );
+    assert.match(margin.stdout(), /w-0\s+margin 0\.0\d\d {2}/);
+    // A window of 3 leaves the oldest (w-0) out; the most spread distribution comes first.
+    assert.deepEqual(ids(entropy.stdout()).slice(0, 2), ["w-3", "w-2"]);
+    assert.ok(!ids(entropy.stdout()).includes("w-0"));
+    assert.match(entropy.stdout(), /ordered within the 3 newest read \(--window 3\)/);
+    await assert.rejects(
+      capture().command.run(["list", ...table, "--order", "oldest"]),
+      (error: unknown) => error instanceof UsageError && /newest, margin, entropy/.test(error.message),
+    );
+  });
+
   it("lists a rule's answer with the model's probability of that answer, not of the model's own", async () => {
     tables += 1;
     const table = `outcomes-${tables}`;

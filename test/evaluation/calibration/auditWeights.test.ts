@@ -163,11 +163,24 @@ describe("estimateAutomatedAccuracy", () => {
     const estimate = estimateAutomatedAccuracy(forecasts);
 
     assert.ok(estimate !== undefined);
-    // (10·2 + 5·20) / (10·2 + 10·20) = 120 / 220; n_eff = 220² / (10·4 + 10·400) = 11.98.
-    assert.ok(Math.abs(estimate.accuracy - 120 / 220) < 1e-12);
-    assert.ok(Math.abs(estimate.effective_n - 220 ** 2 / 4040) < 1e-9);
+    // (10·2 + 5·20) / (10·2 + 10·20) = 120 / 220. n_eff = p(1 − p) / v, with the design variance
+    // v = Σ w²(y − p)² / (Σ w)² (≈ 11.8; Kish's 220² / (10·4 + 10·400) would be 11.98).
+    const p = 120 / 220;
+    assert.ok(Math.abs(estimate.accuracy - p) < 1e-12);
+    const v = (10 * 4 * (1 - p) ** 2 + 5 * 400 * (1 - p) ** 2 + 5 * 400 * p ** 2) / 220 ** 2;
+    assert.ok(Math.abs(estimate.effective_n - (p * (1 - p)) / v) < 1e-9);
     const plain = wilsonScoreInterval(15, 20);
     assert.ok(estimate.interval.upper - estimate.interval.lower > plain.upper - plain.lower);
+  });
+
+  it("uses the audit count as n when every rate is the same, and Kish's n when every item agrees", () => {
+    const same = [
+      ...Array.from({ length: 46 }, () => audited(true, 0.1)),
+      ...Array.from({ length: 4 }, () => audited(false, 0.1)),
+    ];
+    assert.ok(Math.abs((estimateAutomatedAccuracy(same)?.effective_n ?? 0) - 50) < 1e-9);
+    const agreeing = [audited(true, 0.5), audited(true, 0.05)];
+    assert.ok(Math.abs((estimateAutomatedAccuracy(agreeing)?.effective_n ?? 0) - 22 ** 2 / 404) < 1e-9);
   });
 
   it("has nothing to say without audit items", () => {
