@@ -91,6 +91,7 @@ export {
   laneAttributeOf,
   laneOfAttributes,
 } from "./lanes/lanes.js";
+export { CAPACITY_METRIC_DIMENSIONS, CAPACITY_METRICS } from "./metrics/capacityMetrics.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export { JOB_METRICS } from "./metrics/jobMetrics.js";
@@ -146,6 +147,7 @@ export {
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
+export { CAPACITY_CONTROLLER_SETTINGS } from "./settings/capacityControllerSettings.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
 export { INGEST_SETTINGS } from "./settings/ingestSettings.js";
 export { JOBS_MONITOR_SETTINGS } from "./settings/jobsMonitorSettings.js";
