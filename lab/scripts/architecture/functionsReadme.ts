@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CAPACITY_CONTROLLER_SETTINGS,
   DECIDE_SETTINGS,
   defaultTextOf,
   INGEST_SETTINGS,
@@ -31,6 +32,7 @@ export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment 
   results: { settings: RESULTS_WRITER_SETTINGS, section: "the-results-writer" },
   jobsMonitor: { settings: JOBS_MONITOR_SETTINGS, section: "the-jobs-monitor" },
   jobEvents: "none",
+  capacityController: { settings: CAPACITY_CONTROLLER_SETTINGS, section: "the-capacity-controller" },
 };
 
 /** A function folder has a handler that {@link FUNCTION_ENVIRONMENTS} does not know. */
