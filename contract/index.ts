@@ -94,6 +94,7 @@ export {
   laneAttributeOf,
   laneOfAttributes,
 } from "./lanes/lanes.js";
+export { CAPACITY_METRIC_DIMENSIONS, CAPACITY_METRICS } from "./metrics/capacityMetrics.js";
 export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { DRIFT_METRICS } from "./metrics/driftMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
@@ -182,6 +183,7 @@ export {
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
+export { CAPACITY_CONTROLLER_SETTINGS } from "./settings/capacityControllerSettings.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
 export {
   DEFAULT_DRIFT_THRESHOLD,

@@ -9,6 +9,7 @@ import {
   type StackProps,
   Validations,
 } from "aws-cdk-lib";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { JOB_LANE, LANES, type Lane } from "../contract/lanes/lanes.js";
@@ -21,6 +22,7 @@ import { readConsoleSite } from "./config/readConsoleSite.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
 import { INCIDENT_LANE } from "./constants.js";
+import { CAPACITY_CONTROLLER_SERVICE, CapacityController } from "./constructs/CapacityController.js";
 import { DecideFunction } from "./constructs/DecideFunction.js";
 import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
 import { DriftMonitorFunction } from "./constructs/DriftMonitorFunction.js";
@@ -56,6 +58,8 @@ export interface DecisionsSources {
   jobEventsEntry?: string;
   /** Default `<projectRoot>/functions/jobsMonitor/handler.ts`. */
   jobsMonitorEntry?: string;
+  /** Default `<projectRoot>/functions/capacityController/handler.ts`. */
+  capacityControllerEntry?: string;
 }
 
 /** One lane of the pipeline in the stack: its work queue and DLQ, its decide function, its share of the endpoint. */
@@ -100,6 +104,8 @@ export class DecisionsStack extends Stack {
   readonly incidents: IncidentRule;
   readonly alarms: PipelineAlarms;
   readonly dashboard: PipelineDashboard;
+  /** Each minute: publishes the bulk backlog per instance and sets each lane's concurrency to what the endpoint admits now. */
+  readonly capacityController: CapacityController;
   /** The deployed review console: page on CloudFront, HTTP API with a Cognito JWT authorizer. */
   readonly reviewConsole: ReviewConsole;
   /** The decide functions' concurrency per lane, derived from what the endpoint admits at minimum capacity. */
@@ -129,6 +135,7 @@ export class DecisionsStack extends Stack {
     this.incidents = this.addIncidentRule(inputs.settings);
     this.alarms = this.addAlarms(inputs.settings);
     this.dashboard = this.addDashboard();
+    this.capacityController = this.addCapacityController(inputs);
     this.reviewConsole = this.addReviewConsole(inputs);
     DriftMonitorFunction.addTo(this, inputs);
 
@@ -165,6 +172,11 @@ export class DecisionsStack extends Stack {
       minInstances: settings.minInstances,
       maxInstances: settings.maxInstances,
       targetConcurrentRequestsPerInstance: settings.targetConcurrentRequestsPerInstance,
+      backlogPerInstance: {
+        target: settings.backlogPerInstanceTarget,
+        metricsNamespace: settings.metricsNamespace,
+        service: CAPACITY_CONTROLLER_SERVICE,
+      },
       deploymentBake: Duration.seconds(settings.deploymentBakeSeconds),
       alarmMinInvocations: settings.endpointAlarmMinInvocations,
       alarm5xxPercent: settings.endpoint5xxAlarmPercent,
@@ -392,6 +404,44 @@ export class DecisionsStack extends Stack {
       ingestFunction: this.ingest.function,
       ingestWorkflow: this.ingestWorkflow.stateMachine,
     });
+  }
+
+  /**
+   * The capacity controller over the decision endpoint and both lanes: each variant admits what its
+   * smallest pool's instances admit; each lane's floor and groups are its capacity at minimum. Its
+   * error alarm notifies the alarm topic; its row is added to the dashboard.
+   */
+  private addCapacityController({
+    settings,
+    sources,
+    projectRoot,
+    logRetention,
+  }: StackInputs): CapacityController {
+    const endpoint = this.decisionEndpoint;
+    const controller = new CapacityController(this, "CapacityController", {
+      entry:
+        sources.capacityControllerEntry ?? join(projectRoot, "functions", "capacityController", "handler.ts"),
+      projectRoot,
+      endpointName: endpoint.endpointName,
+      endpointArn: endpoint.endpointArn,
+      endpointPhysicalName: endpoint.physicalName,
+      requestsPerInstanceByVariant: {
+        [endpoint.variantName]: Math.min(...endpoint.pools.map((pool) => pool.requestsPerInstance)),
+      },
+      interactiveReservePerInstance: settings.interactiveReservePerInstance,
+      lanes: perLane((lane) => ({
+        queue: this.lanes[lane].workQueue.queue,
+        eventSource: this.lanes[lane].decide.eventSource,
+        capacity: this.lanes[lane].capacity,
+      })),
+      metricsNamespace: settings.metricsNamespace,
+      logRetention,
+    });
+    const action = new SnsAction(this.alarms.topic);
+    controller.errors.addAlarmAction(action);
+    controller.errors.addOkAction(action);
+    this.dashboard.dashboard.addWidgets(...controller.widgets());
+    return controller;
   }
 
   /** The lanes as the alarms and the dashboard see them, in `LANES` order. */

@@ -50,6 +50,8 @@ export interface InfraSettings {
   minInstances: number;
   maxInstances: number;
   targetConcurrentRequestsPerInstance: number;
+  /** Target of the backlog scaling policy: the bulk lane's visible messages per InService instance. */
+  backlogPerInstanceTarget: number;
   /** `dev`, or `production` (at least two instances, the table kept). */
   profile: "dev" | "production";
   /** `gzip`: `modelDataUrl` is a model.tar.gz; `none`: an S3 prefix SageMaker copies as is. */
@@ -126,6 +128,15 @@ const LOG_RETENTION_DAYS = [
 ] as const;
 
 const INSTANCE_TYPE = /^ml\.[a-z0-9-]+\.[a-z0-9]+$/;
+
+/**
+ * Default target of `BacklogPerInstance`: the messages one instance decides in about 3 minutes,
+ * at ~0.3 s per message (docs/sizing.md: 0.31 s per line on `ml.c6i.8xlarge`, scaled from the
+ * measured 2-core rate; a GPU decision is ~0.35 s at p50). A new instance takes minutes to start
+ * (download, load), so a backlog an instance drains in less time than that is not worth another;
+ * a larger one is, in proportion (target tracking asks for `instances × backlog per instance ÷ target`).
+ */
+const BACKLOG_PER_INSTANCE_TARGET = 600;
 
 /** Parses a knob's value with one of the settings kit's schemas. */
 function kit<T>(schema: Setting<T>["schema"]): (value: unknown) => T {
@@ -343,6 +354,13 @@ const RULES: readonly KnobRule[] = [
     description:
       "autoscaling target: requests in an instance at once (SageMaker's high-resolution `ConcurrentRequestsPerModel`, running + waiting); 1 adds instances as soon as requests wait",
     parse: integer(1, 10_000),
+  },
+  {
+    name: "backlogPerInstanceTarget",
+    defaultValue: BACKLOG_PER_INSTANCE_TARGET,
+    description:
+      "autoscaling target: the bulk lane's visible messages per InService instance (`BacklogPerInstance`, published each minute by the capacity controller); more adds instances up to `maxInstances`, a drained queue gives them back down to `minInstances`. 600 is about 3 minutes of one instance's work at ~0.3 s per message (the sizing page's scaled CPU rate; a GPU decision takes ~0.35 s): a backlog smaller than what an instance decides while a new one starts is not worth a new one",
+    parse: integer(1, 1_000_000),
   },
   {
     name: "profile",

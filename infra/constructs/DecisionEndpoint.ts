@@ -11,7 +11,12 @@ import {
 import { DockerImageAsset, Platform } from "aws-cdk-lib/aws-ecr-assets";
 import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
-import { SERVER_SETTING_ENTRIES, variableOf } from "../../contract/index.js";
+import {
+  CAPACITY_METRIC_DIMENSIONS,
+  CAPACITY_METRICS,
+  SERVER_SETTING_ENTRIES,
+  variableOf,
+} from "../../contract/index.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
@@ -60,6 +65,12 @@ export interface DecisionEndpointProps {
   maxInstances: number;
   /** Target of `ConcurrentRequestsPerModel` (high resolution): requests in an instance at once. */
   targetConcurrentRequestsPerInstance: number;
+  /**
+   * The backlog scaling policy: a target of `BacklogPerInstance` (the bulk lane's visible messages
+   * ÷ InService instances), published once a minute by the capacity controller in
+   * `metricsNamespace` with the dimensions `service` = `service` and `endpoint` = the endpoint's name.
+   */
+  backlogPerInstance: { target: number; metricsNamespace: string; service: string };
   /** Each blue/green step's baking time, the endpoint's alarms watching. */
   deploymentBake: Duration;
   /** The error-rate alarms (and blue/green rollback) wait for this many invocations in 5 minutes. */
@@ -81,6 +92,16 @@ export interface DecisionInstancePool {
   /** Requests one instance of this pool admits. */
   requestsPerInstance: number;
 }
+
+/**
+ * Both scaling policies' cooldowns: out quickly, in slowly (a new instance downloads and loads a
+ * multi-GB model first). While a scale-out cooldown runs, Application Auto Scaling still scales out
+ * further when the metric asks for more than the capacity added (it counts what the last scale-out
+ * added), but never in; while a scale-in cooldown runs, a scale-out ends it
+ * (https://docs.aws.amazon.com/autoscaling/application/userguide/target-tracking-scaling-policy-overview.html#target-tracking-cooldown).
+ */
+const SCALE_OUT_COOLDOWN = Duration.seconds(120);
+const SCALE_IN_COOLDOWN = Duration.seconds(900);
 
 /** How long a blue/green update may take in all before SageMaker rolls it back. */
 const DEPLOYMENT_TIMEOUT = Duration.hours(2);
@@ -106,9 +127,12 @@ const BLUE_FLEET_TERMINATION_WAIT = Duration.minutes(5);
  *   otherwise, each step baked while the endpoint's alarms watch; any alarm rolls back.
  *   `RetainAllVariantProperties` keeps the instance count autoscaling has set.
  *
- * The instance count scales between `minInstances` and `maxInstances` on SageMaker's
- * high-resolution `ConcurrentRequestsPerModel` (10-second data points): demand, not invocations
- * per minute, drives it.
+ * The instance count scales between `minInstances` and `maxInstances` with two target-tracking
+ * policies: SageMaker's high-resolution `ConcurrentRequestsPerModel` (10-second data points: demand
+ * at the instances, not invocations per minute), and `BacklogPerInstance` (the bulk lane's visible
+ * messages ÷ InService instances, published each minute by the capacity controller): a backlog the
+ * instances cannot see, since the decide functions only send what the instances admit. Application
+ * Auto Scaling scales out when either policy asks and in only when both do.
  */
 export class DecisionEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
@@ -125,7 +149,10 @@ export class DecisionEndpoint extends Construct {
   /** The pools in priority order (one CPU pool when `accelerator` is `cpu`). */
   readonly pools: readonly DecisionInstancePool[];
   readonly scalableTarget: CfnScalableTarget;
+  /** Target tracking on `ConcurrentRequestsPerModel`: demand at the instances. */
   readonly scalingPolicy: CfnScalingPolicy;
+  /** Target tracking on `BacklogPerInstance`: the bulk lane's backlog per InService instance. */
+  readonly backlogScalingPolicy: CfnScalingPolicy;
   /** The alarms that roll a blue/green update back: 5xx rate and ModelError rate. */
   readonly alarms: { readonly errorRate5xx: Alarm; readonly modelErrorRate: Alarm };
 
@@ -275,9 +302,32 @@ export class DecisionEndpoint extends Construct {
         predefinedMetricSpecification: {
           predefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
         },
-        // Out quickly; in slowly: a new instance downloads and loads a multi-GB model first.
-        scaleOutCooldown: 120,
-        scaleInCooldown: 900,
+        scaleOutCooldown: SCALE_OUT_COOLDOWN.toSeconds(),
+        scaleInCooldown: SCALE_IN_COOLDOWN.toSeconds(),
+      },
+    });
+    // The SQS-worker pattern: the backlog a queue holds per instance, against the messages one
+    // instance should have ahead of it. Several target-tracking policies on one target scale out
+    // when any of them asks and in only when all of them do, so a drained backlog gives capacity
+    // back only once the instances are also idle, and busy instances never hide a backlog.
+    this.backlogScalingPolicy = new CfnScalingPolicy(this, "BacklogScalingPolicy", {
+      policyName: `${Aws.STACK_NAME}-decision-backlog`,
+      policyType: "TargetTrackingScaling",
+      scalingTargetId: this.scalableTarget.ref,
+      targetTrackingScalingPolicyConfiguration: {
+        targetValue: props.backlogPerInstance.target,
+        customizedMetricSpecification: {
+          namespace: props.backlogPerInstance.metricsNamespace,
+          metricName: CAPACITY_METRICS.backlogPerInstance,
+          // Exactly the dimensions the controller publishes with (Powertools' `service`, then `endpoint`).
+          dimensions: [
+            { name: "service", value: props.backlogPerInstance.service },
+            { name: CAPACITY_METRIC_DIMENSIONS.endpoint, value: this.physicalName },
+          ],
+          statistic: "Average",
+        },
+        scaleOutCooldown: SCALE_OUT_COOLDOWN.toSeconds(),
+        scaleInCooldown: SCALE_IN_COOLDOWN.toSeconds(),
       },
     });
   }

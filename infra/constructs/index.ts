@@ -1,5 +1,14 @@
 /** The constructs of the decision pipeline, one per architectural task. */
 
+export type {
+  CapacityControllerLane,
+  CapacityControllerProps,
+} from "./CapacityController.js";
+export {
+  CAPACITY_CONTROLLER_INTERVAL,
+  CAPACITY_CONTROLLER_SERVICE,
+  CapacityController,
+} from "./CapacityController.js";
 export type { DecideFunctionProps } from "./DecideFunction.js";
 export { DecideFunction } from "./DecideFunction.js";
 export type { DecisionEndpointProps, DecisionInstancePool } from "./DecisionEndpoint.js";

@@ -1,5 +1,6 @@
 import { SERVER_SETTINGS } from "../../adapter/server/config.js";
 import {
+  CAPACITY_CONTROLLER_SETTINGS,
   DECIDE_SETTINGS,
   DRIFT_MONITOR_SETTINGS,
   defaultTextOf,
@@ -114,6 +115,14 @@ export function configurationPage(): string {
     "cold start (`functions/driftMonitor/readDriftMonitorConfig.ts`).",
     "",
     ...functionTable(DRIFT_MONITOR_SETTINGS),
+    "",
+    "## The capacity controller",
+    "",
+    "`functions/capacityController/handler.ts` (a schedule invokes it every minute; see",
+    "[flow-control.md](flow-control.md#capacity-follows-the-backlog)), read at cold start",
+    "(`functions/capacityController/readCapacityControllerConfig.ts`); the CDK app writes every variable.",
+    "",
+    ...functionTable(CAPACITY_CONTROLLER_SETTINGS),
     "",
     "## The review console's API function",
     "",

@@ -298,7 +298,11 @@ describe("DecisionsStack with the default context", () => {
 
   it("scales the instance count on demand: concurrent requests per instance, high resolution", () => {
     const [, target] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
-    const [, policy] = only(template, "AWS::ApplicationAutoScaling::ScalingPolicy");
+    const [, policy] = only(template, "AWS::ApplicationAutoScaling::ScalingPolicy", {
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+        PredefinedMetricSpecification: Match.anyValue(),
+      }),
+    });
     const endpoint = logicalIdOf(template, "AWS::SageMaker::Endpoint");
 
     assert.equal(target.Properties.MinCapacity, 1);
@@ -448,7 +452,7 @@ describe("DecisionsStack with the default context", () => {
     }
   });
 
-  it("alarms on dead letters and message age per lane, interactive latency, endpoint errors, function errors and throttles, configuration errors, and each policy's fallback rate", () => {
+  it("alarms on dead letters and message age per lane, interactive latency, endpoint errors, function errors (the capacity controller's too) and throttles, configuration errors, and each policy's fallback rate", () => {
     const alarms = Object.values(template.findResources("AWS::CloudWatch::Alarm")) as Resource[];
     const names = alarms.map((alarm) => (alarm.Properties.MetricName as string | undefined) ?? "math");
 
@@ -463,7 +467,8 @@ describe("DecisionsStack with the default context", () => {
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ConfigurationErrors",
-      // each lane's decide function, ingest, the jobs monitor
+      // each lane's decide function, ingest, the jobs monitor, the capacity controller
+      "Errors",
       "Errors",
       "Errors",
       "Errors",

@@ -277,7 +277,10 @@ describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
   const [monitorId, monitor] = functionWith(template, "POWERTOOLS_SERVICE_NAME", "jobs-monitor");
 
   it("runs the monitor every 5 minutes with the stall time, on the jobs table", () => {
-    const [, rule] = only(template, "AWS::Events::Rule", { ScheduleExpression: Match.anyValue() });
+    const [, rule] = only(template, "AWS::Events::Rule", {
+      ScheduleExpression: Match.anyValue(),
+      Targets: [Match.objectLike({ Arn: { "Fn::GetAtt": [monitorId, "Arn"] } })],
+    });
     const variables = (monitor.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
 
     assert.equal(rule.Properties.ScheduleExpression, "rate(5 minutes)");

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CAPACITY_CONTROLLER_SETTINGS,
   DECIDE_SETTINGS,
   DRIFT_MONITOR_SETTINGS,
   defaultTextOf,
@@ -33,6 +34,7 @@ export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment 
   jobsMonitor: { settings: JOBS_MONITOR_SETTINGS, section: "the-jobs-monitor" },
   driftMonitor: { settings: DRIFT_MONITOR_SETTINGS, section: "the-drift-monitor" },
   jobEvents: "none",
+  capacityController: { settings: CAPACITY_CONTROLLER_SETTINGS, section: "the-capacity-controller" },
 };
 
 /** A function folder has a handler that {@link FUNCTION_ENVIRONMENTS} does not know. */

@@ -1,0 +1,31 @@
+export {
+  type CapacityCheck,
+  CapacityController,
+  type CapacityControllerOptions,
+  type LaneConcurrencyChange,
+} from "./CapacityController.js";
+export type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
+export type { EndpointReading, LaneLimits, PerLane, VariantReading } from "./capacityTypes.js";
+export {
+  type CapacityControllerParts,
+  createCapacityControllerDeps,
+} from "./createCapacityControllerDeps.js";
+export {
+  type CapacityControllerDeps,
+  createCapacityControllerHandler,
+} from "./createCapacityControllerHandler.js";
+export { emitCapacityCheck } from "./emitCapacityCheck.js";
+export { CapacityCheckError, type CapacityCheckFailure } from "./errors.js";
+export { LambdaEventSourceConcurrency } from "./LambdaEventSourceConcurrency.js";
+export {
+  EVENT_SOURCE_CONCURRENCY,
+  type LaneConcurrencyInputs,
+  type LaneConcurrencyPlan,
+  planLaneConcurrency,
+} from "./planLaneConcurrency.js";
+export {
+  type CapacityControllerConfig,
+  readCapacityControllerConfig,
+} from "./readCapacityControllerConfig.js";
+export { SageMakerEndpointReader } from "./SageMakerEndpointReader.js";
+export { QueueAttributeError, SqsBacklogReader } from "./SqsBacklogReader.js";

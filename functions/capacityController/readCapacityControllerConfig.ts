@@ -1,0 +1,48 @@
+import { CAPACITY_CONTROLLER_SETTINGS } from "../../contract/index.js";
+import { parseEnvironment } from "../common/envSchemas.js";
+import type { LaneLimits, PerLane } from "./capacityTypes.js";
+
+/**
+ * The capacity controller's configuration, read once at cold start. Each variable's parser and
+ * meaning are its entry in {@link CAPACITY_CONTROLLER_SETTINGS}
+ * (`contract/settings/capacityControllerSettings.ts`).
+ */
+export interface CapacityControllerConfig {
+  /** `ENDPOINT_NAME`. */
+  endpointName: string;
+  /** `VARIANT_REQUESTS_PER_INSTANCE`, by variant name. */
+  requestsPerInstance: Readonly<Record<string, number>>;
+  /** `INTERACTIVE_RESERVE_PER_INSTANCE`. */
+  interactiveReserve: number;
+  /** `INTERACTIVE_QUEUE_URL`, `BULK_QUEUE_URL`. */
+  queueUrls: PerLane<string>;
+  /** `INTERACTIVE_EVENT_SOURCE_UUID`, `BULK_EVENT_SOURCE_UUID`. */
+  eventSources: PerLane<string>;
+  /** `*_GROUPS_PER_INVOCATION` and `*_MIN_CONCURRENCY`. */
+  lanes: PerLane<LaneLimits>;
+}
+
+/**
+ * Reads and validates the capacity controller's environment (see {@link CapacityControllerConfig}).
+ *
+ * @throws ConfigError naming every missing or invalid variable.
+ */
+export function readCapacityControllerConfig(
+  env: Readonly<Record<string, string | undefined>>,
+): CapacityControllerConfig {
+  const values = parseEnvironment("capacity controller", CAPACITY_CONTROLLER_SETTINGS, env);
+  return {
+    endpointName: values.endpointName,
+    requestsPerInstance: values.variantRequests,
+    interactiveReserve: values.interactiveReserve,
+    queueUrls: { interactive: values.interactiveQueueUrl, bulk: values.bulkQueueUrl },
+    eventSources: { interactive: values.interactiveEventSource, bulk: values.bulkEventSource },
+    lanes: {
+      interactive: {
+        groupsPerInvocation: values.interactiveGroups,
+        minConcurrency: values.interactiveMinConcurrency,
+      },
+      bulk: { groupsPerInvocation: values.bulkGroups, minConcurrency: values.bulkMinConcurrency },
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/** The capacity controller's handler over fake SDK clients: the commands it sends and the metrics the scaling policy tracks. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Logger } from "@aws-lambda-powertools/logger";
+import { Metrics } from "@aws-lambda-powertools/metrics";
+import { GetEventSourceMappingCommand, UpdateEventSourceMappingCommand } from "@aws-sdk/client-lambda";
+import { DescribeEndpointCommand } from "@aws-sdk/client-sagemaker";
+import type { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
+import {
+  CapacityCheckError,
+  createCapacityControllerDeps,
+  createCapacityControllerHandler,
+  readCapacityControllerConfig,
+} from "../../../functions/capacityController/index.js";
+import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { captureStdout } from "../support/captureStdout.js";
+
+const ENVIRONMENT = {
+  ENDPOINT_NAME: "Decisions-decisions-0123abcd",
+  VARIANT_REQUESTS_PER_INSTANCE: "AllTraffic=4",
+  INTERACTIVE_RESERVE_PER_INSTANCE: "2",
+  INTERACTIVE_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/123456789012/interactive",
+  BULK_QUEUE_URL: "https://sqs.eu-west-1.amazonaws.com/123456789012/bulk",
+  INTERACTIVE_EVENT_SOURCE_UUID: "uuid-interactive",
+  BULK_EVENT_SOURCE_UUID: "uuid-bulk",
+  INTERACTIVE_GROUPS_PER_INVOCATION: "1",
+  BULK_GROUPS_PER_INVOCATION: "1",
+  INTERACTIVE_MIN_CONCURRENCY: "2",
+  BULK_MIN_CONCURRENCY: "2",
+};
+
+/** A client whose `send` answers from `answer` and records each command. */
+function fakeClient(answer: (command: object) => unknown) {
+  const sent: object[] = [];
+  return {
+    sent,
+    client: {
+      send: async (command: object) => {
+        sent.push(command);
+        const result = answer(command);
+        if (result instanceof Error) throw result;
+        return result;
+      },
+    } as { send: never },
+  };
+}
+
+function run(describeEndpoint: () => unknown) {
+  const sagemaker = fakeClient(describeEndpoint);
+  const sqs = fakeClient((command) => ({
+    Attributes: {
+      ApproximateNumberOfMessages: (command as GetQueueAttributesCommand).input.QueueUrl?.endsWith("/bulk")
+        ? "9000"
+        : "4",
+    },
+  }));
+  const lambda = fakeClient((command) =>
+    command instanceof GetEventSourceMappingCommand ? { ScalingConfig: { MaximumConcurrency: 2 } } : {},
+  );
+  const handler = createCapacityControllerHandler(
+    createCapacityControllerDeps(readCapacityControllerConfig(ENVIRONMENT), {
+      sagemaker: sagemaker.client,
+      sqs: sqs.client,
+      lambda: lambda.client,
+      logger: new Logger({ serviceName: "capacity-controller", logLevel: "SILENT" }),
+      metrics: new Metrics({ namespace: "Decisions", serviceName: "capacity-controller" }),
+    }),
+  );
+  const context = createLambdaContext({
+    functionName: "capacity-controller",
+    region: "eu-west-1",
+    timeoutMs: 60_000,
+  });
+  return { sagemaker, sqs, lambda, invoke: () => captureStdout(() => handler({}, context)) };
+}
+
+/** The EMF documents among the lines, by their metric's name. */
+function emfByMetric(lines: string[]): Map<string, Record<string, unknown>> {
+  const documents = new Map<string, Record<string, unknown>>();
+  for (const line of lines) {
+    const document = JSON.parse(line) as Record<string, unknown> & {
+      _aws?: { CloudWatchMetrics: Array<{ Metrics: Array<{ Name: string }> }> };
+    };
+    for (const metric of document._aws?.CloudWatchMetrics[0]?.Metrics ?? [])
+      documents.set(metric.Name, document);
+  }
+  return documents;
+}
+
+describe("the capacity controller's handler", () => {
+  it("describes the endpoint, reads both queues, updates only the scaling config and publishes BacklogPerInstance by endpoint", async () => {
+    // Prepare: 3 CPU instances in service, both lanes at their minimum.
+    const { sagemaker, sqs, lambda, invoke } = run(() => ({
+      EndpointStatus: "InService",
+      ProductionVariants: [{ VariantName: "AllTraffic", CurrentInstanceCount: 3, DesiredInstanceCount: 3 }],
+    }));
+
+    // Act
+    const { result, lines } = await invoke();
+
+    // Assert: the commands.
+    assert.deepEqual(
+      sagemaker.sent.map((command) => (command as DescribeEndpointCommand).input),
+      [{ EndpointName: ENVIRONMENT.ENDPOINT_NAME }],
+    );
+    assert.ok(sagemaker.sent[0] instanceof DescribeEndpointCommand);
+    assert.deepEqual(
+      sqs.sent.map((command) => (command as GetQueueAttributesCommand).input),
+      [
+        { QueueUrl: ENVIRONMENT.INTERACTIVE_QUEUE_URL, AttributeNames: ["ApproximateNumberOfMessages"] },
+        { QueueUrl: ENVIRONMENT.BULK_QUEUE_URL, AttributeNames: ["ApproximateNumberOfMessages"] },
+      ],
+    );
+    const updates = lambda.sent.filter((command) => command instanceof UpdateEventSourceMappingCommand);
+    assert.deepEqual(
+      updates.map((command) => (command as UpdateEventSourceMappingCommand).input),
+      [
+        { UUID: "uuid-interactive", ScalingConfig: { MaximumConcurrency: 6 } },
+        { UUID: "uuid-bulk", ScalingConfig: { MaximumConcurrency: 6 } },
+      ],
+    );
+    assert.deepEqual(result.backlog, { interactive: 4, bulk: 9000 });
+
+    // Assert: the metric the backlog scaling policy tracks, with exactly its dimensions.
+    const emf = emfByMetric(lines);
+    const backlog = emf.get("BacklogPerInstance");
+    assert.ok(backlog !== undefined, `BacklogPerInstance among ${lines.length} lines`);
+    assert.equal(backlog.BacklogPerInstance, 3000);
+    assert.deepEqual(
+      (backlog._aws as { CloudWatchMetrics: Array<{ Dimensions: string[][]; Namespace: string }> })
+        .CloudWatchMetrics[0],
+      {
+        Namespace: "Decisions",
+        Dimensions: [["service", "endpoint"]],
+        Metrics: [{ Name: "BacklogPerInstance", Unit: "Count" }],
+      },
+    );
+    assert.equal(backlog.endpoint, ENVIRONMENT.ENDPOINT_NAME);
+    assert.equal(emf.get("InServiceInstances")?.InServiceInstances, 3);
+    assert.equal(emf.get("LaneMaxConcurrency")?.lane !== undefined, true);
+  });
+
+  it("keeps the lanes at their minimum and fails the invocation when the endpoint cannot be read", async () => {
+    const denied = Object.assign(new Error("not authorized to perform sagemaker:DescribeEndpoint"), {
+      name: "AccessDeniedException",
+    });
+    const { lambda, invoke } = run(() => denied);
+
+    await assert.rejects(invoke(), (error: unknown) => {
+      assert.ok(error instanceof CapacityCheckError);
+      assert.match(error.message, /read the endpoint \(AccessDeniedException/);
+      assert.equal(error.cause, denied);
+      return true;
+    });
+    assert.equal(
+      lambda.sent.filter((command) => command instanceof UpdateEventSourceMappingCommand).length,
+      0,
+      "the lanes were at their minimum already",
+    );
+  });
+
+  it("refuses a configuration without variants, naming the variable", () => {
+    assert.throws(
+      () => readCapacityControllerConfig({ ...ENVIRONMENT, VARIANT_REQUESTS_PER_INSTANCE: "AllTraffic" }),
+      /VARIANT_REQUESTS_PER_INSTANCE must be <variant>=<requests per instance ≥ 1>/,
+    );
+  });
+});
