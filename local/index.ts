@@ -14,6 +14,8 @@ export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./createLoca
 export { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 export type { CreateWorkQueueOptions, WorkQueue } from "./createWorkQueue.js";
 export { createWorkQueue } from "./createWorkQueue.js";
+export type { LaneCapacity, LocalAdmission } from "./deriveLocalLaneCapacity.js";
+export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./deriveLocalLaneCapacity.js";
 export {
   IngestWorkflowError,
   JavaNotFoundError,
@@ -57,7 +59,10 @@ export { startFauxqs } from "./startFauxqs.js";
 export type { GatewayProcess, StartGatewayProcessOptions, UpstreamFailures } from "./startGatewayProcess.js";
 export { startGatewayProcess } from "./startGatewayProcess.js";
 export type {
+  ConnectionInfo,
   LocalIngestOptions,
+  LocalLane,
+  LocalPollerSettings,
   LocalStack,
   StackHandlerContext,
   StartLocalStackOptions,
