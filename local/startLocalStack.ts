@@ -24,6 +24,18 @@ import { type SageMakerGateway, startSageMakerGateway } from "./startSageMakerGa
 
 export type { StackHandlerContext };
 
+/**
+ * Each lane's batching. Bulk: 10 records, gathered for up to 500 ms (as the CDK app). Interactive:
+ * one record per invocation, none waited for — its function runs one endpoint call at a time (its
+ * share of the adapter, {@link deriveLocalLaneCapacity}), so a batch of ten incidents would be
+ * decided one after the other, the last waiting for nine, and on a busy machine past the
+ * function's deadline; one record each, the lane's two invocations decide two incidents at once.
+ */
+const LANE_BATCHING: Record<Lane, { batchSize: number; maximumBatchingWindowMs: number }> = {
+  interactive: { batchSize: 1, maximumBatchingWindowMs: 0 },
+  bulk: { batchSize: 10, maximumBatchingWindowMs: 500 },
+};
+
 /** The event source mapping's settings a caller may set, for every lane or for one. */
 export type LocalPollerSettings = Pick<
   SqsEventSourcePollerOptions,
@@ -62,9 +74,9 @@ export interface StartLocalStackOptions {
   /** The queue's visibility timeout. Default 6 × the function timeout (as the CDK app). */
   visibilityTimeoutSeconds?: number;
   /**
-   * Every lane's event source mapping. Defaults: batch size 10, window 500 ms, the lane's concurrency
-   * ({@link deriveLocalLaneCapacity}: interactive 2, bulk 2, sized against the adapter's default
-   * admission; a given `maximumConcurrency` applies to both lanes).
+   * Every lane's event source mapping. Defaults: interactive batch size 1, no window; bulk batch
+   * size 10, window 500 ms; the lane's concurrency ({@link deriveLocalLaneCapacity}: interactive 2,
+   * bulk 2, sized against the adapter's default admission). A value given here applies to both lanes.
    */
   poller?: LocalPollerSettings;
   /** One lane's event source mapping, over `poller`. Default: `poller` alone. */
@@ -396,8 +408,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
             handler: handlers[lane],
             functionTimeoutMs,
             functionName: `decide-${lane}`,
-            batchSize: 10,
-            maximumBatchingWindowMs: 500,
+            ...LANE_BATCHING[lane],
             maximumConcurrency: capacity[lane].maximumConcurrency,
             ...options.poller,
             ...options.lanePollers?.[lane],
