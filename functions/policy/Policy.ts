@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type {
   EndpointQuestionFields,
   FactDeclaration,
@@ -37,6 +38,8 @@ export interface PolicyParts {
   events: CompiledEventMapping[];
   /** `audit_rate`: the fraction of decided items also sent to review as audit items. Default 0. */
   auditRate?: number;
+  /** `lane`: where its items go when the producer names none. Default: none declared. */
+  lane?: Lane;
 }
 
 /**
@@ -65,6 +68,8 @@ export class Policy {
    * as audit items as well (`functions/pipeline/auditOf`). 0 when the file sets none.
    */
   readonly auditRate: number;
+  /** `lane`: the lane its items go to when the producer names none; undefined when the file declares none. */
+  readonly lane: Lane | undefined;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -79,6 +84,7 @@ export class Policy {
     this.rules = Object.freeze([...parts.rules]);
     this.events = Object.freeze([...parts.events]);
     this.auditRate = parts.auditRate ?? 0;
+    this.lane = parts.lane;
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

@@ -49,6 +49,7 @@ export function compilePolicy(
   const questionsDocument = PolicySections.questions.safeParse(fields.questions);
   const factsDocument = PolicySections.facts.safeParse(fields.facts);
   const auditRate = PolicySections.audit_rate.safeParse(fields.audit_rate);
+  const lane = PolicySections.lane.safeParse(fields.lane);
 
   const questions = questionsDocument.success
     ? Object.entries(questionsDocument.data).map(toQuestion)
@@ -62,7 +63,8 @@ export function compilePolicy(
   );
   const events = compileEvents(fields.events, report);
 
-  if (!name.success || !version.success || !description.success || !auditRate.success) return undefined;
+  if (!name.success || !version.success || !description.success || !auditRate.success || !lane.success)
+    return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
   return new Policy({
@@ -77,6 +79,7 @@ export function compilePolicy(
     rules,
     events,
     auditRate: auditRate.data ?? 0,
+    ...(lane.data === undefined ? {} : { lane: lane.data }),
   });
 }
 
