@@ -2,16 +2,29 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { Lane } from "../contract/lanes/lanes.js";
+import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
 
-/** What a handler factory gets from the stack: SDK clients on the local parts and the names. */
+/**
+ * What a handler factory gets from the stack: SDK clients on the local parts and the names. The
+ * stack builds one handler per lane; `lane`, `queueUrl` and `capacity` are that lane's.
+ */
 export interface StackHandlerContext {
   region: string;
+  /** The lane whose queue the handler drains (the decide function's `LANE`). */
+  lane: Lane;
+  /**
+   * The lane's share of the adapter: the concurrency its poller runs with and the endpoint calls
+   * per invocation (`MAX_CONCURRENT_GROUPS`) that keep it within that share.
+   */
+  capacity: LaneCapacity;
   sqs: SQSClient;
   s3: S3Client;
   dynamodb: DynamoDBClient;
   sagemakerRuntime: SageMakerRuntimeClient;
   table: string;
   endpointName: string;
+  /** The lane's work queue (a handler re-queues busy records to the queue they came from). */
   queueUrl: string;
   /** The stack's bucket (ingest; the decide function keeps review states under a prefix of it). Absent: no archive. */
   bucket?: string;

@@ -26,12 +26,20 @@ export interface LocalDecideHandlerOptions {
    * …), as the CDK app would set them; validated like the function's own. Default none.
    */
   environment?: Record<string, string>;
+  /**
+   * Run `context.capacity.maxConcurrentGroups` endpoint calls per invocation (`MAX_CONCURRENT_GROUPS`):
+   * the lane's share of the adapter, so that with the stack's poller concurrency the lane stays within
+   * it (`decisions up` and `npm start` do). Default false: the function's own default, as the
+   * benchmarks that build their own function instances on the context expect. `environment` wins.
+   */
+  laneGroups?: boolean;
 }
 
 /**
  * The real decide handler (`createDecideHandler` over `createDecideDeps`, as the Lambda entry
  * builds it) on the local stack: its configuration as the CDK app sets it (table, endpoint name,
- * policy folder, the state archive in the stack's bucket; other settings at their defaults), and its own SageMaker runtime and DynamoDB
+ * policy folder, the context's lane — every endpoint call names it —, the state archive in the
+ * stack's bucket; other settings at their defaults), and its own SageMaker runtime and DynamoDB
  * clients with the SDK's retries off, as in Lambda, pointed at the gateway and DynamoDB Local.
  *
  * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
@@ -49,6 +57,10 @@ export async function createLocalDecideHandler(
       ...(context.jobs === undefined
         ? {}
         : { JOBS_TABLE: context.jobs.table, MAX_RECEIVE_COUNT: String(context.jobs.maxReceiveCount) }),
+      LANE: context.lane,
+      ...(options.laneGroups === true
+        ? { MAX_CONCURRENT_GROUPS: String(context.capacity.maxConcurrentGroups) }
+        : {}),
       ...options.environment,
       OUTCOMES_TABLE: context.table,
       ENDPOINT_NAME: context.endpointName,
@@ -69,7 +81,8 @@ export async function createLocalDecideHandler(
   const deps = await createDecideDeps(config, {
     sagemakerRuntime,
     dynamodb,
-    // Busy records are re-queued to the work queue (fauxqs) by the stack's own SQS client.
+    // Busy records are re-queued to the queue they came from (the lane's, by their eventSourceARN)
+    // by the stack's own SQS client.
     sqs: context.sqs,
     s3: context.s3,
     logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),

@@ -16,6 +16,8 @@ export interface CreateWorkQueueOptions {
    * and fauxqs finds a queue by the URL's path alone. Default: the URLs as the service returns them.
    */
   endpoint?: string;
+  /** Tags of both queues (the local stack tags each lane's queues `lane=<lane>`). Default none. */
+  tags?: Record<string, string>;
 }
 
 /** A work queue and its dead-letter queue. */
@@ -37,7 +39,9 @@ export interface WorkQueue {
  */
 export async function createWorkQueue(sqs: SQSClient, options: CreateWorkQueueOptions): Promise<WorkQueue> {
   const maxReceiveCount = options.maxReceiveCount ?? 5;
-  const dlq = await sqs.send(new CreateQueueCommand({ QueueName: options.dlqName ?? `${options.name}-dlq` }));
+  const dlq = await sqs.send(
+    new CreateQueueCommand({ QueueName: options.dlqName ?? `${options.name}-dlq`, tags: options.tags }),
+  );
   const dlqUrl = required(dlq.QueueUrl, "QueueUrl of the DLQ");
   const dlqArn = await queueArn(sqs, dlqUrl);
   const queue = await sqs.send(
@@ -47,6 +51,7 @@ export async function createWorkQueue(sqs: SQSClient, options: CreateWorkQueueOp
         VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount }),
       },
+      tags: options.tags,
     }),
   );
   const queueUrl = required(queue.QueueUrl, "QueueUrl of the work queue");

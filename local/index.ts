@@ -4,6 +4,7 @@
  * SQS event source mapping — for `npm start`, `decisions up` and the integration tests.
  */
 
+export { buildDemoBatch } from "./buildDemoBatch.js";
 export type { LambdaContextOptions } from "./createLambdaContext.js";
 export { createLambdaContext } from "./createLambdaContext.js";
 export type { LocalClients, LocalEndpoints } from "./createLocalClients.js";
@@ -14,6 +15,8 @@ export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./createLoca
 export { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 export type { CreateWorkQueueOptions, WorkQueue } from "./createWorkQueue.js";
 export { createWorkQueue } from "./createWorkQueue.js";
+export type { LaneCapacity, LocalAdmission } from "./deriveLocalLaneCapacity.js";
+export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./deriveLocalLaneCapacity.js";
 export {
   IngestWorkflowError,
   JavaNotFoundError,
@@ -23,6 +26,8 @@ export {
 } from "./errors.js";
 export type { DeadLetter, DemoSummaryContext } from "./formatDemoSummary.js";
 export { formatDemoSummary } from "./formatDemoSummary.js";
+export type { LaneDemoReport } from "./formatLaneSummary.js";
+export { formatLaneSummary } from "./formatLaneSummary.js";
 export type { IngestedObjectReport, IngestTriggerOptions } from "./IngestTrigger.js";
 export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./IngestTrigger.js";
 export type { ObjectCreatedEvent } from "./objectCreatedEvent.js";
@@ -57,7 +62,10 @@ export { startFauxqs } from "./startFauxqs.js";
 export type { GatewayProcess, StartGatewayProcessOptions, UpstreamFailures } from "./startGatewayProcess.js";
 export { startGatewayProcess } from "./startGatewayProcess.js";
 export type {
+  ConnectionInfo,
   LocalIngestOptions,
+  LocalLane,
+  LocalPollerSettings,
   LocalStack,
   StackHandlerContext,
   StartLocalStackOptions,
@@ -69,5 +77,7 @@ export type {
   UpstreamFailure,
 } from "./startSageMakerGateway.js";
 export { startSageMakerGateway } from "./startSageMakerGateway.js";
+export type { IncidentTiming, ProbeItem, TimeIncidentsOptions } from "./timeIncidents.js";
+export { probeIncidents, timeIncidents } from "./timeIncidents.js";
 export type { SqsRecordSource } from "./toSqsRecord.js";
 export { toSqsRecord } from "./toSqsRecord.js";

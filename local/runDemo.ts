@@ -5,17 +5,20 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { SingleBar } from "cli-progress";
 import { packageRoot } from "../adapter/models/packageRoot.js";
 import { isFailureRecordKey } from "../contract/failures/FailureRecordSchema.js";
+import type { JobCompletedDetail } from "../contract/index.js";
+import { LANES } from "../contract/lanes/lanes.js";
 import { isShadowRecordKey } from "../contract/outcome/ShadowRecordSchema.js";
 import type { Outcome } from "../functions/outcomes/index.js";
+import { buildDemoBatch } from "./buildDemoBatch.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "./createLocalDecideHandler.js";
-import { createLocalIngestHandler } from "./createLocalIngestHandler.js";
 import { type DeadLetter, formatDemoSummary } from "./formatDemoSummary.js";
+import { formatLaneSummary, type LaneDemoReport } from "./formatLaneSummary.js";
+import type { IngestedObjectReport } from "./IngestTrigger.js";
 import { DEMO_MODEL_NOTICE } from "./prepareStackModel.js";
 import { queueDepth } from "./queueDepth.js";
 import { type DemoMessage, type DemoObject, readDemoInputs } from "./readDemoInputs.js";
-import { runIngestWorkflow } from "./runIngestWorkflow.js";
-import { s3PutEvent } from "./s3PutEvent.js";
 import { type LocalStack, type StartLocalStackOptions, startLocalStack } from "./startLocalStack.js";
+import { type IncidentTiming, probeIncidents, timeIncidents } from "./timeIncidents.js";
 
 /** Where the demo writes: the summary to stdout, notices and progress to stderr. */
 export interface DemoOutput {
@@ -33,21 +36,33 @@ export interface RunDemoOptions {
   policyDir?: string;
   /** How long to wait for every item to be decided, rejected or dead-lettered. Default 600000 ms. */
   timeoutMs?: number;
+  /**
+   * Lines of the batch file: the sample batch (`work-items/documents.jsonl`) repeated to this many
+   * lines, under ids of their own ({@link buildDemoBatch}). Default 300.
+   */
+  batchLines?: number;
+  /** Incidents sent alone, and again while the batch job drains (at most 10). Default 6. */
+  incidents?: number;
   /** The decide function's log level. Default `"SILENT"`. */
   functionLogLevel?: FunctionLogLevel;
   /** Stack settings (ports, threads, java, …). */
-  stack?: Omit<StartLocalStackOptions, "createHandler" | "model" | "log">;
+  stack?: Omit<StartLocalStackOptions, "createHandler" | "model" | "log" | "ingest" | "jobs">;
   /** Default: the process's stdout and stderr. */
   output?: DemoOutput;
 }
 
 /** What a demo run found. */
 export interface DemoResult {
-  /** 0: every item ended decided, rejected or dead-lettered; 1: some did not within the timeout. */
+  /**
+   * 0: every item ended decided, rejected or dead-lettered, and the batch job completed; 1: some
+   * did not within the timeout.
+   */
   exitCode: number;
   sent: number;
   outcomes: Outcome[];
   deadLetters: DeadLetter[];
+  /** The incidents alone and during the batch job's drain, and the job's end (absent without a batch file). */
+  lanes: LaneDemoReport | undefined;
   /** Milliseconds to start the stack, and from the first send until every item had ended. */
   startupMs: number;
   pipelineMs: number;
@@ -56,10 +71,14 @@ export interface DemoResult {
 const POLL_MS = 250;
 
 /**
- * `npm start`: the whole pipeline on this machine. Starts the local stack, sends the sample work
- * items and EventBridge events from `events/` to the work queue (the batch JSONL through S3 ingest),
- * shows progress while the decide function works through them, waits until the queue is empty —
- * every item decided, rejected or dead-lettered — prints the summary, and stops everything.
+ * `npm start`: the whole pipeline on this machine, both lanes. Starts the local stack, sends the
+ * sample work items and EventBridge events from `events/` to the interactive lane's queue and waits
+ * until they have ended; then times a few incidents alone; then puts the batch file (the sample
+ * batch repeated to `batchLines` lines) into the bucket, where ingest makes it a job whose lines
+ * travel in the bulk lane, and once its lines are being decided times as many incidents again —
+ * they overtake the job. It waits until the job has completed and both lanes are empty (every item
+ * decided, rejected or dead-lettered), prints the summary with the lanes' section, and stops
+ * everything.
  *
  * @throws LocalPartError when a part cannot start (after stopping what had started).
  */
@@ -69,47 +88,107 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
     output.stderr.write(`${line}\n`);
   };
   const begin = performance.now();
+  const timeoutMs = options.timeoutMs ?? 600_000;
   const inputs = await readDemoInputs(options.eventsDir ?? join(packageRoot(), "events"));
+  const ingested: IngestedObjectReport[] = [];
+  const completed: JobCompletedDetail[] = [];
   const stack = await startLocalStack({
     ...options.stack,
     model: options.model,
     log: note,
     createHandler: (context) =>
-      createLocalDecideHandler(context, { policyDir: options.policyDir, logLevel: options.functionLogLevel }),
+      createLocalDecideHandler(context, {
+        policyDir: options.policyDir,
+        logLevel: options.functionLogLevel,
+        laneGroups: true,
+      }),
+    ingest: {
+      policyDir: options.policyDir,
+      logLevel: options.functionLogLevel,
+      onIngested: (report) => ingested.push(report),
+    },
+    jobs: { onCompleted: (detail) => completed.push(detail) },
   });
   try {
     if (stack.model.generated) note(DEMO_MODEL_NOTICE);
     const startupMs = Math.round(performance.now() - begin);
     note(`local stack ready in ${(startupMs / 1000).toFixed(1)} s`);
+    const deadline = Date.now() + timeoutMs;
     const sendStarted = performance.now();
-    const failed = await sendAll(stack.clients.sqs, stack.queueUrl, inputs.messages);
+    const interactiveUrl = stack.lanes.interactive.queueUrl;
+    const failed = await sendAll(stack.clients.sqs, interactiveUrl, inputs.messages);
     for (const failure of failed) note(`could not send ${failure.origin}: ${failure.reason}`);
     let sent = inputs.messages.length - failed.length;
     let queued = sent;
-    note(`sent ${sent} work items and events to ${stack.queueUrl}`);
-    const ingested = await ingestObjects(stack, inputs.objects, options);
-    for (const object of ingested) {
+    note(`sent ${sent} work items and events to the interactive lane (${interactiveUrl})`);
+    let finished = await waitUntilDrained(stack, queued, deadline, output.stderr);
+    const documents = DynamoDBDocumentClient.from(stack.clients.dynamodb);
+    const count = Math.min(10, options.incidents ?? 6);
+    const timeProbes = async (suffix: string): Promise<IncidentTiming[]> => {
+      const items = probeIncidents(inputs.messages, count, suffix);
+      if (items.length === 0) return [];
+      sent += items.length;
+      queued += items.length;
+      return timeIncidents({
+        sqs: stack.clients.sqs,
+        documents,
+        queueUrl: interactiveUrl,
+        table: stack.table,
+        items,
+        timeoutMs: Math.max(0, deadline - Date.now()),
+      });
+    };
+    let lanes: LaneDemoReport | undefined;
+    let ingestFailures = 0;
+    if (finished && inputs.objects.length > 0) {
+      const alone = await timeProbes("alone");
+      note(`${alone.length} incidents sent alone: ${describeTimes(alone)}`);
+      const objects = inputs.objects.map((object) => buildDemoBatch(object, options.batchLines ?? 300));
+      for (const object of objects) await putObject(stack, object);
       note(
-        `ingest read s3://${stack.bucket}/${object.key}: ${object.sent} lines queued, ${object.rejected} rejected`,
+        `put ${objects.map((object) => `s3://${stack.bucket}/${object.key} (${object.lines} lines)`).join(", ")}: ingest makes each a job in the bulk lane`,
       );
-      sent += object.sent + object.rejected;
-      queued += object.sent;
+      // The incidents go once every line is queued and the job's first lines have ended.
+      const draining = await waitFor(
+        () => ingested.length >= objects.length && stack.lanes.bulk.poller.stats().succeeded > 0,
+        deadline,
+      );
+      for (const report of ingested) {
+        if (report.result === undefined) {
+          ingestFailures += 1;
+          note(`ingest of s3://${report.bucket}/${report.key} failed: ${String(report.error)}`);
+          continue;
+        }
+        sent += report.result.sent + report.result.rejected;
+        queued += report.result.sent;
+        ingestFailures += report.result.failed;
+      }
+      const during = draining ? await timeProbes("during") : [];
+      note(`${during.length} incidents sent while the job drains: ${describeTimes(during)}`);
+      finished =
+        draining &&
+        (await waitFor(() => completed.length >= objects.length, deadline)) &&
+        (await waitUntilDrained(stack, queued, deadline, output.stderr));
+      const job = completed.find((detail) => detail.source === `s3://${stack.bucket}/${objects[0]?.key}`);
+      lanes = { alone, during, batchLines: objects[0]?.lines ?? 0, job };
     }
-    const ingestFailures = ingested.reduce((total, object) => total + object.failed, 0);
-    const finished = await waitUntilDrained(stack, queued, options.timeoutMs ?? 600_000, output.stderr);
     const pipelineMs = Math.round(performance.now() - sendStarted);
     const outcomes = await scanOutcomes(stack);
-    const deadLetters = await readDeadLetters(stack.clients.sqs, stack.dlqUrl);
+    const deadLetters: DeadLetter[] = [];
+    for (const lane of LANES)
+      deadLetters.push(...(await readDeadLetters(stack.clients.sqs, stack.lanes[lane].dlqUrl)));
     const model = stack.model.generated
       ? `generated ${stack.model.kind} (random weights: answers are meaningless)`
       : stack.model.path;
     output.stdout.write(formatDemoSummary(outcomes, { sent, deadLetters, elapsedMs: pipelineMs, model }));
-    if (!finished) note(`not every item ended within ${(options.timeoutMs ?? 600_000) / 1000} s`);
+    if (lanes !== undefined) output.stdout.write(`\n${formatLaneSummary(lanes)}`);
+    if (!finished) note(`not every item ended within ${timeoutMs / 1000} s`);
     return {
       exitCode: finished && failed.length === 0 && ingestFailures === 0 ? 0 : 1,
       sent,
       outcomes,
       deadLetters,
+      lanes,
       startupMs,
       pipelineMs,
     };
@@ -119,74 +198,33 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
   }
 }
 
-/** What the ingest function did with one object, over all its invocations. */
-interface IngestedObject {
-  key: string;
-  sent: number;
-  rejected: number;
-  failed: number;
+function describeTimes(timings: readonly IncidentTiming[]): string {
+  const times = timings.map((timing) =>
+    timing.decidedAt === undefined
+      ? "no outcome"
+      : `${((timing.decidedAt - timing.sentAt) / 1000).toFixed(2)} s`,
+  );
+  return times.length === 0 ? "none (no incident in the samples)" : `send→outcome ${times.join(", ")}`;
 }
 
-/**
- * Puts each JSONL object into the bucket and runs the ingest workflow on its S3 notification, as
- * S3 would: the ingest function, then again on each result's `pending` checkpoints until none is
- * left (the CDK app's Step Functions loop, {@link runIngestWorkflow}).
- */
-async function ingestObjects(
-  stack: LocalStack,
-  objects: readonly DemoObject[],
-  options: RunDemoOptions,
-): Promise<IngestedObject[]> {
-  if (objects.length === 0) return [];
-  const ingest = await createLocalIngestHandler(
-    {
-      region: stack.region,
-      table: stack.table,
-      queueUrl: stack.queueUrl,
-      endpoints: {
-        sqs: stack.sqsEndpoint,
-        s3: stack.s3Endpoint,
-        dynamodb: stack.dynamodbEndpoint,
-        sagemakerRuntime: stack.gatewayUrl,
-      },
-    },
-    { policyDir: options.policyDir, logLevel: options.functionLogLevel },
+/** Puts a JSONL object under the ingest prefix: the stack's trigger runs the ingest workflow on it. */
+async function putObject(stack: LocalStack, object: DemoObject): Promise<void> {
+  await stack.clients.s3.send(
+    new PutObjectCommand({
+      Bucket: stack.bucket,
+      Key: object.key,
+      Body: object.body,
+      ContentType: "application/x-ndjson",
+    }),
   );
-  try {
-    const results: IngestedObject[] = [];
-    for (const object of objects) {
-      const put = await stack.clients.s3.send(
-        new PutObjectCommand({
-          Bucket: stack.bucket,
-          Key: object.key,
-          Body: object.body,
-          ContentType: "application/x-ndjson",
-        }),
-      );
-      const event = s3PutEvent({
-        bucket: stack.bucket,
-        key: object.key,
-        size: Buffer.byteLength(object.body),
-        eTag: put.ETag?.replaceAll('"', ""),
-        versionId: put.VersionId,
-        region: stack.region,
-      });
-      const done = await runIngestWorkflow(event, {
-        invoke: ingest.invoke,
-        region: stack.region,
-        timeoutMs: 60_000,
-      });
-      const total: IngestedObject = {
-        key: object.key,
-        sent: done.sent,
-        rejected: done.rejected,
-        failed: done.failed,
-      };
-      results.push(total);
-    }
-    return results;
-  } finally {
-    ingest.close();
+}
+
+/** Polls `done` until it holds (true) or the deadline passes (false). */
+async function waitFor(done: () => boolean, deadline: number): Promise<boolean> {
+  for (;;) {
+    if (done()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -216,7 +254,7 @@ async function sendAll(
 }
 
 /**
- * Waits until the work queue holds nothing (visible, in flight or delayed) and no batch is running:
+ * Waits until every lane's work queue holds nothing (visible, in flight or delayed) and no batch is running:
  * every message was deleted after its outcome was written, or moved to the DLQ. Progress on stderr:
  * a bar on a terminal, a plain line every 2 s otherwise.
  * @returns false when the timeout passed first.
@@ -224,7 +262,7 @@ async function sendAll(
 async function waitUntilDrained(
   stack: LocalStack,
   total: number,
-  timeoutMs: number,
+  deadline: number,
   stderr: DemoOutput["stderr"],
 ): Promise<boolean> {
   const bar = new SingleBar({
@@ -235,15 +273,17 @@ async function waitUntilDrained(
     hideCursor: stderr.isTTY === true,
   });
   bar.start(total, 0, { dead: 0 });
-  const deadline = Date.now() + timeoutMs;
+  const lanes = LANES.map((lane) => stack.lanes[lane]);
+  const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
   try {
     for (;;) {
       const [work, dead] = await Promise.all([
-        queueDepth(stack.clients.sqs, stack.queueUrl),
-        queueDepth(stack.clients.sqs, stack.dlqUrl),
+        Promise.all(lanes.map((lane) => queueDepth(stack.clients.sqs, lane.queueUrl))).then(sum),
+        Promise.all(lanes.map((lane) => queueDepth(stack.clients.sqs, lane.dlqUrl))).then(sum),
       ]);
-      bar.update(Math.min(total, stack.poller.stats().succeeded + dead), { dead });
-      if (work === 0 && stack.poller.stats().inFlightBatches === 0) return true;
+      const stats = lanes.map((lane) => lane.poller.stats());
+      bar.update(Math.min(total, sum(stats.map((stat) => stat.succeeded)) + dead), { dead });
+      if (work === 0 && sum(stats.map((stat) => stat.inFlightBatches)) === 0) return true;
       if (Date.now() > deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

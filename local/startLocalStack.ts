@@ -1,10 +1,12 @@
 import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import type { JobCompletedDetail } from "../contract/index.js";
+import { JOB_LANE, LANES, type Lane } from "../contract/lanes/lanes.js";
 import { outcomesTableDefinition } from "../functions/outcomes/outcomesTable.js";
 import { createLocalClients, type LocalClients } from "./createLocalClients.js";
 import { createLocalIngestHandler, type LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
 import { createWorkQueue, type WorkQueue } from "./createWorkQueue.js";
+import { deriveLocalLaneCapacity, type LaneCapacity } from "./deriveLocalLaneCapacity.js";
 import { LocalPartError, PartStartError } from "./errors.js";
 import { type IngestedObjectReport, IngestTrigger } from "./IngestTrigger.js";
 import { LocalJobs } from "./LocalJobs.js";
@@ -22,9 +24,31 @@ import { type SageMakerGateway, startSageMakerGateway } from "./startSageMakerGa
 
 export type { StackHandlerContext };
 
+/**
+ * Each lane's batching. Bulk: 10 records, gathered for up to 500 ms (as the CDK app). Interactive:
+ * one record per invocation, none waited for — its function runs one endpoint call at a time (its
+ * share of the adapter, {@link deriveLocalLaneCapacity}), so a batch of ten incidents would be
+ * decided one after the other, the last waiting for nine, and on a busy machine past the
+ * function's deadline; one record each, the lane's two invocations decide two incidents at once.
+ */
+const LANE_BATCHING: Record<Lane, { batchSize: number; maximumBatchingWindowMs: number }> = {
+  interactive: { batchSize: 1, maximumBatchingWindowMs: 0 },
+  bulk: { batchSize: 10, maximumBatchingWindowMs: 500 },
+};
+
+/** The event source mapping's settings a caller may set, for every lane or for one. */
+export type LocalPollerSettings = Pick<
+  SqsEventSourcePollerOptions,
+  "batchSize" | "maximumBatchingWindowMs" | "maximumConcurrency" | "waitTimeSeconds" | "onBatch" | "onError"
+>;
+
 /** Options of {@link startLocalStack}; every default is applied here. */
 export interface StartLocalStackOptions {
-  /** Builds the handler the poller runs (the decide function with local clients). Required. */
+  /**
+   * Builds the handler a lane's poller runs (the decide function with local clients), once per lane
+   * with that lane's context: bulk's first, then interactive's (a caller that keeps the last context
+   * it was given keeps the interactive lane's, which `LocalStack.queueUrl` names). Required.
+   */
   createHandler: (context: StackHandlerContext) => SqsBatchHandler | Promise<SqsBatchHandler>;
   /** A GGUF to serve. Default: the generated demo model ({@link prepareStackModel}). */
   model?: string;
@@ -34,7 +58,10 @@ export interface StartLocalStackOptions {
   ports?: { dynamodb?: number; fauxqs?: number; gateway?: number; adapter?: number };
   /** The outcomes table. Default `"outcomes"`. */
   table?: string;
-  /** The work queue; its DLQ is `<queue>-dlq`. Default `"work"`. */
+  /**
+   * The work queues' name prefix: each lane's queue is `<queue>-<lane>` (`work-interactive`,
+   * `work-bulk`), its DLQ `<queue>-<lane>-dlq`; both are tagged `lane=<lane>`. Default `"work"`.
+   */
   queue?: string;
   /** The ingest bucket. Default `"ingest"`. */
   bucket?: string;
@@ -46,11 +73,14 @@ export interface StartLocalStackOptions {
   functionTimeoutMs?: number;
   /** The queue's visibility timeout. Default 6 × the function timeout (as the CDK app). */
   visibilityTimeoutSeconds?: number;
-  /** The event source mapping. Defaults: batch size 10, window 500 ms, concurrency 2. */
-  poller?: Pick<
-    SqsEventSourcePollerOptions,
-    "batchSize" | "maximumBatchingWindowMs" | "maximumConcurrency" | "waitTimeSeconds" | "onBatch" | "onError"
-  >;
+  /**
+   * Every lane's event source mapping. Defaults: interactive batch size 1, no window; bulk batch
+   * size 10, window 500 ms; the lane's concurrency ({@link deriveLocalLaneCapacity}: interactive 2,
+   * bulk 2, sized against the adapter's default admission). A value given here applies to both lanes.
+   */
+  poller?: LocalPollerSettings;
+  /** One lane's event source mapping, over `poller`. Default: `poller` alone. */
+  lanePollers?: Partial<Record<Lane, LocalPollerSettings>>;
   /** llama.cpp threads of the adapter. Default: the adapter's. */
   adapterThreads?: number;
   /** More `decisions serve` flags for the adapter. Default none. */
@@ -99,15 +129,34 @@ export interface LocalIngestOptions extends LocalIngestHandlerOptions {
   onIngested?: (report: IngestedObjectReport) => void;
 }
 
-/** The running stack: every endpoint and name a client needs, the parts, and `stop()`. */
-export interface LocalStack {
-  region: string;
-  model: StackModel;
-  sqsEndpoint: string;
+/** One lane of the running stack: its queue, DLQ, poller and share of the adapter. */
+export interface LocalLane {
   queueUrl: string;
   queueArn: string;
   dlqUrl: string;
   dlqArn: string;
+  poller: SqsEventSourcePoller;
+  capacity: LaneCapacity;
+}
+
+/** What `connectionInfo()` holds: flat values, and the per-lane URLs as `{ interactive, bulk }`. */
+export type ConnectionInfo = Record<string, string | number | Record<Lane, string>>;
+
+/**
+ * The running stack: every endpoint and name a client needs, the parts, and `stop()`. `queueUrl`,
+ * `queueArn`, `dlqUrl`, `dlqArn` and `poller` are the interactive lane's; `lanes` has both.
+ */
+export interface LocalStack {
+  region: string;
+  model: StackModel;
+  sqsEndpoint: string;
+  /** The interactive lane's queue (as `lanes.interactive.queueUrl`). */
+  queueUrl: string;
+  queueArn: string;
+  dlqUrl: string;
+  dlqArn: string;
+  /** Each lane's queue, DLQ and poller. */
+  lanes: Record<Lane, LocalLane>;
   maxReceiveCount: number;
   dynamodbEndpoint: string;
   table: string;
@@ -122,13 +171,17 @@ export interface LocalStack {
   fauxqs: Fauxqs;
   adapter: AdapterProcess;
   gateway: SageMakerGateway;
+  /** The interactive lane's poller (as `lanes.interactive.poller`). */
   poller: SqsEventSourcePoller;
   /** The upload trigger, when `ingest` was given. */
   ingest: IngestTrigger | undefined;
   /** Milliseconds each part took to become ready, and the whole start. */
   startupMs: Record<string, number>;
-  /** The connection details as `decisions up` prints them (snake_case keys). */
-  connectionInfo(): Record<string, string | number>;
+  /**
+   * The connection details as `decisions up` prints them (snake_case keys): `queue_url` and
+   * `dlq_url` are the interactive lane's, `queue_urls` and `dlq_urls` name each lane's.
+   */
+  connectionInfo(): ConnectionInfo;
   /** Stops everything it started, in reverse order (the poller drains first). Idempotent. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -140,10 +193,11 @@ interface Started {
 }
 
 /**
- * Starts the whole pipeline on 127.0.0.1: DynamoDB Local, fauxqs (work queue + DLQ with its
- * redrive policy, the ingest bucket), the adapter as a child process on the model, the SageMaker
- * gateway in front of it, the outcomes table, and the SQS event source poller running the handler
- * `createHandler` builds. DynamoDB Local, fauxqs and the adapter start side by side.
+ * Starts the whole pipeline on 127.0.0.1: DynamoDB Local, fauxqs (per lane a work queue + DLQ with
+ * its redrive policy; the ingest bucket), the adapter as a child process on the model, the SageMaker
+ * gateway in front of it, the outcomes table, and per lane an SQS event source poller running the
+ * handler `createHandler` builds for it. DynamoDB Local, fauxqs and the adapter start side by side.
+ * Batch-job lines (the ingest function) go to the bulk lane; producers pick a lane by its queue.
  *
  * A part that fails to start stops everything already started (in reverse order) and the error
  * names the part ({@link LocalPartError}: Java missing, a port taken, a model that does not load).
@@ -252,8 +306,8 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
     });
     started.push({ name: "the SDK clients", stop: () => localClients.destroy() });
     const clients = requireAll(localClients);
-    const queue = await timed(
-      "the work queue, DLQ, bucket and table",
+    const queues = await timed(
+      "the work queues, DLQs, bucket and table",
       () =>
         createResources(clients, {
           table,
@@ -280,12 +334,15 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
               }),
             (part) => part.stop(),
           );
-    const handlerContext: StackHandlerContext = {
+    const capacity = deriveLocalLaneCapacity();
+    const contextOf = (lane: Lane): StackHandlerContext => ({
       region,
+      lane,
+      capacity: capacity[lane],
       ...clients,
       table,
       endpointName,
-      queueUrl: queue.queueUrl,
+      queueUrl: queues[lane].queueUrl,
       bucket,
       endpoints: {
         sqs: fauxqs.endpoint,
@@ -300,22 +357,32 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         : {
             jobs: {
               table: jobs.table,
-              maxReceiveCount: queue.maxReceiveCount,
+              maxReceiveCount: queues.interactive.maxReceiveCount,
               onJobEnded: options.jobs?.onJobEnded ?? jobs.onJobEnded,
             },
           }),
-    };
-    const handler = await Promise.resolve()
-      .then(() => options.createHandler(handlerContext))
-      .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new PartStartError("the decide function", `could not be built: ${reason}`, "", {
-          cause: error,
+    });
+    // Bulk's first, interactive's last: see `createHandler`.
+    const handlers = {} as Record<Lane, SqsBatchHandler>;
+    for (const lane of [...LANES].reverse()) {
+      handlers[lane] = await Promise.resolve()
+        .then(() => options.createHandler(contextOf(lane)))
+        .catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new PartStartError(
+            `the ${lane} lane's decide function`,
+            `could not be built: ${reason}`,
+            "",
+            {
+              cause: error,
+            },
+          );
         });
-      });
+    }
     if (options.ingest !== undefined) {
       const { prefix, suffix, onIngested, ...handlerOptions } = options.ingest;
-      const ingestHandler = await createLocalIngestHandler(handlerContext, handlerOptions);
+      // Every line of a batch job travels in the bulk lane.
+      const ingestHandler = await createLocalIngestHandler(contextOf(JOB_LANE), handlerOptions);
       started.push({ name: "the ingest function", stop: () => ingestHandler.close() });
       trigger = new IngestTrigger({
         bucket,
@@ -328,24 +395,38 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       const stopTrigger = trigger;
       started.push({ name: "the ingest trigger", stop: () => stopTrigger.stop() });
     }
-    const poller = await timed(
-      "the event source poller",
-      async () =>
-        new SqsEventSourcePoller({
-          sqs: clients.sqs,
-          queueUrl: queue.queueUrl,
-          queueArn: queue.queueArn,
-          region,
-          handler,
-          functionTimeoutMs,
-          batchSize: 10,
-          maximumBatchingWindowMs: 500,
-          maximumConcurrency: 2,
-          ...options.poller,
-        }).start(),
-      // The stack's queue goes away with it: a long poll in progress need not be waited for.
-      (part) => part.stop({ abandonReceive: true }),
-    );
+    const pollers = {} as Record<Lane, SqsEventSourcePoller>;
+    for (const lane of LANES) {
+      pollers[lane] = await timed(
+        `the ${lane} lane's event source poller`,
+        async () =>
+          new SqsEventSourcePoller({
+            sqs: clients.sqs,
+            queueUrl: queues[lane].queueUrl,
+            queueArn: queues[lane].queueArn,
+            region,
+            handler: handlers[lane],
+            functionTimeoutMs,
+            functionName: `decide-${lane}`,
+            ...LANE_BATCHING[lane],
+            maximumConcurrency: capacity[lane].maximumConcurrency,
+            ...options.poller,
+            ...options.lanePollers?.[lane],
+          }).start(),
+        // The stack's queues go away with it: a long poll in progress need not be waited for.
+        (part) => part.stop({ abandonReceive: true }),
+      );
+    }
+    const lanes = Object.fromEntries(
+      LANES.map((lane) => {
+        const { maxReceiveCount: _, ...urls } = queues[lane];
+        return [lane, { ...urls, poller: pollers[lane], capacity: capacity[lane] }];
+      }),
+    ) as Record<Lane, LocalLane>;
+    const perLane = (url: (lane: LocalLane) => string): Record<Lane, string> => ({
+      interactive: url(lanes.interactive),
+      bulk: url(lanes.bulk),
+    });
     startupMs.total = Math.round(performance.now() - begin);
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => {
@@ -356,11 +437,12 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       region,
       model,
       sqsEndpoint: fauxqs.endpoint,
-      queueUrl: queue.queueUrl,
-      queueArn: queue.queueArn,
-      dlqUrl: queue.dlqUrl,
-      dlqArn: queue.dlqArn,
-      maxReceiveCount: queue.maxReceiveCount,
+      queueUrl: lanes.interactive.queueUrl,
+      queueArn: lanes.interactive.queueArn,
+      dlqUrl: lanes.interactive.dlqUrl,
+      dlqArn: lanes.interactive.dlqArn,
+      lanes,
+      maxReceiveCount: queues.interactive.maxReceiveCount,
       dynamodbEndpoint: dynamodb.endpoint,
       table,
       s3Endpoint: fauxqs.endpoint,
@@ -373,14 +455,16 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       fauxqs,
       adapter,
       gateway,
-      poller,
+      poller: lanes.interactive.poller,
       ingest: trigger,
       startupMs,
       connectionInfo: () => ({
         region,
         sqs_endpoint: fauxqs.endpoint,
-        queue_url: queue.queueUrl,
-        dlq_url: queue.dlqUrl,
+        queue_url: lanes.interactive.queueUrl,
+        dlq_url: lanes.interactive.dlqUrl,
+        queue_urls: perLane((lane) => lane.queueUrl),
+        dlq_urls: perLane((lane) => lane.dlqUrl),
         dynamodb_endpoint: dynamodb.endpoint,
         table,
         s3_endpoint: fauxqs.endpoint,
@@ -420,16 +504,20 @@ async function createResources(
     visibilityTimeoutSeconds: number;
     endpoint: string;
   },
-): Promise<WorkQueue> {
-  const queue = await createWorkQueue(clients.sqs, {
-    name: names.options.queue ?? "work",
-    maxReceiveCount: names.options.maxReceiveCount ?? 5,
-    visibilityTimeoutSeconds: names.visibilityTimeoutSeconds,
-    endpoint: names.endpoint,
-  });
+): Promise<Record<Lane, WorkQueue>> {
+  const queues = {} as Record<Lane, WorkQueue>;
+  for (const lane of LANES) {
+    queues[lane] = await createWorkQueue(clients.sqs, {
+      name: `${names.options.queue ?? "work"}-${lane}`,
+      maxReceiveCount: names.options.maxReceiveCount ?? 5,
+      visibilityTimeoutSeconds: names.visibilityTimeoutSeconds,
+      endpoint: names.endpoint,
+      tags: { lane },
+    });
+  }
   await clients.s3.send(new CreateBucketCommand({ Bucket: names.bucket }));
   await createTableIfMissing(clients.dynamodb, names.table);
-  return queue;
+  return queues;
 }
 
 async function createTableIfMissing(dynamodb: DynamoDBClient, table: string): Promise<void> {

@@ -1,9 +1,11 @@
 /**
- * `decisions dlq list|redrive|purge-decided --queue-url <dlq>`: what is in a dead-letter queue and
- * why, moving its messages back to the work queue (sent first, deleted from the DLQ only once sent),
- * and dropping the copies of items that have already ended (their outcome is stored).
+ * `decisions dlq list|redrive|purge-decided --queue-url <dlq> | --lane <lane> --up-info <file>`:
+ * what is in a dead-letter queue and why, moving its messages back to the work queue of the lane
+ * they came from (sent first, deleted from the DLQ only once sent), and dropping the copies of
+ * items that have already ended (their outcome is stored).
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
 import { FailureRecordStore } from "../../functions/failures/index.js";
 import { OutcomesReader } from "../../functions/outcomes/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
@@ -14,8 +16,10 @@ import {
   createSqsClient,
   type DeadLetter,
   findSourceQueues,
+  laneOfQueue,
   listDeadLetters,
   purgeDecidedLetters,
+  readUpInfo,
   redriveDeadLetters,
 } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
@@ -26,11 +30,16 @@ import type { CliCommand, CliOutput } from "../types.js";
 const DEFAULT_TABLE = "outcomes";
 
 const USAGE = `usage:
+  decisions dlq <list|redrive|purge-decided> --lane <interactive|bulk> --up-info <up.json> [options below]
   decisions dlq list    --queue-url <dlq url> [--max N] [--json] [--endpoint-url <url>] [--region <r>]
                         [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
   decisions dlq redrive --queue-url <dlq url> [--to <work queue url>] [--max N] [--endpoint-url <url>] [--region <r>]
   decisions dlq purge-decided --queue-url <dlq url> [--max N] [--endpoint-url <url>] [--region <r>]
                         [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
+
+Each lane (interactive, bulk) has its own work queue and dead-letter queue. --lane with --up-info (the
+JSON line of a running decisions up, saved: decisions up > up.json) picks the lane's DLQ from its
+dlq_urls, and takes the SQS and DynamoDB endpoints, region and outcomes table from it too.
 
 list     shows each message of the dead-letter queue without consuming it: message id, policy and item
          id (or the event's source and detail-type), how often it was received, when it was sent and
@@ -42,7 +51,8 @@ list     shows each message of the dead-letter queue without consuming it: messa
          of each message.
 redrive  moves messages back: each is sent to the work queue (body and attributes unchanged) and only
          then deleted from the dead-letter queue. --to defaults to the queue whose redrive policy names
-         the dead-letter queue (SQS's ListDeadLetterSourceQueues, or every queue's RedrivePolicy where
+         the dead-letter queue — each lane's DLQ is its own queue's, so a message returns to the lane
+         it came from (SQS's ListDeadLetterSourceQueues, or every queue's RedrivePolicy where
          the service lacks that action, as the local stack's does). The exit code is 1 when any message
          was not moved.
 purge-decided
@@ -54,6 +64,8 @@ purge-decided
 
 options:
   --queue-url <url>      the dead-letter queue
+  --lane <lane>          with --up-info: the lane whose dead-letter queue (interactive or bulk)
+  --up-info <file>       decisions up's JSON line, saved: the lane's DLQ and the local endpoints
   --to <url>             redrive: the queue to move messages to
   --max <n>              at most this many messages (default: list 1000, redrive all)
   --endpoint-url <url>   an SQS endpoint other than AWS's, e.g. http://127.0.0.1:<port> (fauxqs)
@@ -68,6 +80,8 @@ options:
 
 const FLAGS = {
   "queue-url": { type: "string" },
+  lane: { type: "string" },
+  "up-info": { type: "string" },
   to: { type: "string" },
   max: { type: "string" },
   json: { type: "boolean" },
@@ -97,10 +111,8 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
         stdout.write(USAGE);
         return 0;
       }
-      const { sub, values } = parsed;
-      const dlqUrl = values["queue-url"];
-      if (dlqUrl === undefined || dlqUrl === "")
-        throw new UsageError("--queue-url is required", { usage: USAGE });
+      const { sub } = parsed;
+      const { values, dlqUrl } = await withLane(parsed.values, sub === "redrive");
       const max = readMax(values.max);
       if (sub !== "redrive" && values.to !== undefined)
         throw new UsageError("--to is for redrive", { usage: USAGE });
@@ -121,9 +133,13 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
         if (sub === "list") {
           const listed = await listDeadLetters(sqs, dlqUrl, max === undefined ? {} : { max });
           const { letters, unreadable } = await withFailureRecords(listed, values);
-          for (const note of unreadable) stderr.write(`${inertText(`note: ${note}`)}\n`);
-          if (values.json === true) for (const letter of letters) stdout.write(`${inertJson(letter)}\n`);
-          else stdout.write(formatLetters(letters, dlqUrl));
+          const { lane, unreadable: laneUnknown } = await laneOfQueue(sqs, dlqUrl);
+          for (const note of [...unreadable, ...(laneUnknown === undefined ? [] : [laneUnknown])])
+            stderr.write(`${inertText(`note: ${note}`)}\n`);
+          if (values.json === true)
+            for (const letter of letters)
+              stdout.write(`${inertJson(lane === undefined ? letter : { ...letter, lane })}\n`);
+          else stdout.write(formatLetters(letters, dlqUrl, lane));
           return 0;
         }
         if (sub === "purge-decided") return await purgeDecided(sqs, dlqUrl, max, values, stdout, stderr);
@@ -131,6 +147,65 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
       } finally {
         sqs.destroy();
       }
+    },
+  };
+}
+
+type FlagValues = {
+  "queue-url"?: string | undefined;
+  lane?: string | undefined;
+  "up-info"?: string | undefined;
+  to?: string | undefined;
+  max?: string | undefined;
+  json?: boolean | undefined;
+  region?: string | undefined;
+  table?: string | undefined;
+  "endpoint-url"?: string | undefined;
+  "dynamodb-endpoint-url"?: string | undefined;
+};
+
+/**
+ * The dead-letter queue and the flags' values: `--queue-url` as given, or with `--lane` and
+ * `--up-info` the lane's DLQ from up's line, whose endpoints, region and table fill the flags not
+ * given.
+ */
+async function withLane<T extends FlagValues>(
+  values: T,
+  /** Redrive reads no table: the table's endpoint and name are not filled in. */
+  sqsOnly: boolean,
+): Promise<{ values: T; dlqUrl: string }> {
+  const given = values["queue-url"];
+  const upInfo = values["up-info"];
+  if (given !== undefined && given !== "") {
+    if (values.lane !== undefined || upInfo !== undefined)
+      throw new UsageError(
+        "--queue-url names the dead-letter queue itself: leave out --lane and --up-info, or use them instead of it",
+        { usage: USAGE },
+      );
+    return { values, dlqUrl: given };
+  }
+  if (values.lane === undefined || upInfo === undefined)
+    throw new UsageError(
+      "give --queue-url <dlq url>, or --lane <interactive|bulk> with --up-info <file> holding decisions up's JSON line (decisions up > up.json)",
+      { usage: USAGE },
+    );
+  const parsed = LaneSchema.safeParse(values.lane);
+  if (!parsed.success)
+    throw new UsageError(`--lane must be one of ${LANES.join(", ")}, got "${values.lane}"`, { usage: USAGE });
+  const lane: Lane = parsed.data;
+  const info = await readUpInfo(upInfo);
+  return {
+    dlqUrl: info.dlqUrls[lane],
+    values: {
+      ...values,
+      region: values.region ?? info.region,
+      "endpoint-url": values["endpoint-url"] ?? info.sqsEndpoint,
+      ...(sqsOnly
+        ? {}
+        : {
+            "dynamodb-endpoint-url": values["dynamodb-endpoint-url"] ?? info.dynamodbEndpoint,
+            table: values.table ?? info.table,
+          }),
     },
   };
 }
@@ -206,9 +281,10 @@ async function purgeDecided(
   }
 }
 
-function formatLetters(letters: readonly DeadLetter[], dlqUrl: string): string {
-  if (letters.length === 0) return `no messages in ${dlqUrl}\n`;
-  const lines = [`${letters.length} message(s) in ${dlqUrl}:`];
+function formatLetters(letters: readonly DeadLetter[], dlqUrl: string, lane: Lane | undefined): string {
+  const where = lane === undefined ? dlqUrl : `${dlqUrl} (the ${lane} lane's dead-letter queue)`;
+  if (letters.length === 0) return `no messages in ${where}\n`;
+  const lines = [`${letters.length} message(s) in ${where}:`];
   for (const letter of letters) {
     lines.push("");
     lines.push(`${letter.messageId}  ${describeItem(letter)}`);

@@ -15,14 +15,20 @@ export function startUsage(): string {
   return [
     "usage: decisions start [options]",
     "",
-    "Runs the whole decision pipeline locally: starts every part on 127.0.0.1, sends the sample work",
-    "items and events from events/ (the batch JSONL through S3), waits until every item is decided,",
-    "rejected or dead-lettered, prints a summary per policy, and stops everything.",
+    "Runs the whole decision pipeline locally, both lanes: starts every part on 127.0.0.1, sends the",
+    "sample work items and events from events/ to the interactive lane and waits until they have ended;",
+    "times a few incidents alone; puts the batch file (the sample batch repeated to --batch-lines lines)",
+    "into S3, where ingest makes it a job in the bulk lane, and times as many incidents again while the",
+    "job drains: they overtake it. Waits until the job has completed and every item is decided,",
+    "rejected or dead-lettered, prints a summary per policy and the lanes' (incidents' send→outcome",
+    "time alone and during the drain; the job's counts), and stops everything.",
     "",
     "options:",
     ...localStackUsage(),
     "  --events <folder>            the sample events (default: events/ of this repository)",
     "  --timeout-seconds <n>        give up waiting after this long (default 600)",
+    "  --batch-lines <n>            lines of the batch file (default 300)",
+    "  --incidents <n>              incidents timed alone and during the job's drain, 1–10 (default 6)",
     "",
   ].join("\n");
 }
@@ -33,7 +39,13 @@ export const startCommand: CliCommand = {
     const usage = startUsage();
     const { values } = parseCommandArgs({
       args,
-      options: { ...localStackFlags(), events: { type: "string" }, "timeout-seconds": { type: "string" } },
+      options: {
+        ...localStackFlags(),
+        events: { type: "string" },
+        "timeout-seconds": { type: "string" },
+        "batch-lines": { type: "string" },
+        incidents: { type: "string" },
+      },
       usage,
     });
     if (values.help === true) {
@@ -41,13 +53,17 @@ export const startCommand: CliCommand = {
       return 0;
     }
     const { stack, functionLogLevel } = readLocalStackArgs(values, process.env, usage);
-    const timeout = readTimeoutSeconds(values["timeout-seconds"], usage);
+    const timeout = readInteger("timeout-seconds", values["timeout-seconds"], 600, 1, 86_400, usage);
+    const batchLines = readInteger("batch-lines", values["batch-lines"], 300, 1, 1_000_000, usage);
+    const incidents = readInteger("incidents", values.incidents, 6, 1, 10, usage);
     const { model, ...stackSettings } = stack;
     const result = await runDemo({
       model,
       eventsDir: values.events,
       functionLogLevel,
       timeoutMs: timeout * 1000,
+      batchLines,
+      incidents,
       stack: stackSettings,
     });
     process.stderr.write(
@@ -57,11 +73,18 @@ export const startCommand: CliCommand = {
   },
 };
 
-function readTimeoutSeconds(text: string | undefined, usage: string): number {
-  if (text === undefined) return 600;
+function readInteger(
+  flag: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+  usage: string,
+): number {
+  if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1 || value > 86_400) {
-    throw new UsageError(`--timeout-seconds must be an integer from 1 to 86400, got "${text}"`, { usage });
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${text}"`, { usage });
   }
   return value;
 }

@@ -1,10 +1,22 @@
 /**
- * `decisions submit <items.jsonl | event.json> --queue-url …`: sends work items or EventBridge
- * events to a work queue (fauxqs locally, or SQS) with SendMessageBatch, each body exactly as
- * written in the file, and reports every entry that did not get there.
+ * `decisions submit <items.jsonl | event.json> --queue-url … | --up-info …`: sends work items or
+ * EventBridge events to a work queue (fauxqs locally, or SQS) with SendMessageBatch, each body
+ * exactly as written in the file, and reports every entry that did not get there. With `--up-info`
+ * (a saved `decisions up` line) each message goes to its lane's queue: `--lane`, else its policy's
+ * declared lane, else interactive.
  */
+import { join, resolve } from "node:path";
+import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { DEFAULT_ITEM_LANE, LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
 import { SUPERSEDE_ANY, SUPERSEDE_ATTRIBUTE } from "../../functions/outcomes/index.js";
-import { createSqsClient, type FailedEntry, submitMessages } from "../../operations/queue/index.js";
+import { loadPolicies } from "../../functions/policy/index.js";
+import {
+  createSqsClient,
+  type FailedEntry,
+  laneOfMessage,
+  readUpInfo,
+  submitMessages,
+} from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
 import { inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
@@ -14,6 +26,7 @@ import type { CliCommand, CliOutput } from "../types.js";
 export function submitUsage(): string {
   return [
     "usage: decisions submit <items.jsonl | event.json> --queue-url <url> [--supersede] [--endpoint-url <url>] [--region <r>]",
+    "       decisions submit <items.jsonl | event.json> --up-info <up.json> [--lane interactive|bulk] [--policies <folder>] [--supersede]",
     "",
     "Sends work items or EventBridge events to a queue with SendMessageBatch (10 per call). A .json file",
     "is one JSON document (an event, or an array of them); any other file is JSON Lines, one message per",
@@ -21,8 +34,19 @@ export function submitUsage(): string {
     "that is not valid JSON is reported and not sent. Entries SQS fails on its side are sent again (up to",
     "5 attempts). Failures are listed on stderr (line, id, code, message); the exit code is 1 if any.",
     "",
+    "Lanes: the pipeline has an interactive lane (decided first: incidents, tickets one at a time) and a",
+    "bulk lane (work nobody waits on item by item), each its own queue. --queue-url sends everything to",
+    "the queue it names. --up-info picks each message's lane's queue from `decisions up`'s JSON line saved",
+    "to a file (`decisions up > up.json`; its queue_urls, sqs_endpoint and region): the lane is --lane,",
+    "else the lane the item's policy declares (`lane:` in the policy file), else interactive (also for",
+    "EventBridge events, as the deployed incident rule targets the interactive lane).",
+    "",
     "options:",
-    "  --queue-url <url>      the work queue (as `decisions up` prints it, or an SQS queue URL)",
+    "  --queue-url <url>      the queue to send everything to (an SQS queue URL, or one of up's queue_urls)",
+    "  --up-info <file>       decisions up's JSON line, saved: send each message to its lane's queue",
+    "  --lane <lane>          with --up-info: interactive or bulk, for every message",
+    "  --policies <folder>    with --up-info and no --lane: the policies whose `lane` applies (default:",
+    "                         this package's policies/, as decisions up uses)",
     "  --endpoint-url <url>   an SQS endpoint other than AWS's, e.g. http://127.0.0.1:<port> (fauxqs)",
     "  --region <region>      default: the SDK's configuration, the queue URL's region, or us-east-1 locally",
     "  --supersede            each item replaces the outcome that stands for its id when the decide function",
@@ -43,6 +67,9 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
         args,
         options: {
           "queue-url": { type: "string" },
+          "up-info": { type: "string" },
+          lane: { type: "string" },
+          policies: { type: "string" },
           "endpoint-url": { type: "string" },
           region: { type: "string" },
           supersede: { type: "boolean" },
@@ -58,15 +85,13 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       const [file, ...extra] = positionals;
       if (file === undefined || extra.length > 0)
         throw new UsageError("exactly one input file is needed", { usage });
-      const queueUrl = values["queue-url"];
-      if (queueUrl === undefined || queueUrl === "")
-        throw new UsageError("--queue-url is required", { usage });
-      const target = { region: values.region, endpointUrl: values["endpoint-url"] };
-      const sqs = createSqsClient(target, queueUrl);
+      const route = await routeOf(values, usage);
+      const target = { region: route.region, endpointUrl: route.endpointUrl };
+      const sqs = createSqsClient(target, route.anyQueueUrl);
       try {
         const report = await submitMessages({
           sqs,
-          queueUrl,
+          queueUrl: route.queueUrl,
           file,
           ...(values.supersede === true
             ? {
@@ -83,7 +108,7 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
           return 1;
         }
         stdout.write(
-          `sent ${report.sent.length} of ${total} message(s) to ${queueUrl}` +
+          `sent ${report.sent.length} of ${total} message(s) to ${describeTargets(report.sent, route)}` +
             (report.failed.length > 0 ? `; ${report.failed.length} failed\n` : "\n"),
         );
         return report.failed.length > 0 ? 1 : 0;
@@ -92,6 +117,86 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       }
     },
   };
+}
+
+/** Where submit sends: one queue, or each message's lane's queue. */
+interface Route {
+  queueUrl: string | ((message: { body: string }) => string);
+  /** A queue URL the SQS client may take its region from. */
+  anyQueueUrl: string;
+  region: string | undefined;
+  endpointUrl: string | undefined;
+  /** The lane of each queue, with --up-info. */
+  laneOfQueue: ReadonlyMap<string, Lane>;
+}
+
+async function routeOf(
+  values: {
+    "queue-url"?: string;
+    "up-info"?: string;
+    lane?: string;
+    policies?: string;
+    region?: string;
+    "endpoint-url"?: string;
+  },
+  usage: string,
+): Promise<Route> {
+  const queueUrl = values["queue-url"];
+  const upInfo = values["up-info"];
+  if (queueUrl !== undefined && queueUrl !== "") {
+    if (upInfo !== undefined || values.lane !== undefined)
+      throw new UsageError(
+        "--queue-url names the queue itself: leave out --up-info and --lane, or use them instead of it",
+        { usage },
+      );
+    return {
+      queueUrl,
+      anyQueueUrl: queueUrl,
+      region: values.region,
+      endpointUrl: values["endpoint-url"],
+      laneOfQueue: new Map(),
+    };
+  }
+  if (upInfo === undefined || upInfo === "")
+    throw new UsageError(
+      "give --queue-url <url>, or --up-info <file> holding decisions up's JSON line (decisions up > up.json) to send to a lane's queue",
+      { usage },
+    );
+  let lane: Lane | undefined;
+  if (values.lane !== undefined) {
+    const parsed = LaneSchema.safeParse(values.lane);
+    if (!parsed.success)
+      throw new UsageError(`--lane must be one of ${LANES.join(", ")}, got "${values.lane}"`, { usage });
+    lane = parsed.data;
+  }
+  const info = await readUpInfo(upInfo);
+  const policyLanes = new Map<string, Lane>();
+  if (lane === undefined) {
+    const folder = values.policies === undefined ? join(packageRoot(), "policies") : resolve(values.policies);
+    const policies = await loadPolicies(folder);
+    for (const name of policies.names()) {
+      const declared = policies.get(name)?.lane;
+      if (declared !== undefined) policyLanes.set(name, declared);
+    }
+  }
+  return {
+    queueUrl: (message) => info.queueUrls[lane ?? laneOfMessage(message.body, policyLanes)],
+    anyQueueUrl: info.queueUrls[DEFAULT_ITEM_LANE],
+    region: values.region ?? info.region,
+    endpointUrl: values["endpoint-url"] ?? info.sqsEndpoint,
+    laneOfQueue: new Map(LANES.map((name) => [info.queueUrls[name], name])),
+  };
+}
+
+/** `<url>`, or per queue `N to <url> (lane)`. */
+function describeTargets(sent: readonly { queueUrl: string }[], route: Route): string {
+  if (typeof route.queueUrl === "string") return route.queueUrl;
+  const counts = new Map<string, number>();
+  for (const entry of sent) counts.set(entry.queueUrl, (counts.get(entry.queueUrl) ?? 0) + 1);
+  if (counts.size === 0) return "no queue";
+  return [...counts]
+    .map(([url, count]) => `${count} to the ${route.laneOfQueue.get(url) ?? "?"} lane (${url})`)
+    .join(", ");
 }
 
 /** The `decisions submit` command, writing to the process's stdout and stderr. */

@@ -1,18 +1,20 @@
 /**
- * `decisions up`: the whole pipeline on this machine, kept running until SIGINT or SIGTERM, with
- * one JSON line on stdout once ready naming every endpoint, queue, table and bucket, so a user (or
- * a script) can send their own items with `decisions submit` or any SQS client and read outcomes
- * with any DynamoDB client.
+ * `decisions up`: the whole pipeline on this machine, both lanes, kept running until SIGINT or
+ * SIGTERM, with one JSON line on stdout once ready naming every endpoint, queue, table and bucket,
+ * so a user (or a script) can send their own items with `decisions submit` or any SQS client and
+ * read outcomes with any DynamoDB client.
  */
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { ReviewApi } from "../../console/index.js";
+import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { loadPolicies } from "../../functions/policy/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../functions/states/index.js";
 import {
   createLocalDecideHandler,
   DEMO_MODEL_NOTICE,
   type IngestedObjectReport,
+  type LocalPollerSettings,
   startLocalStack,
 } from "../../local/index.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
@@ -27,13 +29,17 @@ export function upUsage(): string {
   return [
     "usage: decisions up [options]",
     "",
-    "Starts DynamoDB Local, fauxqs (SQS + S3), the adapter, the SageMaker gateway and the decide",
-    "function behind an SQS event source poller; prints one JSON line on stdout when ready (region,",
-    "sqs_endpoint, queue_url, dlq_url, dynamodb_endpoint, table, s3_endpoint, bucket, gateway_url,",
-    "endpoint_name, adapter_url, review_url, ingest_prefix, …); runs until SIGINT or SIGTERM, then stops",
-    "everything. review_url is the review console (127.0.0.1, no sign-in): the items waiting for a person.",
-    "A JSONL object put into the bucket under ingest_prefix (and ending in ingest_suffix, .jsonl) is",
-    "ingested as the deployed S3 event rule does: one work item per line.",
+    "Starts DynamoDB Local, fauxqs (SQS + S3), the adapter, the SageMaker gateway and, per lane",
+    "(interactive, bulk), a work queue with its DLQ and the decide function behind an SQS event source",
+    "poller; prints one JSON line on stdout when ready (region, sqs_endpoint, queue_urls and dlq_urls",
+    "— {interactive, bulk} —, queue_url and dlq_url — the interactive lane's —, dynamodb_endpoint, table,",
+    "s3_endpoint, bucket, gateway_url, endpoint_name, adapter_url, review_url, ingest_prefix, …); runs",
+    "until SIGINT or SIGTERM, then stops everything. review_url is the review console (127.0.0.1, no",
+    "sign-in): the items waiting for a person. A JSONL object put into the bucket under ingest_prefix",
+    "(and ending in ingest_suffix, .jsonl) is ingested as the deployed S3 event rule does: a job, one",
+    "work item per line, in the bulk lane. Interactive work (incidents, tickets one at a time) goes to",
+    "queue_urls.interactive and is decided ahead of a draining job. Save the line to pick a lane's",
+    "queue by name later: `decisions up > up.json`, then `decisions submit … --up-info up.json`.",
     "",
     "options:",
     "  --policies <folder>          the policy files the decide and ingest functions and the review",
@@ -42,7 +48,8 @@ export function upUsage(): string {
     "  --reviewer <name>            the reviewer's name when the console's page names none",
     ...localStackUsage(),
     "",
-    "the event source (as the CDK app's, scaled for one machine):",
+    "the event sources (as the CDK app's, scaled for one machine; each lane's concurrency is its share",
+    "of the adapter: interactive 2 invocations × 1 call, bulk 2 × 3):",
     ...EVENT_SOURCE_FLAGS.map(
       ({ flag, what, fallback }) => `  --${flag.padEnd(27)}${what} (default ${fallback})`,
     ),
@@ -63,7 +70,7 @@ const EVENT_SOURCE_FLAGS = [
   },
   {
     flag: "visibility-timeout",
-    what: "the work queue's visibility timeout, in seconds: how long a record given back waits (0–43200)",
+    what: "the work queues' visibility timeout, in seconds: how long a record given back waits (0–43200)",
     fallback: "6 × the function timeout",
     min: 0,
     max: 43_200,
@@ -77,15 +84,15 @@ const EVENT_SOURCE_FLAGS = [
   },
   {
     flag: "batch-size",
-    what: "records per invocation at most (1–10000)",
-    fallback: "10",
+    what: "records per invocation at most, both lanes (1–10000)",
+    fallback: "interactive 1, bulk 10",
     min: 1,
     max: 10_000,
   },
   {
     flag: "batch-window",
-    what: "how long a batch keeps gathering records, in milliseconds (0–300000)",
-    fallback: "500",
+    what: "how long a batch keeps gathering records, in milliseconds, both lanes (0–300000)",
+    fallback: "interactive 0, bulk 500",
     min: 0,
     max: 300_000,
   },
@@ -177,7 +184,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         ...eventSource,
         log: note,
         createHandler: (context) =>
-          createLocalDecideHandler(context, { policyDir, logLevel: functionLogLevel }),
+          createLocalDecideHandler(context, { policyDir, logLevel: functionLogLevel, laneGroups: true }),
         ingest: {
           policyDir,
           logLevel: functionLogLevel,
@@ -193,20 +200,9 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
               `job ${jobId}: its results could not be written: ${error instanceof Error ? error.message : String(error)}`,
             ),
         },
-        poller: {
-          ...eventSource.poller,
-          onBatch: ({ records, outcome }) => {
-            if (outcome.failed.length === 0) return;
-            const why =
-              outcome.wholeBatchFailure ??
-              `reported in batchItemFailures: ${outcome.failed.map((record) => record.messageId).join(", ")} (the function's log lines and failure records say why)`;
-            note(
-              `${outcome.failed.length} of ${records.length} records failed and return after the visibility timeout: ${why}`,
-            );
-          },
-          onError: (error) =>
-            note(`poller: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
-        },
+        lanePollers: Object.fromEntries(
+          LANES.map((lane) => [lane, { ...eventSource.poller, ...pollerNotes(lane, note) }]),
+        ),
       }).catch((error: unknown) => {
         stop.dispose();
         throw error;
@@ -298,6 +294,23 @@ function listenForStop(
       return signal;
     },
     dispose,
+  };
+}
+
+/** What a lane's poller tells on stderr: failed records and its own errors, named by lane. */
+function pollerNotes(lane: Lane, note: (line: string) => void): LocalPollerSettings {
+  return {
+    onBatch: ({ records, outcome }) => {
+      if (outcome.failed.length === 0) return;
+      const why =
+        outcome.wholeBatchFailure ??
+        `reported in batchItemFailures: ${outcome.failed.map((record) => record.messageId).join(", ")} (the function's log lines and failure records say why)`;
+      note(
+        `${lane} lane: ${outcome.failed.length} of ${records.length} records failed and return after the visibility timeout: ${why}`,
+      );
+    },
+    onError: (error: unknown) =>
+      note(`${lane} lane's poller: ${error instanceof Error ? error.message : JSON.stringify(error)}`),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type {
   EndpointQuestionFields,
   FactDeclaration,
@@ -37,6 +38,8 @@ export interface PolicyParts {
   events: CompiledEventMapping[];
   /** `audit_rate`: the fraction of decided items also sent to review as audit items. Default 0. */
   auditRate?: number;
+  /** `lane`: where its items go when the producer names none. Default: none declared. */
+  lane?: Lane;
   /** `audit_strata`: audit rates by confidence bin (instead of `auditRate`). */
   auditStrata?: readonly AuditStratum[];
 }
@@ -78,6 +81,8 @@ export class Policy {
    * used instead of `auditRate` when set (`functions/pipeline/auditOf`).
    */
   readonly auditStrata: readonly AuditStratum[] | undefined;
+  /** `lane`: the lane its items go to when the producer names none; undefined when the file declares none. */
+  readonly lane: Lane | undefined;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -96,6 +101,7 @@ export class Policy {
       parts.auditStrata === undefined
         ? undefined
         : Object.freeze(parts.auditStrata.map((stratum) => Object.freeze({ ...stratum })));
+    this.lane = parts.lane;
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

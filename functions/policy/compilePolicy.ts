@@ -55,6 +55,7 @@ export function compilePolicy(
       ["audit_strata"],
       "give audit_rate or audit_strata, not both (a stratum without below is the rate of the rest)",
     );
+  const lane = PolicySections.lane.safeParse(fields.lane);
 
   const questions = questionsDocument.success
     ? Object.entries(questionsDocument.data).map(toQuestion)
@@ -68,7 +69,8 @@ export function compilePolicy(
   );
   const events = compileEvents(fields.events, report);
 
-  if (!name.success || !version.success || !description.success || !auditRate.success) return undefined;
+  if (!name.success || !version.success || !description.success || !auditRate.success || !lane.success)
+    return undefined;
   if (!auditStrata.success || (fields.audit_rate !== undefined && fields.audit_strata !== undefined))
     return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
@@ -86,6 +88,7 @@ export function compilePolicy(
     events,
     auditRate: auditRate.data ?? 0,
     ...(auditStrata.data === undefined ? {} : { auditStrata: auditStrata.data }),
+    ...(lane.data === undefined ? {} : { lane: lane.data }),
   });
 }
 

@@ -7,6 +7,7 @@
  * question, CEL compiled against the declared facts) are made by `compilePolicy`.
  */
 import { z } from "zod";
+import { LaneSchema } from "../../contract/lanes/lanes.js";
 import { isIntegerLikeKey } from "../../contract/wire/isIntegerLikeKey.js";
 
 /**
@@ -423,6 +424,9 @@ export const PolicySections = {
     .array(EventMappingSchema)
     .optional()
     .describe("EventBridge events this policy turns into work items."),
+  lane: LaneSchema.optional().describe(
+    "The lane its items go to when the producer names none (`decisions submit` without --lane): `interactive` (decided first; the default) or `bulk` (work nobody waits on item by item). Batch-job lines always travel in bulk.",
+  ),
 };
 
 /** A whole policy file. */

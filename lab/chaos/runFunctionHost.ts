@@ -1,5 +1,6 @@
 import { createLocalClients } from "../../local/createLocalClients.js";
 import { createLocalDecideHandler } from "../../local/createLocalDecideHandler.js";
+import { deriveLocalLaneCapacity } from "../../local/deriveLocalLaneCapacity.js";
 import { SqsEventSourcePoller } from "../../local/SqsEventSourcePoller.js";
 import type { StackHandlerContext } from "../../local/startLocalStack.js";
 import type { FunctionHostConfig, FunctionHostEvent } from "./FunctionHostConfig.js";
@@ -29,6 +30,9 @@ export async function runFunctionHost(
   }
   const context: StackHandlerContext = {
     region: config.region,
+    // One lane until chaos covers both: the interactive one, as every call was before lanes.
+    lane: "interactive",
+    capacity: deriveLocalLaneCapacity().interactive,
     sqs,
     s3,
     dynamodb,

@@ -19,8 +19,10 @@ export { createSqsClient, regionOfQueueUrl } from "./createSqsClient.js";
 export type { DeadLetterFailure } from "./DeadLetterFailure.js";
 export type { DeadLetterOutcome } from "./DeadLetterOutcome.js";
 export { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
-export { SourceQueueUnknownError } from "./errors.js";
+export { SourceQueueUnknownError, UpInfoError } from "./errors.js";
 export { findSourceQueues } from "./findSourceQueues.js";
+export { laneOfMessage } from "./laneOfMessage.js";
+export { LANE_TAG, laneOfQueue, type QueueLane } from "./laneOfQueue.js";
 export { type DeadLetter, type ListDeadLettersOptions, listDeadLetters } from "./listDeadLetters.js";
 export {
   type MessageFileFormat,
@@ -34,6 +36,7 @@ export {
   type UndeletedLetter,
 } from "./purgeDecidedLetters.js";
 export { messageFileFormatOf, readMessageFile } from "./readMessageFile.js";
+export { readUpInfo, type UpInfo } from "./readUpInfo.js";
 export {
   type MovedLetter,
   type RedriveDeadLettersOptions,

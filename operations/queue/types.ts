@@ -36,6 +36,8 @@ export interface FailedEntry {
   senderFault: boolean;
   /** Attempts made for it. */
   attempts: number;
+  /** The queue it was sent to; absent for an entry the file refused (never sent). */
+  queueUrl?: string;
 }
 
 /** One message that was delivered. */
@@ -45,6 +47,8 @@ export interface SentEntry {
   /** The queue's message id. */
   messageId: string;
   attempts: number;
+  /** The queue it was sent to. */
+  queueUrl: string;
 }
 
 /** What {@link sendMessages} did. */

@@ -6,7 +6,7 @@ import { type DemoResult, runDemo } from "../../local/runDemo.js";
 
 describe("runDemo (integration)", () => {
   it("ends every sample item decided, rejected or dead-lettered, prints the summary, stops everything", {
-    timeout: 600_000,
+    timeout: 900_000,
   }, async () => {
     let stdout = "";
     let stderr = "";
@@ -16,6 +16,10 @@ describe("runDemo (integration)", () => {
     });
     const result: DemoResult = await runDemo({
       stack: { adapterThreads: 2 },
+      // Small enough for CI, large enough that the job still drains while the incidents are decided.
+      batchLines: 100,
+      incidents: 3,
+      timeoutMs: 840_000,
       output: {
         stdout: {
           write: (text: string) => {
@@ -44,6 +48,24 @@ describe("runDemo (integration)", () => {
     assert.match(stdout, /^Summary: \d+ items sent, \d+ outcomes, \d+ dead-lettered/m);
     assert.match(stdout, /^ticket-routing — \d+ items:/m);
     assert.match(stdout, /^Sent to human review \(status fallback\): \d+/m);
+    // The incidents sent while the batch job drained were decided before it completed, and the job
+    // counted each of its lines once.
+    const lanes = result.lanes;
+    assert.ok(lanes !== undefined, "the batch file made a job");
+    assert.equal(lanes.batchLines, 100);
+    assert.equal(lanes.alone.length, 3);
+    assert.equal(lanes.during.length, 3);
+    const completedAt = Date.parse(lanes.job?.completed_at ?? "");
+    for (const timing of [...lanes.alone, ...lanes.during])
+      assert.ok(timing.decidedAt !== undefined, timing.id);
+    for (const timing of lanes.during) assert.ok((timing.decidedAt ?? Infinity) < completedAt, timing.id);
+    assert.equal(lanes.job?.counts.lines, 100);
+    assert.equal(lanes.job?.counts.ended, 100);
+    assert.equal(lanes.job?.counts.duplicates, 0);
+    assert.equal(lanes.job?.counts.dead_lettered, 0);
+    assert.match(stdout, /^Lanes: incidents \(interactive lane\) alone/m);
+    assert.match(stdout, /3 of 3 decided before the job completed/);
+    assert.match(stdout, /every line counted once/);
     assert.match(stderr, /weights are random/);
     assert.match(stderr, /local stack stopped/);
   });

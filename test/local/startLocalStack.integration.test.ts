@@ -40,6 +40,7 @@ function standInHandler(context: StackHandlerContext): SqsBatchHandler {
               policy: { S: "stand-in" },
               id: { S: item.id },
               choice: { S: choice },
+              lane: { S: context.lane },
               receive_count: { N: record.attributes.ApproximateReceiveCount },
             },
           }),
@@ -86,6 +87,15 @@ describe("startLocalStack (integration)", () => {
     assert.equal(info.bucket, "ingest");
     assert.equal(info.endpoint_name, "decisions");
     assert.equal(info.region, "us-east-1");
+    const queueUrls = info.queue_urls as Record<string, string>;
+    const dlqUrls = info.dlq_urls as Record<string, string>;
+    assert.deepEqual(Object.keys(queueUrls).sort(), ["bulk", "interactive"]);
+    assert.equal(queueUrls.interactive, info.queue_url);
+    assert.equal(dlqUrls.interactive, info.dlq_url);
+    assert.match(queueUrls.bulk ?? "", /^http:\/\/127\.0\.0\.1:\d+\/\d+\/work-bulk$/);
+    assert.match(dlqUrls.bulk ?? "", /^http:\/\/127\.0\.0\.1:\d+\/\d+\/work-bulk-dlq$/);
+    assert.equal(stack.lanes.interactive.poller, stack.poller);
+    assert.notEqual(stack.lanes.bulk.poller, stack.poller);
     assert.equal(stack.model.generated, true);
     assert.ok(lines.some((line) => line.startsWith("DynamoDB Local ready")));
   });
@@ -109,7 +119,30 @@ describe("startLocalStack (integration)", () => {
     }
     assert.ok(["billing", "technical"].includes(item.choice?.S ?? ""), JSON.stringify(item));
     assert.equal(item.receive_count?.N, "1");
+    assert.equal(item.lane?.S, "interactive");
     assert.equal(stack.gateway.invocations("decisions"), 1);
+    assert.deepEqual(handlerErrors, []);
+  });
+
+  it("drains the bulk lane's queue with the handler built for the bulk lane", {
+    timeout: 120_000,
+  }, async () => {
+    await stack.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: stack.lanes.bulk.queueUrl,
+        MessageBody: JSON.stringify({ id: "b-1", state: "Please classify this line" }),
+      }),
+    );
+    let item: Record<string, { S?: string }> | undefined;
+    while (item === undefined) {
+      const got = await stack.clients.dynamodb.send(
+        new GetItemCommand({ TableName: stack.table, Key: { policy: { S: "stand-in" }, id: { S: "b-1" } } }),
+      );
+      item = got.Item as typeof item;
+      if (item === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(item.lane?.S, "bulk");
+    assert.equal(stack.lanes.bulk.poller.stats().succeeded, 1);
     assert.deepEqual(handlerErrors, []);
   });
 

@@ -1,5 +1,8 @@
 /** `decisions dlq list|redrive` against fauxqs on 127.0.0.1: a real redrive policy fills the DLQ. */
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   type Message,
@@ -219,5 +222,105 @@ describe("decisions dlq (fauxqs)", () => {
       UsageError,
     );
     assert.equal((await receiveAll(sqs, queue.dlqUrl, 60)).length, 4);
+  });
+});
+
+describe("decisions dlq --lane --up-info (fauxqs)", () => {
+  let fauxqs: Fauxqs;
+  let sqs: SQSClient;
+  let folder: string;
+  let upInfo: string;
+  const lanes: Partial<Record<"interactive" | "bulk", WorkQueue>> = {};
+
+  before(async () => {
+    fauxqs = await startFauxqs();
+    sqs = new SQSClient({
+      endpoint: fauxqs.endpoint,
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      useQueueUrlAsEndpoint: false,
+    });
+    for (const lane of ["interactive", "bulk"] as const) {
+      lanes[lane] = await createWorkQueue(sqs, {
+        name: `lanes-${lane}`,
+        maxReceiveCount: 1,
+        endpoint: fauxqs.endpoint,
+        tags: { lane },
+      });
+    }
+    const bulk = lanes.bulk as WorkQueue;
+    // Two lines of a job dead-lettered in the bulk lane.
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: bulk.queueUrl,
+        Entries: ["jb-1", "jb-2"].map((id) => ({
+          Id: id,
+          MessageBody: JSON.stringify({ id, policy: "ticket-routing", state: "x" }),
+        })),
+      }),
+    );
+    await receiveAll(sqs, bulk.queueUrl, 0);
+    assert.deepEqual(await receiveAll(sqs, bulk.queueUrl, 0), [], "all moved to the DLQ");
+    folder = await mkdtemp(join(tmpdir(), "dlq-lanes-"));
+    upInfo = join(folder, "up.json");
+    const urls = (key: "queueUrl" | "dlqUrl") => ({
+      interactive: lanes.interactive?.[key],
+      bulk: lanes.bulk?.[key],
+    });
+    await writeFile(
+      upInfo,
+      `${JSON.stringify({ region: "us-east-1", sqs_endpoint: fauxqs.endpoint, queue_urls: urls("queueUrl"), dlq_urls: urls("dlqUrl") })}\n`,
+    );
+  });
+
+  after(async () => {
+    sqs?.destroy();
+    await fauxqs?.stop();
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("lists the lane's dead-letter queue and names its lane", async () => {
+    const { command, stdout } = capture();
+    assert.equal(await command.run(["list", "--lane", "bulk", "--up-info", upInfo]), 0);
+    assert.match(stdout(), /^2 message\(s\) in \S+lanes-bulk-dlq \(the bulk lane's dead-letter queue\):/);
+    const json = capture();
+    assert.equal(await json.command.run(["list", "--json", "--lane", "bulk", "--up-info", upInfo]), 0);
+    const letters = json
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { lane?: string });
+    assert.deepEqual(
+      letters.map((letter) => letter.lane),
+      ["bulk", "bulk"],
+    );
+  });
+
+  it("redrives the lane's dead letters to the lane they came from", async () => {
+    const { command, stdout } = capture();
+    assert.equal(await command.run(["redrive", "--lane", "bulk", "--up-info", upInfo]), 0);
+    assert.equal(stdout(), `moved 2 message(s) from ${lanes.bulk?.dlqUrl} to ${lanes.bulk?.queueUrl}\n`);
+    assert.equal((await receiveAll(sqs, lanes.bulk?.queueUrl ?? "", 60)).length, 2);
+    assert.deepEqual(await receiveAll(sqs, lanes.interactive?.queueUrl ?? "", 60), []);
+  });
+
+  it("says what to give when the lane or its file is missing, or --queue-url is given too", async () => {
+    const { command } = capture();
+    await assert.rejects(
+      command.run(["list", "--up-info", upInfo]),
+      /--lane <interactive\|bulk> with --up-info/,
+    );
+    await assert.rejects(
+      command.run(["list", "--lane", "fast", "--up-info", upInfo]),
+      /--lane must be one of/,
+    );
+    await assert.rejects(
+      command.run(["list", "--lane", "bulk", "--queue-url", lanes.bulk?.dlqUrl ?? ""]),
+      /--queue-url names the dead-letter queue itself/,
+    );
+    await assert.rejects(
+      command.run(["list", "--lane", "bulk", "--up-info", join(folder, "none.json")]),
+      /decisions up > up\.json/,
+    );
   });
 });

@@ -21,6 +21,11 @@ describe("decisions start", () => {
       startCommand.run(["--timeout-seconds", "-3"]),
       /--timeout-seconds must be an integer/,
     );
+    await assert.rejects(startCommand.run(["--batch-lines", "0"]), /--batch-lines must be an integer from 1/);
+    await assert.rejects(
+      startCommand.run(["--incidents", "11"]),
+      /--incidents must be an integer from 1 to 10/,
+    );
   });
 
   it("documents the model, the ports and the loopback binding", () => {
@@ -32,11 +37,15 @@ describe("decisions start", () => {
       "--gateway-port",
       "--adapter-port",
       "--events",
+      "--batch-lines",
+      "--incidents",
     ]) {
       assert.ok(usage.includes(flag), flag);
     }
     assert.match(usage, /DECISIONS_MODEL/);
     assert.match(usage, /random weights/);
     assert.match(usage, /127\.0\.0\.1 only/);
+    assert.match(usage, /bulk lane/);
+    assert.match(usage, /interactive lane/);
   });
 });

@@ -1,6 +1,6 @@
 /** `decisions submit` against fauxqs on 127.0.0.1, with real SQS clients. */
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -137,5 +137,78 @@ describe("decisions submit (fauxqs)", () => {
 
     await assert.rejects(command.run(["items.jsonl"]), UsageError);
     await assert.rejects(command.run(["--queue-url", "http://127.0.0.1:1/q"]), UsageError);
+  });
+
+  it("with --up-info sends each item to its lane: --lane, else its policy's declared lane, else interactive", async () => {
+    // prepare: up's line naming two lane queues; a policies folder where ticket-routing declares bulk
+    const queueUrls = { interactive: await newQueue(), bulk: await newQueue() };
+    const upInfo = join(dir, "up.json");
+    await writeFile(
+      upInfo,
+      `${JSON.stringify({ region: "us-east-1", sqs_endpoint: fauxqs.endpoint, queue_urls: queueUrls, dlq_urls: queueUrls })}\n`,
+    );
+    const policies = join(dir, "policies");
+    await mkdir(policies);
+    for (const name of ["ticket-routing", "incident-priority"]) {
+      const text = await readFile(join("policies", `${name}.yaml`), "utf8");
+      await writeFile(
+        join(policies, `${name}.yaml`),
+        name === "ticket-routing" ? `${text}\nlane: bulk\n` : text,
+      );
+    }
+    const items = join(dir, "lanes.jsonl");
+    await writeFile(
+      items,
+      [
+        '{"id": "t-1", "policy": "ticket-routing", "state": "x"}',
+        '{"id": "i-1", "policy": "incident-priority", "state": "y"}',
+        '{"version": "0", "id": "ev-1", "detail-type": "Incident Opened", "source": "acme.monitoring", "detail": {}}',
+      ].join("\n"),
+    );
+
+    // act: by the policies' lanes, then all to one lane with --lane
+    const byPolicy = capture();
+    const code = await byPolicy.command.run([items, "--up-info", upInfo, "--policies", policies]);
+    const bulkByPolicy = (await drain(sqs, queueUrls.bulk)).map(
+      (message) => JSON.parse(message.Body ?? "").id,
+    );
+    const interactiveByPolicy = (await drain(sqs, queueUrls.interactive)).map(
+      (message) => JSON.parse(message.Body ?? "").id,
+    );
+    const forced = capture();
+    const forcedCode = await forced.command.run([items, "--up-info", upInfo, "--lane", "bulk"]);
+    const bulkForced = await drain(sqs, queueUrls.bulk);
+
+    // assert
+    assert.equal(code, 0, byPolicy.stderr());
+    assert.deepEqual(bulkByPolicy, ["t-1"]);
+    assert.deepEqual(interactiveByPolicy.sort(), ["ev-1", "i-1"]);
+    assert.match(
+      byPolicy.stdout(),
+      /sent 3 of 3 message\(s\) to 1 to the bulk lane .*2 to the interactive lane|sent 3 of 3 message\(s\) to 2 to the interactive lane .*1 to the bulk lane/,
+    );
+    assert.equal(forcedCode, 0, forced.stderr());
+    assert.equal(bulkForced.length, 3);
+  });
+
+  it("says what to give for a lane: --up-info, never --lane beside --queue-url, a lane's name", async () => {
+    const { command } = capture();
+
+    await assert.rejects(
+      command.run(["items.jsonl", "--lane", "bulk"]),
+      /--up-info <file> holding decisions up's JSON line/,
+    );
+    await assert.rejects(
+      command.run(["items.jsonl", "--lane", "bulk", "--queue-url", "http://127.0.0.1:1/q"]),
+      /--queue-url names the queue itself/,
+    );
+    await assert.rejects(
+      command.run(["items.jsonl", "--lane", "fast", "--up-info", join(dir, "up.json")]),
+      /--lane must be one of interactive, bulk/,
+    );
+    await assert.rejects(
+      command.run(["items.jsonl", "--up-info", join(dir, "missing.json")]),
+      /decisions up > up\.json/,
+    );
   });
 });

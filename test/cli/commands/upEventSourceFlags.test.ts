@@ -16,8 +16,8 @@ describe("decisions up: the event source's flags", () => {
       ["function-timeout", "30"],
       ["visibility-timeout", "6 × the function timeout"],
       ["max-receive-count", "5"],
-      ["batch-size", "10"],
-      ["batch-window", "500"],
+      ["batch-size", "interactive 1, bulk 10"],
+      ["batch-window", "interactive 0, bulk 500"],
     ]) {
       assert.match(usage, new RegExp(`--${flag} .*\\(default ${fallback}\\)`), flag);
     }

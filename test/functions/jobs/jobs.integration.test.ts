@@ -66,11 +66,14 @@ describe("batch jobs on the local stack (integration)", { timeout: 900_000 }, ()
   };
 
   before(async () => {
+    let creatingJobsTable: Promise<unknown> | undefined;
     stack = await startLocalStack({
       adapterThreads: 2,
       maxReceiveCount: 5,
       createHandler: async (context) => {
-        await context.dynamodb.send(new CreateTableCommand(jobsTableDefinition(JOBS_TABLE)));
+        // Built once per lane: the table is created by the first.
+        creatingJobsTable ??= context.dynamodb.send(new CreateTableCommand(jobsTableDefinition(JOBS_TABLE)));
+        await creatingJobsTable;
         const config = readDecideConfig(
           {
             OUTCOMES_TABLE: context.table,
