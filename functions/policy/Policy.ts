@@ -37,6 +37,20 @@ export interface PolicyParts {
   events: CompiledEventMapping[];
   /** `audit_rate`: the fraction of decided items also sent to review as audit items. Default 0. */
   auditRate?: number;
+  /** The `shadow` section compiled: a candidate asked beside this policy. Default none. */
+  shadow?: PolicyShadow;
+}
+
+/** A policy's `shadow` section, compiled (`compileShadow`). */
+export interface PolicyShadow {
+  /** The candidate's name (shadow records carry it). */
+  candidate: string;
+  /** The fraction of items asked of the candidate too (`functions/pipeline/shadow/shadowOf`). */
+  rate: number;
+  /** `candidate`: the deployment's candidate endpoint; `live`: the live endpoint, in the bulk lane. */
+  endpoint: "candidate" | "live";
+  /** The candidate version: this policy with the section's thresholds, temperatures, rules and version. */
+  policy: Policy;
 }
 
 /**
@@ -65,6 +79,8 @@ export class Policy {
    * as audit items as well (`functions/pipeline/auditOf`). 0 when the file sets none.
    */
   readonly auditRate: number;
+  /** The candidate shadowed beside this policy (its `shadow` section), if any. */
+  readonly shadow: PolicyShadow | undefined;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -79,6 +95,7 @@ export class Policy {
     this.rules = Object.freeze([...parts.rules]);
     this.events = Object.freeze([...parts.events]);
     this.auditRate = parts.auditRate ?? 0;
+    this.shadow = parts.shadow;
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

@@ -7,6 +7,7 @@
  * question, CEL compiled against the declared facts) are made by `compilePolicy`.
  */
 import { z } from "zod";
+import { CANDIDATE_NAME_PATTERN } from "../../contract/outcome/ShadowRecordSchema.js";
 import { isIntegerLikeKey } from "../../contract/wire/isIntegerLikeKey.js";
 
 /**
@@ -343,6 +344,53 @@ export const EventMappingSchema = z.strictObject({
     .describe("CEL over `event` giving the facts (a map)."),
 });
 
+/**
+ * The `shadow` section: a candidate — another model endpoint and/or a candidate version of this
+ * policy — asked beside the live pipeline for a sampled share of items, its answers kept as shadow
+ * records (docs/changing-models.md). The candidate version is this policy with the overrides given
+ * here: thresholds, temperatures, and a rule list that replaces the live one.
+ */
+export const ShadowSectionSchema = z
+  .strictObject({
+    candidate: z
+      .string()
+      .regex(CANDIDATE_NAME_PATTERN, {
+        error: "must be letters, digits, ., _ or - (64 at most), starting with a letter or digit",
+      })
+      .describe("The candidate's name: shadow records and `decisions shadow report --candidate` carry it."),
+    rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "Fraction (0 to 1) of items asked of the candidate as well, drawn by a hash of the policy and item id (salted apart from audit_rate's draw).",
+      ),
+    endpoint: z
+      .enum(["candidate", "live"])
+      .optional()
+      .describe(
+        "candidate (default): ask the deployment's candidate endpoint (SHADOW_ENDPOINT_NAME, `decisions up --shadow-model`); live: the live endpoint, in the bulk lane (a policy-only candidate: no call when it would ask the same questions).",
+      ),
+    version: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The candidate version's label in its shadow records. Default: this policy's version."),
+    thresholds: z
+      .record(IdentifierSchema, ProbabilitySchema)
+      .optional()
+      .describe("Question id → the candidate's threshold."),
+    temperatures: z
+      .record(IdentifierSchema, z.number().gt(0).max(100))
+      .optional()
+      .describe("Question id → the candidate's calibrated temperature."),
+    rules: z
+      .array(RuleSchema)
+      .optional()
+      .describe("The candidate's rules, replacing the live ones (same form). Default: the live rules."),
+  })
+  .describe("A candidate shadowed beside this policy (docs/changing-models.md).");
+
 /** Policy names are file names: `policies/<name>.yaml`. */
 export const PolicyNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
   error: "must be kebab-case: a lowercase letter, then lowercase letters, digits or - (64 at most)",
@@ -373,6 +421,7 @@ export const PolicySections = {
     .array(EventMappingSchema)
     .optional()
     .describe("EventBridge events this policy turns into work items."),
+  shadow: ShadowSectionSchema.optional(),
 };
 
 /** A whole policy file. */
@@ -386,6 +435,8 @@ export type PolicyDocument = z.infer<typeof PolicySchema>;
 export type QuestionDocument = z.infer<typeof QuestionSchema>;
 /** One rule of a policy file. */
 export type RuleDocument = z.infer<typeof RuleSchema>;
+/** The `shadow` section as written. */
+export type ShadowSectionDocument = z.infer<typeof ShadowSectionSchema>;
 /** One event mapping of a policy file. */
 export type EventMappingDocument = z.infer<typeof EventMappingSchema>;
 /** A fact's type name. */
