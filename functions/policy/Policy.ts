@@ -47,7 +47,7 @@ export interface PolicyShadow {
   candidate: string;
   /** The fraction of items asked of the candidate too (`functions/pipeline/shadow/shadowOf`). */
   rate: number;
-  /** `candidate`: the deployment's candidate endpoint; `live`: the live endpoint, in the bulk lane. */
+  /** `candidate`: the deployment's candidate endpoint; `live`: the live model's answer (no second call). */
   endpoint: "candidate" | "live";
   /** The candidate version: this policy with the section's thresholds, temperatures, rules and version. */
   policy: Policy;

@@ -369,7 +369,7 @@ export const ShadowSectionSchema = z
       .enum(["candidate", "live"])
       .optional()
       .describe(
-        "candidate (default): ask the deployment's candidate endpoint (SHADOW_ENDPOINT_NAME, `decisions up --shadow-model`); live: the live endpoint, in the bulk lane (a policy-only candidate: no call when it would ask the same questions).",
+        "candidate (default): ask the deployment's candidate endpoint (SHADOW_ENDPOINT_NAME, `decisions up --shadow-model`), in the bulk lane; live: take the live model's answer (a policy-only candidate: no second call).",
       ),
     version: z
       .string()
