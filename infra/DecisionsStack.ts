@@ -39,6 +39,7 @@ import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
 import type { PipelineLane } from "./constructs/pipelineMetrics.js";
 import { ReviewConsole } from "./constructs/ReviewConsole.js";
+import { ShadowEndpoint } from "./constructs/ShadowEndpoint.js";
 import { StandardEndpoint } from "./constructs/StandardEndpoint.js";
 import { WorkQueue } from "./constructs/WorkQueue.js";
 
@@ -89,6 +90,8 @@ export class DecisionsStack extends Stack {
   readonly lanes: Readonly<Record<Lane, DecisionLane>>;
   readonly decisionEndpoint: DecisionEndpoint;
   readonly standardEndpoint: StandardEndpoint | undefined;
+  /** The candidate endpoint of the shadow step, with the `shadowModelDataUrl` knob. */
+  readonly shadowEndpoint: ShadowEndpoint | undefined;
   readonly outcomes: OutcomesTable;
   /** Batch jobs: one per ingested object version, counted by the decide and ingest functions. */
   readonly jobs: JobsTable;
@@ -120,6 +123,7 @@ export class DecisionsStack extends Stack {
     // Construction order is the template's resource order: keep these steps in this order.
     this.decisionEndpoint = this.addDecisionEndpoint(inputs);
     this.standardEndpoint = this.addStandardEndpoint(inputs);
+    this.shadowEndpoint = this.addShadowEndpoint(inputs);
     const workQueues = this.addWorkQueues(inputs);
     const tables = this.addTables(inputs.settings);
     this.outcomes = tables.outcomes;
@@ -198,6 +202,30 @@ export class DecisionsStack extends Stack {
       : undefined;
   }
 
+  /** The shadow step's candidate endpoint, when `shadowModelDataUrl` names a model (none otherwise). */
+  private addShadowEndpoint({ settings, projectRoot }: StackInputs): ShadowEndpoint | undefined {
+    if (settings.shadowModelDataUrl === "") return undefined;
+    const gpu = settings.accelerator === "gpu";
+    return new ShadowEndpoint(this, "ShadowEndpoint", {
+      projectRoot,
+      image: gpu ? "gpu" : "cpu",
+      instanceType:
+        settings.shadowInstanceType ||
+        (gpu ? (settings.gpuInstancePools[0] ?? settings.cpuInstanceType) : settings.cpuInstanceType),
+      modelDataUrl: resolvePlaceholders(settings.shadowModelDataUrl),
+      modelKmsKeyArn: settings.modelKmsKeyArn,
+      contextSize: settings.contextSize,
+      gpuLayers: settings.gpuLayers,
+      cpuThreads: settings.cpuThreads,
+      requestsPerInstance: gpu ? settings.gpuRequestsPerInstance : settings.cpuRequestsPerInstance,
+      requestTimeout: Duration.seconds(
+        gpu ? settings.gpuRequestTimeoutSeconds : settings.cpuRequestTimeoutSeconds,
+      ),
+      containerStartupTimeout: Duration.seconds(settings.containerStartupTimeoutSeconds),
+      modelDownloadTimeout: Duration.seconds(settings.modelDownloadTimeoutSeconds),
+    });
+  }
+
   /** Each lane's work queue and its dead-letter queue (`InteractiveWorkQueue`, `BulkWorkQueue`). */
   private addWorkQueues({ settings, functionTimeout, batchingWindow }: StackInputs): Record<Lane, WorkQueue> {
     return perLane(
@@ -266,6 +294,7 @@ export class DecisionsStack extends Stack {
       statusIndexArn: this.outcomes.statusIndexArn,
       endpointName: this.decisionEndpoint.endpointName,
       endpointArn: this.decisionEndpoint.endpointArn,
+      ...(this.shadowEndpoint !== undefined ? { candidate: this.shadowEndpoint } : {}),
       timeout: functionTimeout,
       memorySize: settings.functionMemoryMb,
       batchSize: settings.batchSize,
@@ -531,6 +560,12 @@ export class DecisionsStack extends Stack {
       AlarmTopicArn: { value: this.alarms.topic.topicArn, description: "subscribe to the pipeline's alarms" },
       DashboardName: { value: this.dashboard.dashboard.dashboardName, description: "CloudWatch dashboard" },
     };
+    if (this.shadowEndpoint !== undefined) {
+      outputs.ShadowEndpointName = {
+        value: this.shadowEndpoint.endpointName,
+        description: "the shadow step's candidate endpoint (policies' shadow sections ask it)",
+      };
+    }
     if (this.standardEndpoint !== undefined) {
       outputs.StandardEndpointName = {
         value: this.standardEndpoint.endpointName,

@@ -91,4 +91,22 @@ export const DECIDE_SETTINGS = {
     default: { value: "review-states/" },
     doc: "the key prefix of those states (the CDK app's lifecycle rule expires objects under it)",
   },
+  shadowEndpointName: {
+    env: ["SHADOW_ENDPOINT_NAME"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "the candidate endpoint a policy's `shadow` section asks (`endpoint: candidate`) for its sampled share of items, after their live outcomes are written, in the bulk lane and without retries; its answers become shadow records (docs/changing-models.md). Empty: none (such a section's records say the candidate is absent). The CDK app sets it with the knob `shadowModelDataUrl`",
+  },
+  shadowTimeoutMs: {
+    env: ["SHADOW_TIMEOUT_MS"],
+    schema: integerSetting(100, 120_000),
+    default: { value: 5000 },
+    doc: "how long the candidate may take for one group, in milliseconds, waiting for a place included (never past the invocation's write deadline); a candidate that takes longer gets a shadow record with its failure",
+  },
+  shadowMaxConcurrent: {
+    env: ["SHADOW_MAX_CONCURRENT"],
+    schema: integerSetting(1, 16),
+    default: { value: 2 },
+    doc: "candidate calls one function instance has in flight at once (its own bound: the live calls' concurrency and retry budget are not touched)",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

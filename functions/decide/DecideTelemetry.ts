@@ -7,14 +7,14 @@ import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
-import type { PipelineTelemetry } from "../pipeline/index.js";
+import type { PipelineTelemetry, ShadowTelemetry } from "../pipeline/index.js";
 
 /**
  * The decide function's logs and metrics (Powertools): the pipeline core's telemetry port, and the
  * batch's failed records. Outcome counts are kept per batch and emitted by {@link flush} as one EMF
  * document per (policy, status), since dimensions differ.
  */
-export class DecideTelemetry implements PipelineTelemetry {
+export class DecideTelemetry implements PipelineTelemetry, ShadowTelemetry {
   readonly #counts = new Map<string, { policy: string; status: OutcomeStatus; count: number }>();
 
   /**
@@ -152,6 +152,32 @@ export class DecideTelemetry implements PipelineTelemetry {
       requeues: copy.requeues,
       firstMessageId: copy.firstMessageId,
       error: reason instanceof Error ? reason.name : typeof reason,
+    });
+  }
+
+  /** A shadow record was written: the candidate's result, or (`failure` set) why it gave none. */
+  shadowRecorded(policy: string, id: string, candidate: string, failure: unknown): void {
+    if (failure === undefined) {
+      this.logger.debug("shadow record written", { policy, itemId: id, candidate });
+      return;
+    }
+    this.logger.info("shadow record written: the candidate gave no result, the live outcome stands", {
+      policy,
+      itemId: id,
+      candidate,
+      error: failure instanceof Error ? failure.name : typeof failure,
+      reason: failure instanceof Error ? failure.message : String(failure),
+    });
+  }
+
+  /** A sampled item's shadow record was not written: the live outcome stands. */
+  shadowNotWritten(policy: string, id: string, candidate: string, reason: unknown): void {
+    this.logger.warn("shadow record not written, the live outcome stands", {
+      policy,
+      itemId: id,
+      candidate,
+      error: reason instanceof Error ? reason.name : typeof reason,
+      reason: reason instanceof Error ? reason.message : String(reason),
     });
   }
 

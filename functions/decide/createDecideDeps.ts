@@ -13,7 +13,8 @@ import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.
 import { FailureRecordStore } from "../failures/index.js";
 import { AdaptiveConcurrencyLimiter, BusyRecordRequeuer, CallLatencyEstimate } from "../flow/index.js";
 import { jobLedgerOf } from "../jobs/jobLedgerOf.js";
-import { OutcomeStore } from "../outcomes/index.js";
+import { OutcomeStore, ShadowRecordStore } from "../outcomes/index.js";
+import { ShadowRunner } from "../pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../policy/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../states/index.js";
 import { DecideTelemetry } from "./DecideTelemetry.js";
@@ -75,10 +76,18 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
     marshallOptions: { removeUndefinedValues: true },
   });
   const jobs = jobLedgerOf({ ...config, client: documents, retry, clock, onEnded: parts.onJobEnded });
+  const policies = parts.policies ?? (await loadPolicies(config.policyDir));
+  const sagemakerRuntime = parts.sagemakerRuntime ?? createSageMakerRuntimeClient();
+  const telemetry = new DecideTelemetry(
+    parts.logger ?? new Logger(),
+    parts.metrics ?? new Metrics(),
+    config.lane ?? "interactive",
+  );
+  const shadow = shadowRunnerOf(config, policies, { sagemakerRuntime, documents, telemetry, clock });
   return {
-    policies: parts.policies ?? (await loadPolicies(config.policyDir)),
+    policies,
     endpoint: new EndpointClient({
-      client: parts.sagemakerRuntime ?? createSageMakerRuntimeClient(),
+      client: sagemakerRuntime,
       endpointName: config.endpointName,
       retry: endpointRetry,
       limiter: new AdaptiveConcurrencyLimiter({
@@ -101,11 +110,8 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
       tableName: config.outcomesTable,
       ...(clock ? { clock } : {}),
     }),
-    telemetry: new DecideTelemetry(
-      parts.logger ?? new Logger(),
-      parts.metrics ?? new Metrics(),
-      config.lane ?? "interactive",
-    ),
+    telemetry,
+    ...(shadow !== undefined ? { shadow } : {}),
     settings: {
       deadlineMarginMs: config.deadlineMarginMs,
       maxConcurrentGroups: config.maxConcurrentGroups,
@@ -123,4 +129,47 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
         }
       : {}),
   };
+}
+
+/**
+ * The shadow step, when a loaded policy has a `shadow` section: the candidate endpoint
+ * (`SHADOW_ENDPOINT_NAME`) behind a client of its own — the bulk lane, one attempt, no limiter or
+ * retry budget shared with the live calls — and the shadow records' store on the outcomes table.
+ * None when no policy shadows (nothing is built, nothing is asked).
+ */
+function shadowRunnerOf(
+  config: DecideConfig,
+  policies: PolicySet,
+  parts: {
+    sagemakerRuntime: SageMakerRuntimeClient;
+    documents: DynamoDBDocumentClient;
+    telemetry: DecideTelemetry;
+    clock: Clock | undefined;
+  },
+): ShadowRunner | undefined {
+  if (!policies.names().some((name) => policies.get(name)?.shadow !== undefined)) return undefined;
+  const { clock } = parts;
+  const endpointName = config.shadowEndpointName ?? "";
+  return new ShadowRunner({
+    records: new ShadowRecordStore({
+      client: parts.documents,
+      tableName: config.outcomesTable,
+      ...(clock ? { clock } : {}),
+    }),
+    ...(endpointName !== ""
+      ? {
+          candidate: new EndpointClient({
+            client: parts.sagemakerRuntime,
+            endpointName,
+            // One attempt: a candidate's failure is recorded, never retried into anyone's budget.
+            retry: new RetryPolicy({ maxAttempts: 1 }),
+            customAttributes: laneAttributeOf("bulk"),
+          }),
+        }
+      : {}),
+    ...(config.shadowTimeoutMs !== undefined ? { budgetMs: config.shadowTimeoutMs } : {}),
+    ...(config.shadowMaxConcurrent !== undefined ? { maxConcurrent: config.shadowMaxConcurrent } : {}),
+    telemetry: parts.telemetry,
+    ...(clock ? { clock } : {}),
+  });
 }

@@ -182,6 +182,9 @@ export async function decideBatch(
   if (deps.failures !== undefined && given.length > 0) {
     await recordFailures(deps.failures, given, context, deps.telemetry);
   }
+  // Last: the candidate's steps, each within its own budget and the write deadline (the live
+  // outcomes and the batch's answer are settled above and do not change).
+  await deps.shadow?.drain();
   return { batchItemFailures };
 }
 

@@ -43,6 +43,12 @@ export interface DecideConfig {
   stateArchiveBucket?: string;
   /** `STATE_ARCHIVE_PREFIX`: the key prefix of those states. Default `review-states/`. */
   stateArchivePrefix?: string;
+  /** `SHADOW_ENDPOINT_NAME`: the candidate endpoint policies' `shadow` sections ask. Default "" (none). */
+  shadowEndpointName?: string;
+  /** `SHADOW_TIMEOUT_MS`: the candidate's budget per group. Default 5000. */
+  shadowTimeoutMs?: number;
+  /** `SHADOW_MAX_CONCURRENT`: candidate calls in flight at once per instance. Default 2. */
+  shadowMaxConcurrent?: number;
 }
 
 /**

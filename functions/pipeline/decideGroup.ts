@@ -13,7 +13,8 @@ import { readSystemOneResponse } from "./readSystemOneResponse.js";
 import type { DecisionGroup, ItemOrigin, ItemResult, ParsedItem } from "./types.js";
 
 /** The ports {@link decideGroup} and {@link writeOutcome} use, the clock chosen. */
-export type GroupPorts = Required<Omit<PipelinePorts, "states">> & Pick<PipelinePorts, "states">;
+export type GroupPorts = Required<Omit<PipelinePorts, "states" | "shadow">> &
+  Pick<PipelinePorts, "states" | "shadow">;
 
 /** The two moments that bound a call: no group starts after `startBy`; no write runs after `finishBy`. */
 export interface CallDeadlines {
@@ -49,6 +50,8 @@ export interface GroupResult {
  * - A permanent endpoint failure (4xx from the model) → a `rejected` outcome per item.
  * - Anything else failing the request (transient after retries, an invalid response) → every
  *   item fails, nothing written for them.
+ * - With a shadow step, a group whose outcomes were written is handed to it afterwards (it
+ *   samples, asks its candidate on its own and never touches these results).
  */
 export async function decideGroup(
   group: DecisionGroup,
@@ -83,9 +86,10 @@ export async function decideGroup(
     return { results, requested: true };
   };
   const { endpoint } = ports;
+  const body = buildSystemOneBody(group.policy, group.stateText);
   let invocation: EndpointInvocation;
   try {
-    invocation = await endpoint.invoke(buildSystemOneBody(group.policy, group.stateText), {
+    invocation = await endpoint.invoke(body, {
       deadline: deadlines.startBy,
       onRetry: (event) => ports.telemetry.retrying(`endpoint for ${group.policy.name}`, event),
       ...(run.signal ? { signal: run.signal } : {}),
@@ -131,7 +135,19 @@ export async function decideGroup(
     // deterministic), so no reviewer meets an item whose whole state was lost.
     return { ...failAll(error), requested: true };
   }
-  return writeAll((item) => built.get(item) as Outcome);
+  const done = await writeAll((item) => built.get(item) as Outcome);
+  // Only now, with the live outcomes written, may a candidate be asked (on its own budget).
+  ports.shadow?.observe({
+    policy: group.policy,
+    stateText: group.stateText,
+    live: { body, endpointName: endpoint.endpointName, read },
+    items: pending.flatMap(({ item, at }) => {
+      const result = done.results[at];
+      return result?.status === "recorded" ? [{ item, outcome: result.outcome }] : [];
+    }),
+    finishBy: deadlines.finishBy,
+  });
+  return done;
 }
 
 /**

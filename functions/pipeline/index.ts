@@ -40,9 +40,20 @@ export type {
   OutcomeSink,
   PipelinePorts,
   PipelineTelemetry,
+  ShadowedGroup,
+  ShadowStep,
   StateArchiveWriter,
 } from "./ports.js";
 export { readSystemOneResponse } from "./readSystemOneResponse.js";
+export { CandidateEndpointAbsentError, CandidateTimeoutError } from "./shadow/errors.js";
+export {
+  SHADOW_DEFAULTS,
+  ShadowRunner,
+  type ShadowRunnerOptions,
+  type ShadowSink,
+  type ShadowTelemetry,
+} from "./shadow/ShadowRunner.js";
+export { shadowDraw, shadowOf } from "./shadow/shadowOf.js";
 export type {
   DecisionGroup,
   ItemOrigin,

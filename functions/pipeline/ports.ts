@@ -11,6 +11,9 @@ import type { Deadline } from "../common/Deadline.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { Outcome, OutcomeStatus, RecordOptions, RecordResult } from "../outcomes/index.js";
+import type { Policy } from "../policy/index.js";
+import type { ReadResponse } from "./readSystemOneResponse.js";
+import type { ParsedItem } from "./types.js";
 
 /** Per-call settings the core gives a {@link DecisionEndpoint}. */
 export interface EndpointCallOptions {
@@ -93,6 +96,34 @@ export interface StateArchiveWriter {
   put(stateSha256: string, stateText: string, options: { deadline: Deadline }): Promise<void>;
 }
 
+/** A group whose live outcomes were written, as the shadow step is told of it. */
+export interface ShadowedGroup {
+  policy: Policy;
+  /** The state text sent to the endpoint (the group's). */
+  stateText: string;
+  /** The live request: its body, the endpoint's name and its answer, read. */
+  live: { body: string; endpointName: string; read: ReadResponse };
+  /** The items whose live outcome this call wrote, each with that outcome as written. */
+  items: readonly { item: ParsedItem; outcome: Outcome }[];
+  /** The call's last moment for writes: nothing of the shadow step runs past it. */
+  finishBy: Deadline;
+}
+
+/**
+ * The shadow step (`functions/pipeline/shadow/ShadowRunner`): asks a policy's candidate about a
+ * sampled share of the items the live pipeline decided, on its own budget, and keeps its answers
+ * as shadow records. The core tells it of each group after the group's live outcomes are written.
+ */
+export interface ShadowStep {
+  /**
+   * Takes note of a group whose live outcomes are written, and returns at once: the step runs on
+   * its own. Never throws, and nothing it does reaches the live results.
+   */
+  observe(group: ShadowedGroup): void;
+  /** Resolves once every step observed so far has ended (within its budget). Never rejects. */
+  drain(): Promise<void>;
+}
+
 /** Everything the core reaches outside itself through. */
 export interface PipelinePorts {
   endpoint: DecisionEndpoint;
@@ -105,4 +136,9 @@ export interface PipelinePorts {
    * than the outcome's preview. Default: none (the review sees the preview).
    */
   states?: StateArchiveWriter;
+  /**
+   * The shadow step, told of every group after its live outcomes are written (see
+   * {@link ShadowStep}); the caller drains it. Default: none (no candidate is asked).
+   */
+  shadow?: ShadowStep;
 }

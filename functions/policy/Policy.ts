@@ -42,12 +42,26 @@ export interface PolicyParts {
   lane?: Lane;
   /** `audit_strata`: audit rates by confidence bin (instead of `auditRate`). */
   auditStrata?: readonly AuditStratum[];
+  /** The `shadow` section compiled: a candidate asked beside this policy. Default none. */
+  shadow?: PolicyShadow;
 }
 
 /** One stratum of `audit_strata`: items whose confidence is below `below` (the last: the rest) audited at `rate`. */
 export interface AuditStratum {
   below?: number;
   rate: number;
+}
+
+/** A policy's `shadow` section, compiled (`compileShadow`). */
+export interface PolicyShadow {
+  /** The candidate's name (shadow records carry it). */
+  candidate: string;
+  /** The fraction of items asked of the candidate too (`functions/pipeline/shadow/shadowOf`). */
+  rate: number;
+  /** `candidate`: the deployment's candidate endpoint; `live`: the live model's answer (no second call). */
+  endpoint: "candidate" | "live";
+  /** The candidate version: this policy with the section's thresholds, temperatures, rules and version. */
+  policy: Policy;
 }
 
 /**
@@ -83,6 +97,8 @@ export class Policy {
   readonly auditStrata: readonly AuditStratum[] | undefined;
   /** `lane`: the lane its items go to when the producer names none; undefined when the file declares none. */
   readonly lane: Lane | undefined;
+  /** The candidate shadowed beside this policy (its `shadow` section), if any. */
+  readonly shadow: PolicyShadow | undefined;
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -102,6 +118,7 @@ export class Policy {
         ? undefined
         : Object.freeze(parts.auditStrata.map((stratum) => Object.freeze({ ...stratum })));
     this.lane = parts.lane;
+    this.shadow = parts.shadow;
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

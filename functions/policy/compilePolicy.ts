@@ -6,6 +6,7 @@
  */
 import type { Environment, ParseResult } from "@marcbachmann/cel-js";
 import { type DeclaredKind, eventEnvironment, ruleEnvironment } from "./celEnvironment.js";
+import { compileShadow } from "./compileShadow.js";
 import { factsSchemaOf } from "./factsSchemaOf.js";
 import { findCostlyCel } from "./findCostlyCel.js";
 import { findUnguardedFacts } from "./findUnguardedFacts.js";
@@ -68,6 +69,7 @@ export function compilePolicy(
     report,
   );
   const events = compileEvents(fields.events, report);
+  const shadow = compileShadow(fields, meta, report, compilePolicy);
 
   if (!name.success || !version.success || !description.success || !auditRate.success || !lane.success)
     return undefined;
@@ -75,6 +77,7 @@ export function compilePolicy(
     return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
+  if (shadow === undefined) return undefined;
   return new Policy({
     name: name.data,
     version: version.data,
@@ -89,6 +92,7 @@ export function compilePolicy(
     auditRate: auditRate.data ?? 0,
     ...(auditStrata.data === undefined ? {} : { auditStrata: auditStrata.data }),
     ...(lane.data === undefined ? {} : { lane: lane.data }),
+    ...shadow,
   });
 }
 

@@ -20,7 +20,7 @@ export { type CelBudget, DEFAULT_CEL_BUDGET, guardCelProgram } from "./guardCelP
 export { listPolicyFiles, loadPolicies } from "./loadPolicies.js";
 export { loadPolicyFile } from "./loadPolicyFile.js";
 export { loadPolicyFiles } from "./loadPolicyFiles.js";
-export { type AuditStratum, Policy } from "./Policy.js";
+export { type AuditStratum, Policy, type PolicyShadow } from "./Policy.js";
 export { PolicySet } from "./PolicySet.js";
 export { parsePolicy } from "./parsePolicy.js";
 export { policyJsonSchema } from "./policyJsonSchema.js";

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { LaneSchema } from "../../contract/lanes/lanes.js";
+import { CANDIDATE_NAME_PATTERN } from "../../contract/outcome/ShadowRecordSchema.js";
 import { isIntegerLikeKey } from "../../contract/wire/isIntegerLikeKey.js";
 
 /**
@@ -390,6 +391,52 @@ export const AuditStrataSchema = z
         });
     });
   });
+/**
+ * The `shadow` section: a candidate — another model endpoint and/or a candidate version of this
+ * policy — asked beside the live pipeline for a sampled share of items, its answers kept as shadow
+ * records (docs/changing-models.md). The candidate version is this policy with the overrides given
+ * here: thresholds, temperatures, and a rule list that replaces the live one.
+ */
+export const ShadowSectionSchema = z
+  .strictObject({
+    candidate: z
+      .string()
+      .regex(CANDIDATE_NAME_PATTERN, {
+        error: "must be letters, digits, ., _ or - (64 at most), starting with a letter or digit",
+      })
+      .describe("The candidate's name: shadow records and `decisions shadow report --candidate` carry it."),
+    rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe(
+        "Fraction (0 to 1) of items asked of the candidate as well, drawn by a hash of the policy and item id (salted apart from audit_rate's draw).",
+      ),
+    endpoint: z
+      .enum(["candidate", "live"])
+      .optional()
+      .describe(
+        "candidate (default): ask the deployment's candidate endpoint (SHADOW_ENDPOINT_NAME, `decisions up --shadow-model`), in the bulk lane; live: take the live model's answer (a policy-only candidate: no second call).",
+      ),
+    version: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The candidate version's label in its shadow records. Default: this policy's version."),
+    thresholds: z
+      .record(IdentifierSchema, ProbabilitySchema)
+      .optional()
+      .describe("Question id → the candidate's threshold."),
+    temperatures: z
+      .record(IdentifierSchema, z.number().gt(0).max(100))
+      .optional()
+      .describe("Question id → the candidate's calibrated temperature."),
+    rules: z
+      .array(RuleSchema)
+      .optional()
+      .describe("The candidate's rules, replacing the live ones (same form). Default: the live rules."),
+  })
+  .describe("A candidate shadowed beside this policy (docs/changing-models.md).");
 
 /** Policy names are file names: `policies/<name>.yaml`. */
 export const PolicyNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
@@ -427,6 +474,7 @@ export const PolicySections = {
   lane: LaneSchema.optional().describe(
     "The lane its items go to when the producer names none (`decisions submit` without --lane): `interactive` (decided first; the default) or `bulk` (work nobody waits on item by item). Batch-job lines always travel in bulk.",
   ),
+  shadow: ShadowSectionSchema.optional(),
 };
 
 /** A whole policy file. */
@@ -440,6 +488,8 @@ export type PolicyDocument = z.infer<typeof PolicySchema>;
 export type QuestionDocument = z.infer<typeof QuestionSchema>;
 /** One rule of a policy file. */
 export type RuleDocument = z.infer<typeof RuleSchema>;
+/** The `shadow` section as written. */
+export type ShadowSectionDocument = z.infer<typeof ShadowSectionSchema>;
 /** One event mapping of a policy file. */
 export type EventMappingDocument = z.infer<typeof EventMappingSchema>;
 /** A fact's type name. */

@@ -100,6 +100,10 @@ export interface InfraSettings {
   standardInstanceType: string;
   /** `s3://` model.tar.gz of the standard endpoint; empty for the decision endpoint's. */
   standardModelDataUrl: string;
+  /** The candidate model of the shadow step (`ShadowEndpoint`); empty: no candidate endpoint. */
+  shadowModelDataUrl: string;
+  /** The candidate endpoint's instance type; empty: the decision endpoint's first. */
+  shadowInstanceType: string;
 }
 
 /** A JSON value as it can appear in `cdk.json`. */
@@ -587,6 +591,20 @@ const RULES: readonly KnobRule[] = [
     defaultValue: "",
     description: "model.tar.gz of the standard endpoint; empty: the decision endpoint's `modelDataUrl`",
     parse: (value) => (value === "" ? "" : s3ModelUrl(value)),
+  },
+  {
+    name: "shadowModelDataUrl",
+    defaultValue: "",
+    description:
+      "the candidate model (`model.tar.gz`, or an S3 prefix ending in `/` of unpacked files; `{account}` and `{region}` replaced) of a second, one-instance endpoint that policies' `shadow` sections ask (`SHADOW_ENDPOINT_NAME` of the decide functions, which may then invoke it); empty: none, nothing created",
+    parse: (value) => (value === "" ? "" : s3ModelUrl(value)),
+  },
+  {
+    name: "shadowInstanceType",
+    defaultValue: "",
+    description:
+      "instance type of the candidate endpoint (with `shadowModelDataUrl`); empty: the decision endpoint's (`cpuInstanceType`, or the first of `gpuInstancePools`)",
+    parse: (value) => (value === "" ? "" : instanceType(value)),
   },
 ];
 

@@ -29,6 +29,11 @@ export interface DecideFunctionProps {
   /** The one endpoint it invokes. */
   endpointName: string;
   endpointArn: string;
+  /**
+   * The shadow step's candidate endpoint (`ShadowEndpoint`): its name as `SHADOW_ENDPOINT_NAME`,
+   * and leave to invoke it. Default none (neither).
+   */
+  candidate?: { endpointName: string; endpointArn: string };
   timeout: Duration;
   memorySize: number;
   batchSize: number;
@@ -95,6 +100,9 @@ export class DecideFunction extends Construct {
               [variableOf(DECIDE_SETTINGS.jobsTable)]: props.jobs.table.tableName,
               [variableOf(DECIDE_SETTINGS.maxReceiveCount)]: String(props.jobs.maxReceiveCount),
             }),
+        ...(props.candidate === undefined
+          ? {}
+          : { [variableOf(DECIDE_SETTINGS.shadowEndpointName)]: props.candidate.endpointName }),
         POWERTOOLS_SERVICE_NAME: DECISION_METRICS.decideService,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -102,7 +110,10 @@ export class DecideFunction extends Construct {
     this.function = fn.function;
 
     fn.role.addToPolicy(
-      new PolicyStatement({ actions: ["sagemaker:InvokeEndpoint"], resources: [props.endpointArn] }),
+      new PolicyStatement({
+        actions: ["sagemaker:InvokeEndpoint"],
+        resources: [props.endpointArn, ...(props.candidate ? [props.candidate.endpointArn] : [])],
+      }),
     );
     fn.role.addToPolicy(
       new PolicyStatement({

@@ -27,6 +27,8 @@ export const VARIANTS = {
     modelDataUrl: "s3://decisions-models-{account}-{region}/qwen3/",
     modelKmsKeyArn: "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab",
   },
+  /** cdk.json with the shadow step's candidate endpoint (a second model). */
+  shadow: { shadowModelDataUrl: "s3://decisions-models-{account}-{region}/candidate/model.tar.gz" },
 } as const satisfies Record<string, Record<string, string>>;
 
 /** A name of {@link VARIANTS}. */

@@ -24,7 +24,30 @@ describe("readDecideConfig", () => {
       maxReceiveCount: 0,
       stateArchiveBucket: undefined,
       stateArchivePrefix: "review-states/",
+      shadowEndpointName: "",
+      shadowTimeoutMs: 5000,
+      shadowMaxConcurrent: 2,
     });
+  });
+
+  it("reads the candidate endpoint and the shadow step's budget and bound", () => {
+    const config = readDecideConfig(
+      {
+        OUTCOMES_TABLE: "outcomes",
+        ENDPOINT_NAME: "decisions",
+        SHADOW_ENDPOINT_NAME: "decisions-shadow",
+        SHADOW_TIMEOUT_MS: "2500",
+        SHADOW_MAX_CONCURRENT: "1",
+      },
+      "/opt/policies",
+    );
+    assert.equal(config.shadowEndpointName, "decisions-shadow");
+    assert.equal(config.shadowTimeoutMs, 2500);
+    assert.equal(config.shadowMaxConcurrent, 1);
+    assert.throws(
+      () => readDecideConfig({ OUTCOMES_TABLE: "o", ENDPOINT_NAME: "d", SHADOW_MAX_CONCURRENT: "0" }, "p"),
+      /SHADOW_MAX_CONCURRENT/,
+    );
   });
 
   it("names every missing or invalid variable in one error", () => {
