@@ -22,14 +22,7 @@ import {
   type QuestionDocument,
   RuleSchema,
 } from "./policySchema.js";
-import type { AnswerValue, FactDeclaration, PolicyQuestion, RuleEffect } from "./types.js";
-
-/** Where a problem is: a field path, and optionally its key (not value) or a character of a CEL value. */
-export type ReportProblem = (
-  path: (string | number)[],
-  message: string,
-  where?: { key?: boolean; celIndex?: number },
-) => void;
+import type { AnswerValue, FactDeclaration, PolicyQuestion, ReportProblem, RuleEffect } from "./types.js";
 
 /**
  * Compiles what parsed of `document`, reporting every cross-section and CEL problem. Sections

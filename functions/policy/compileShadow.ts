@@ -1,6 +1,6 @@
-import type { ReportProblem } from "./compilePolicy.js";
 import type { Policy, PolicyShadow } from "./Policy.js";
 import { PolicySections } from "./policySchema.js";
+import type { ReportProblem } from "./types.js";
 
 /** How a policy document is compiled (`compilePolicy`, passed in so the two files do not import each other). */
 export type CompileDocument = (

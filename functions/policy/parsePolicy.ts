@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import { compilePolicy, type ReportProblem } from "./compilePolicy.js";
+import { compilePolicy } from "./compilePolicy.js";
 import { PolicyLoadError, type PolicyProblem } from "./errors.js";
 import { findReservedTextIn } from "./findReservedText.js";
 import type { Policy } from "./Policy.js";
 import { PolicySchema } from "./policySchema.js";
+import type { ReportProblem } from "./types.js";
 import { locatePath, offsetInScalar, pathAtOffset } from "./yamlPositions.js";
 
 /** Policy files larger than this are refused before parsing (a policy is a page or two of YAML). */

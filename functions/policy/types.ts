@@ -181,3 +181,10 @@ export type FactsCheck =
       /** Every mismatch. */
       issues: { path: (string | number)[]; message: string }[];
     };
+
+/** Where a problem is: a field path, and optionally its key (not value) or a character of a CEL value. */
+export type ReportProblem = (
+  path: (string | number)[],
+  message: string,
+  where?: { key?: boolean; celIndex?: number },
+) => void;
