@@ -72,6 +72,9 @@ function knobDefault(name: string): number {
   return knob.defaultValue;
 }
 
+/** Counter items per job (`JOB_COUNTER_SHARDS` in contract/jobs/jobsTableKeys.ts): a line's count goes to one of them. */
+const JOB_COUNTER_ITEMS = 16;
+
 /** `cpuRequestsPerInstance`, `interactiveReservePerInstance` and `backlogPerInstanceTarget` as the CDK app defaults them. */
 const APP = {
   requestsPerInstance: knobDefault("cpuRequestsPerInstance"),
@@ -293,9 +296,10 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     key: "ledgerLinesPerSecond",
     flag: "ledger-rate",
     kind: "number",
-    default: c.partitionWriteUnitsPerSecond.value / c.transactionWriteUnitsPerItem.value,
+    default:
+      (JOB_COUNTER_ITEMS * c.partitionWriteUnitsPerSecond.value) / c.transactionWriteUnitsPerItem.value,
     min: 0,
-    doc: "lines per second the job's ledger counts (one transaction per line on one item: 1000 WCU ÷ 2 per transactional write; 0: unlimited)",
+    doc: `lines per second the job's ledger counts (each line's transaction adds to one of the job's ${JOB_COUNTER_ITEMS} counter items, in turn: ${JOB_COUNTER_ITEMS} × 1000 WCU ÷ 2 per transactional write, once DynamoDB's adaptive capacity has given the job's hot items partitions of their own; 0: unlimited)`,
   },
   {
     key: "targetConcurrentRequests",
