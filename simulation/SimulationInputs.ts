@@ -1,3 +1,4 @@
+import { INFRA_KNOBS } from "../infra/config/readInfraSettings.js";
 import { AWS_CONSTANTS } from "./awsConstants.js";
 import { SimulationInputError } from "./errors.js";
 
@@ -32,7 +33,7 @@ export interface SimulationInputs {
   ingestLinesPerSecond: number;
   ledgerLinesPerSecond: number;
   targetConcurrentRequests: number;
-  backlogTargetSeconds: number;
+  backlogPerInstanceTarget: number;
   scaleOutCooldownSeconds: number;
   scaleInCooldownSeconds: number;
   instanceStartSeconds: number;
@@ -61,6 +62,25 @@ export interface SimulationInputSpec {
 }
 
 const c = AWS_CONSTANTS;
+
+/** The CDK app's default of one of its numeric context knobs (cdk.json sets the same values). */
+function knobDefault(name: string): number {
+  const knob = INFRA_KNOBS.find((candidate) => candidate.name === name);
+  if (typeof knob?.defaultValue !== "number") {
+    throw new Error(`the CDK app has no numeric knob ${name}: simulation/SimulationInputs.ts must follow it`);
+  }
+  return knob.defaultValue;
+}
+
+/** Counter items per job (`JOB_COUNTER_SHARDS` in contract/jobs/jobsTableKeys.ts): a line's count goes to one of them. */
+const JOB_COUNTER_ITEMS = 16;
+
+/** `cpuRequestsPerInstance`, `interactiveReservePerInstance` and `backlogPerInstanceTarget` as the CDK app defaults them. */
+const APP = {
+  requestsPerInstance: knobDefault("cpuRequestsPerInstance"),
+  interactiveReserve: knobDefault("interactiveReservePerInstance"),
+  backlogPerInstanceTarget: knobDefault("backlogPerInstanceTarget"),
+} as const;
 
 /**
  * The inputs of a simulation, their flags, defaults and meaning: the one table the command's
@@ -140,25 +160,25 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     key: "requestsPerInstance",
     flag: "requests-per-instance",
     kind: "integer",
-    default: 3,
+    default: APP.requestsPerInstance,
     min: 1,
     max: 10_000,
-    doc: "requests one instance admits: 1 running + the rest waiting; beyond, 503 (`cpuRequestsPerInstance`)",
+    doc: "requests one instance admits: 1 running + the rest waiting; beyond, 503 (the CDK app's `cpuRequestsPerInstance`)",
   },
   {
     key: "capacity",
     flag: "capacity",
     kind: "choice",
-    default: "fixed",
+    default: "follow",
     choices: ["fixed", "follow"],
-    doc: "`fixed`: today's code (calls in flight sized for minInstances by deriveDecideCapacity, scaling on ConcurrentRequestsPerModel); `follow`: a controller sets the bulk event source's MaximumConcurrency from the InService instances each minute and the endpoint scales on the bulk backlog per instance",
+    doc: "`follow`: the deployed design: the capacity controller (its own `planLaneConcurrency`) sets each lane's MaximumConcurrency from the instances each minute, at the minimum while the endpoint is Updating, and the endpoint scales on the bulk backlog per instance as well as on ConcurrentRequestsPerModel; `fixed`: the code before the controller (calls in flight sized for minInstances by deriveDecideCapacity, scaling on ConcurrentRequestsPerModel only)",
   },
   {
     key: "lanes",
     flag: "lanes",
     kind: "boolean",
-    default: undefined,
-    doc: "two lanes (interactive and bulk queues and event sources; the adapter keeps `--interactive-reserve` places for interactive calls and serves them first); default: off with `fixed` (today), on with `follow`",
+    default: true,
+    doc: "two lanes (interactive and bulk queues and event sources; the adapter keeps `--interactive-reserve` places for interactive calls and serves them first), as the CDK app deploys them; off: one queue, calls served first come, first served",
   },
   {
     key: "interactiveReserve",
@@ -166,7 +186,7 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     kind: "integer",
     default: undefined,
     min: 0,
-    doc: "places of an instance only interactive calls may take (default: min(2, requests-per-instance − 1) with lanes, 0 without)",
+    doc: `places of an instance only interactive calls may take (default: min(${APP.interactiveReserve}, requests-per-instance − 1) with lanes, the CDK app's \`interactiveReservePerInstance\`; 0 without)`,
   },
   {
     key: "interactiveRate",
@@ -276,9 +296,10 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     key: "ledgerLinesPerSecond",
     flag: "ledger-rate",
     kind: "number",
-    default: c.partitionWriteUnitsPerSecond.value / c.transactionWriteUnitsPerItem.value,
+    default:
+      (JOB_COUNTER_ITEMS * c.partitionWriteUnitsPerSecond.value) / c.transactionWriteUnitsPerItem.value,
     min: 0,
-    doc: "lines per second the job's ledger counts (one transaction per line on one item: 1000 WCU ÷ 2 per transactional write; 0: unlimited)",
+    doc: `lines per second the job's ledger counts (each line's transaction adds to one of the job's ${JOB_COUNTER_ITEMS} counter items, in turn: ${JOB_COUNTER_ITEMS} × 1000 WCU ÷ 2 per transactional write, once DynamoDB's adaptive capacity has given the job's hot items partitions of their own; 0: unlimited)`,
   },
   {
     key: "targetConcurrentRequests",
@@ -289,12 +310,12 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     doc: "fixed: the target of ConcurrentRequestsPerModel (`targetConcurrentRequestsPerInstance`)",
   },
   {
-    key: "backlogTargetSeconds",
-    flag: "backlog-target-s",
+    key: "backlogPerInstanceTarget",
+    flag: "backlog-target",
     kind: "number",
-    default: 600,
+    default: APP.backlogPerInstanceTarget,
     min: 1,
-    doc: "follow: seconds of work per instance the backlog target stands for (target = this ÷ seconds per line)",
+    doc: "follow: the target of `BacklogPerInstance`, the bulk lane's visible messages ÷ max(1, InService instances) (the CDK app's `backlogPerInstanceTarget`)",
   },
   {
     key: "scaleOutCooldownSeconds",
@@ -398,9 +419,9 @@ export function resolveSimulationInputs(partial: Partial<SimulationInputs> = {})
     values[spec.key] = value;
   }
   const inputs = values as unknown as SimulationInputs;
-  inputs.lanes = partial.lanes ?? inputs.capacity === "follow";
   inputs.interactiveReserve =
-    partial.interactiveReserve ?? (inputs.lanes ? Math.min(2, inputs.requestsPerInstance - 1) : 0);
+    partial.interactiveReserve ??
+    (inputs.lanes ? Math.min(APP.interactiveReserve, inputs.requestsPerInstance - 1) : 0);
   if (inputs.maxInstances < inputs.minInstances) {
     throw new SimulationInputError(
       "max-instances",

@@ -57,7 +57,16 @@ export interface SimulationResult {
   };
   /** The decide functions' sizing as deployed (bulk lane; follow: at the start). */
   sizing: { max_concurrency: number; groups_per_invocation: number; calls_in_flight: number };
-  scaling: { scale_outs: number; scale_ins: number; back_to_min_hours: number | null };
+  /**
+   * Scaling activities (all policies), the controller's checks that kept the minimum concurrency
+   * (the endpoint Updating; follow mode only), and when the endpoint was back at its minimum.
+   */
+  scaling: {
+    scale_outs: number;
+    scale_ins: number;
+    controller_minimum_checks: number;
+    back_to_min_hours: number | null;
+  };
   /** Events the loop ran (a measure of the run's own cost). */
   events: number;
   timeline: TimelinePoint[];

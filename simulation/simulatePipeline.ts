@@ -1,3 +1,4 @@
+import { planLaneConcurrency } from "../functions/capacityController/planLaneConcurrency.js";
 import { DecideCapacityError, deriveLaneCapacity } from "../infra/capacity/deriveDecideCapacity.js";
 import { AWS_CONSTANTS } from "./awsConstants.js";
 import { EventQueue } from "./EventQueue.js";
@@ -17,7 +18,15 @@ interface LaneSizing {
   groupsPerInvocation: number;
 }
 
-const { maximumConcurrencyMin, maximumConcurrencyMax } = AWS_CONSTANTS;
+const { maximumConcurrencyMin } = AWS_CONSTANTS;
+
+/** The endpoint's one production variant, as the CDK app names it (the name only keys the controller's table). */
+const VARIANT = "AllTraffic";
+
+/** `UpdateEventSourceMapping` only when the value changes, as the controller does. */
+function setConcurrency(source: EventSourceModel, value: number): void {
+  if (value !== source.maxConcurrency()) source.setMaxConcurrency(value);
+}
 
 /**
  * Simulates one bulk job (and interactive items beside it) through the deployed pipeline — ingest,
@@ -37,7 +46,6 @@ export function simulatePipeline(partial: Partial<SimulationInputs> = {}): Simul
   const share = inputs.requestsPerInstance - inputs.interactiveReserve;
   const serviceSeconds = (lines: number) =>
     inputs.requestSeconds ?? (lines * inputs.tokensPerLine) / inputs.prefillTokensPerSecond;
-  const secondsPerLine = serviceSeconds(inputs.linesPerRequest) / inputs.linesPerRequest;
 
   const bulkSizing = sizeBulkLane(inputs, share);
   const interactiveSizing = sizeLane(
@@ -161,41 +169,79 @@ export function simulatePipeline(partial: Partial<SimulationInputs> = {}): Simul
     events.after(random.exponential(inputs.interactiveRate), arrive);
   }
 
-  // Autoscaling, and in follow mode the concurrency controller.
+  // Autoscaling: on ConcurrentRequestsPerModel (10-second points) in both modes; in follow mode
+  // also on BacklogPerInstance (a point a minute, published by the controller), and the controller.
   const follow = inputs.capacity === "follow";
-  const scaling = new TargetTrackingModel({
-    target: follow
-      ? Math.max(1, inputs.backlogTargetSeconds / secondsPerLine)
-      : inputs.targetConcurrentRequests,
-    minCapacity: inputs.minInstances,
-    maxCapacity: inputs.maxInstances,
-    periodSeconds: follow ? 60 : AWS_CONSTANTS.highResolutionMetricPeriodSeconds.value,
-    scaleOutCooldownSeconds: inputs.scaleOutCooldownSeconds,
-    scaleInCooldownSeconds: inputs.scaleInCooldownSeconds,
-  });
+  const policy = (target: number, periodSeconds: number) =>
+    new TargetTrackingModel({
+      target,
+      minCapacity: inputs.minInstances,
+      maxCapacity: inputs.maxInstances,
+      periodSeconds,
+      scaleOutCooldownSeconds: inputs.scaleOutCooldownSeconds,
+      scaleInCooldownSeconds: inputs.scaleInCooldownSeconds,
+    });
+  const concurrencyPolicy = policy(
+    inputs.targetConcurrentRequests,
+    AWS_CONSTANTS.highResolutionMetricPeriodSeconds.value,
+  );
+  const backlogPolicy = follow ? policy(inputs.backlogPerInstanceTarget, 60) : undefined;
   let lastAdmittedSeconds = 0;
-  const scalingTick = () => {
+  const concurrencyTick = () => {
     const inService = endpoint.inService();
-    let metric: number;
-    if (follow) {
-      metric = bulk.queue.visible() / Math.max(1, inService);
-    } else {
-      const admittedSeconds = endpoint.admittedSeconds();
-      metric = (admittedSeconds - lastAdmittedSeconds) / 10 / Math.max(1, inService);
-      lastAdmittedSeconds = admittedSeconds;
-    }
-    const desired = scaling.observe(events.now, metric, inService, endpoint.desired());
+    const admittedSeconds = endpoint.admittedSeconds();
+    const metric = (admittedSeconds - lastAdmittedSeconds) / 10 / Math.max(1, inService);
+    lastAdmittedSeconds = admittedSeconds;
+    const desired = concurrencyPolicy.observe(
+      events.now,
+      metric,
+      inService,
+      endpoint.desired(),
+      backlogPolicy?.wanted ?? 0,
+    );
     if (desired !== undefined) endpoint.setDesired(desired);
-    if (follow && inputs.maxConcurrency === undefined) {
-      // The controller: never more bulk calls than the instances InService admit now, and never
-      // more than the desired count will admit (so it lowers before a scale-in takes effect).
-      const basis = Math.min(endpoint.inService(), endpoint.desired());
-      const value = clampConcurrency(Math.floor((basis * share) / bulkSizing.groupsPerInvocation));
-      if (value !== bulk.source.maxConcurrency()) bulk.source.setMaxConcurrency(value);
-    }
-    events.after(follow ? 60 : 10, scalingTick);
+    events.after(10, concurrencyTick);
   };
-  events.after(follow ? 60 : 10, scalingTick);
+  events.after(10, concurrencyTick);
+
+  // The capacity controller, once a minute: the endpoint as DescribeEndpoint gives it, each lane's
+  // MaximumConcurrency from the CDK app's own rule, and the BacklogPerInstance data point.
+  const laneLimits = {
+    interactive: {
+      groupsPerInvocation: interactiveSizing.groupsPerInvocation,
+      minConcurrency: interactiveSizing.maxConcurrency,
+    },
+    bulk: { groupsPerInvocation: bulkSizing.groupsPerInvocation, minConcurrency: bulkSizing.maxConcurrency },
+  };
+  const controllerTick = () => {
+    const inService = endpoint.inService();
+    const plan = planLaneConcurrency({
+      endpoint: {
+        status: endpoint.status(),
+        variants: [{ name: VARIANT, current: inService, desired: endpoint.desired() }],
+      },
+      requestsPerInstance: { [VARIANT]: inputs.requestsPerInstance },
+      interactiveReserve: inputs.interactiveReserve,
+      lanes: laneLimits,
+    });
+    if (plan.basis === "minimum") controllerMinimumChecks += 1;
+    if (inputs.maxConcurrency === undefined) {
+      setConcurrency(bulk.source, plan.concurrency.bulk);
+      if (interactive !== bulk) setConcurrency(interactive.source, plan.concurrency.interactive);
+    }
+    const metric = bulk.queue.visible() / Math.max(1, inService);
+    const desired = backlogPolicy?.observe(
+      events.now,
+      metric,
+      inService,
+      endpoint.desired(),
+      concurrencyPolicy.wanted,
+    );
+    if (desired !== undefined) endpoint.setDesired(desired);
+    events.after(60, controllerTick);
+  };
+  let controllerMinimumChecks = 0;
+  if (follow) events.after(60, controllerTick);
 
   // The timeline: a point every `step` seconds, thinned (and the step doubled) past 2,000 points.
   const timeline: TimelinePoint[] = [];
@@ -280,8 +326,9 @@ export function simulatePipeline(partial: Partial<SimulationInputs> = {}): Simul
       calls_in_flight: bulkSizing.maxConcurrency * bulkSizing.groupsPerInvocation,
     },
     scaling: {
-      scale_outs: scaling.scaleOuts,
-      scale_ins: scaling.scaleIns,
+      scale_outs: concurrencyPolicy.scaleOuts + (backlogPolicy?.scaleOuts ?? 0),
+      scale_ins: concurrencyPolicy.scaleIns + (backlogPolicy?.scaleIns ?? 0),
+      controller_minimum_checks: controllerMinimumChecks,
       back_to_min_hours: backToMinAt === undefined ? null : round(backToMinAt / 3600, 3),
     },
     events: ran,
@@ -290,21 +337,15 @@ export function simulatePipeline(partial: Partial<SimulationInputs> = {}): Simul
 }
 
 /**
- * The bulk lane's deployed sizing. Fixed: `deriveDecideCapacity` for what the bulk share of the
- * minimum capacity admits (the whole capacity without lanes). Follow: the same groups per
- * invocation, and `MaximumConcurrency` from the instances (the controller updates it each minute).
+ * The bulk lane's deployed sizing: `deriveDecideCapacity` for what the bulk share of the minimum
+ * capacity admits (the whole capacity without lanes). In follow mode the controller then changes
+ * `MaximumConcurrency` each minute, never below this value (its `minConcurrency`).
  * An explicit `--max-concurrency` wins (a local poller may run fewer than 2).
  */
 function sizeBulkLane(inputs: SimulationInputs, share: number): LaneSizing {
   const sized = sizeLane(inputs.minInstances, share, inputs.maxConcurrentGroups);
   if (inputs.maxConcurrency !== undefined) {
     return { maxConcurrency: inputs.maxConcurrency, groupsPerInvocation: sized.groupsPerInvocation };
-  }
-  if (inputs.capacity === "follow") {
-    return {
-      maxConcurrency: clampConcurrency(Math.floor((inputs.minInstances * share) / sized.groupsPerInvocation)),
-      groupsPerInvocation: sized.groupsPerInvocation,
-    };
   }
   return sized;
 }
@@ -322,10 +363,6 @@ function sizeLane(minInstances: number, perInstance: number, configured: number)
     if (!(error instanceof DecideCapacityError)) throw error;
     return { maxConcurrency: maximumConcurrencyMin.value, groupsPerInvocation: 1 };
   }
-}
-
-function clampConcurrency(value: number): number {
-  return Math.min(maximumConcurrencyMax.value, Math.max(maximumConcurrencyMin.value, value));
 }
 
 function quantile(sorted: readonly number[], q: number): number | null {

@@ -22,7 +22,8 @@ function usage(): string {
   const rows = SIMULATION_INPUTS.map((spec) => {
     const value =
       spec.kind === "boolean" ? " on|off" : spec.kind === "choice" ? ` ${spec.choices?.join("|")}` : " <n>";
-    const fallback = spec.default === undefined ? "" : ` (default ${String(spec.default)})`;
+    const shown = typeof spec.default === "boolean" ? (spec.default ? "on" : "off") : spec.default;
+    const fallback = shown === undefined ? "" : ` (default ${String(shown)})`;
     return `  --${spec.flag}${value}\n      ${spec.doc}${fallback}`;
   });
   return [

@@ -87,6 +87,15 @@ export class EndpointModel {
     return n;
   }
 
+  /**
+   * `EndpointStatus` as `DescribeEndpoint` gives it: `Updating` while a scaling activity is under
+   * way (an instance starting or leaving), else `InService`.
+   */
+  status(): "InService" | "Updating" {
+    for (const instance of this.#instances) if (instance.state !== "inService") return "Updating";
+    return "InService";
+  }
+
   /** Instances paid for: starting, InService and draining. */
   billed(): number {
     return this.#instances.length;

@@ -32,13 +32,19 @@ export class TargetTrackingModel {
 
   constructor(options: TargetTrackingOptions) {
     this.#options = options;
+    this.wanted = options.minCapacity;
   }
+
+  /** The capacity this policy asked for at its last data point (its floor while it scales in). */
+  wanted: number;
 
   /**
    * One data point at `now`: `metric` per instance over `capacity` InService instances, the
    * desired count being `desired`. Returns the new desired count, or undefined for no change.
+   * `floor`: what the other policies on the same target want; several target-tracking policies
+   * scale out when any asks and in only when all do, so a scale-in goes no lower than it.
    */
-  observe(now: number, metric: number, capacity: number, desired: number): number | undefined {
+  observe(now: number, metric: number, capacity: number, desired: number, floor = 0): number | undefined {
     const o = this.#options;
     const c = AWS_CONSTANTS;
     if (metric > o.target) {
@@ -53,6 +59,7 @@ export class TargetTrackingModel {
       o.minCapacity,
       o.maxCapacity,
     );
+    this.wanted = this.#belowSeconds > 0 || wanted > desired ? wanted : desired;
     if (
       this.#above >= c.scaleOutDatapoints.value &&
       wanted > desired &&
@@ -62,14 +69,15 @@ export class TargetTrackingModel {
       this.scaleOuts += 1;
       return wanted;
     }
+    const inTo = Math.max(wanted, floor);
     if (
       this.#belowSeconds >= c.scaleInDatapoints.value * 60 &&
-      wanted < desired &&
+      inTo < desired &&
       now - this.#lastIn >= o.scaleInCooldownSeconds
     ) {
       this.#lastIn = now;
       this.scaleIns += 1;
-      return wanted;
+      return inTo;
     }
     return undefined;
   }

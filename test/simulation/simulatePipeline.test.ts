@@ -39,15 +39,51 @@ describe("simulatePipeline", () => {
   });
 
   it("in fixed mode never sends more calls than the endpoint admits at minimum capacity: the ceiling of busy instances", () => {
-    // act: today's sizing, 1 instance admitting 3, up to 20 allowed
+    // act: the sizing before the controller at the CDK app's defaults: 1 instance admitting 4, 2 of
+    // them kept for interactive calls, so the bulk lane has 2 calls in flight; up to 20 allowed
     const result = simulatePipeline({ ...small, capacity: "fixed", minInstances: 1, maxInstances: 20 });
 
     // assert
-    assert.deepEqual(result.sizing, { max_concurrency: 3, groups_per_invocation: 1, calls_in_flight: 3 });
-    assert.ok(result.peak_calls_in_flight <= 3, `peak ${result.peak_calls_in_flight} calls in flight`);
+    assert.deepEqual(result.sizing, { max_concurrency: 2, groups_per_invocation: 1, calls_in_flight: 2 });
+    assert.ok(result.peak_calls_in_flight <= 2, `peak ${result.peak_calls_in_flight} calls in flight`);
     assert.equal(result.refused_calls, 0);
-    assert.equal(result.peak_busy_instances, 3);
-    assert.equal(result.peak_in_service_instances, 3);
+    assert.equal(result.peak_busy_instances, 2);
+    assert.equal(result.peak_in_service_instances, 2);
+  });
+
+  it("in follow mode keeps each lane at its minimum-capacity concurrency while the endpoint is Updating", () => {
+    // act: a long instance start, so the scale-out keeps the endpoint Updating for many checks
+    const result = simulatePipeline({
+      ...small,
+      capacity: "follow",
+      maxInstances: 10,
+      instanceStartSeconds: 600,
+      serviceVariation: 0,
+    });
+
+    // assert: once the endpoint has been Updating (instances starting or leaving) for a whole
+    // minute, the controller has checked and the bulk event source is at its value at minimum
+    // capacity (2), whatever the instances InService would admit
+    const updating = (point: { billed: number; in_service: number }) => point.billed > point.in_service;
+    const checked = result.timeline.filter(
+      (point) =>
+        point.t >= 65 &&
+        result.timeline.filter((other) => other.t >= point.t - 65 && other.t <= point.t).every(updating),
+    );
+    assert.ok(checked.length > 0, "points after a minute of Updating");
+    for (const point of checked) {
+      assert.equal(
+        point.max_concurrency,
+        2,
+        `at ${point.t} s: ${point.in_service} InService, ${point.billed} billed`,
+      );
+    }
+    assert.ok(
+      result.scaling.controller_minimum_checks >= 9,
+      `${result.scaling.controller_minimum_checks} checks`,
+    );
+    const peak = Math.max(...result.timeline.map((point) => point.max_concurrency));
+    assert.ok(peak >= 20, `the bulk lane follows the 10 instances once InService (peak ${peak})`);
   });
 
   it("in follow mode scales out to the maximum for a large backlog, then back to the minimum once drained", () => {
@@ -90,9 +126,10 @@ describe("simulatePipeline", () => {
       interactiveRate: 0.1,
     });
 
-    // assert: an interactive item waits at most for the request running (3 s) plus its own
+    // assert: an interactive item waits at most for the batching window (1 s), the request running
+    // and one other interactive call (the reserve keeps 2 places), and its own: 3 s each
     assert.ok(
-      (lanes.interactive.p95_s ?? Number.POSITIVE_INFINITY) < 10,
+      (lanes.interactive.p95_s ?? Number.POSITIVE_INFINITY) < 10 + 3,
       `p95 ${lanes.interactive.p95_s} s with lanes`,
     );
     assert.ok((oneLane.interactive.p95_s ?? 0) > 600, `p95 ${oneLane.interactive.p95_s} s without lanes`);

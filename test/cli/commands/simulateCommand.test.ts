@@ -73,6 +73,21 @@ describe("decisions simulate", () => {
     }
   });
 
+  it("shows the CDK app's defaults in its help: 4 requests per instance, the backlog target 600, lanes on, follow", async () => {
+    // prepare
+    const { run, written } = command();
+
+    // act
+    const code = await run(["--help"]);
+
+    // assert
+    assert.equal(code, 0);
+    assert.match(written(), /--requests-per-instance <n>\n[^\n]*\(default 4\)/);
+    assert.match(written(), /--backlog-target <n>\n[^\n]*\(default 600\)/);
+    assert.match(written(), /--lanes on\|off\n[^\n]*\(default on\)/);
+    assert.match(written(), /--capacity fixed\|follow\n[^\n]*\(default follow\)/);
+  });
+
   for (const [args, message] of [
     [["--lines", "many"], /--lines must be a number, got "many"/],
     [["--lines", "0"], /--lines must be an integer in 1…/],
