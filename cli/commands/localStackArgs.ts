@@ -2,6 +2,8 @@
  * The flags `decisions start` and `decisions up` share: the model, ports and settings of the local
  * stack. One table writes the usage text and parses the values.
  */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { StartLocalStackOptions } from "../../local/index.js";
 import { UsageError } from "../errors.js";
 
@@ -103,4 +105,42 @@ export function readLocalStackArgs(
     },
     functionLogLevel: level as LocalStackArgs["functionLogLevel"],
   };
+}
+
+/** `util.parseArgs` option of `--shadow-model` (`decisions up` only). */
+export function shadowModelFlag() {
+  return { "shadow-model": { type: "string" } } as const;
+}
+
+/** The usage lines of `--shadow-model`. */
+export function shadowModelUsage(): string[] {
+  return [
+    "  --shadow-model <file.gguf>   a candidate model for the shadow step: a second adapter serves it as",
+    "                               the endpoint <endpoint_name>-candidate, which policies with a `shadow`",
+    "                               section ask for their sampled items (default: none)",
+  ];
+}
+
+/**
+ * The candidate GGUF of `--shadow-model`, resolved, once it is known to be a file.
+ * @throws UsageError when the flag names no file (missing, or a folder).
+ */
+export async function readShadowModelArg(
+  values: Record<string, string | boolean | undefined>,
+  usage: string,
+): Promise<string | undefined> {
+  const value = values["shadow-model"];
+  if (typeof value !== "string") return undefined;
+  const path = resolve(value);
+  const found = await stat(path).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (found === undefined || !found.isFile()) {
+    throw new UsageError(
+      `--shadow-model ${value}: ${found === undefined ? "no such file" : "not a file"}; give the path of a GGUF model file`,
+      { usage },
+    );
+  }
+  return path;
 }
