@@ -107,10 +107,13 @@ export function readLocalStackArgs(
   };
 }
 
-/** `util.parseArgs` option of `--shadow-model` (`decisions up` only). */
+/** `util.parseArgs` options of `--shadow-model` and `--shadow-timeout` (`decisions up` only). */
 export function shadowModelFlag() {
-  return { "shadow-model": { type: "string" } } as const;
+  return { "shadow-model": { type: "string" }, "shadow-timeout": { type: "string" } } as const;
 }
+
+/** `--shadow-timeout`'s range: the decide function's `SHADOW_TIMEOUT_MS`. */
+const SHADOW_TIMEOUT_RANGE = { min: 100, max: 120_000 } as const;
 
 /** The usage lines of `--shadow-model`. */
 export function shadowModelUsage(): string[] {
@@ -118,18 +121,50 @@ export function shadowModelUsage(): string[] {
     "  --shadow-model <file.gguf>   a candidate model for the shadow step: a second adapter serves it as",
     "                               the endpoint <endpoint_name>-candidate, which policies with a `shadow`",
     "                               section ask for their sampled items (default: none)",
+    "  --shadow-timeout <ms>        how long the candidate may take per group (SHADOW_TIMEOUT_MS, 100–",
+    "                               120000; never past the invocation's deadline) (default 5000)",
   ];
 }
 
+/** Parsed `--shadow-model` and `--shadow-timeout`: only those given. */
+export interface ShadowModelArgs {
+  /** The candidate GGUF, resolved. */
+  shadowModel?: string;
+  /** The decide function's `SHADOW_TIMEOUT_MS`. */
+  shadowTimeoutMs?: number;
+}
+
 /**
- * The candidate GGUF of `--shadow-model`, resolved, once it is known to be a file.
- * @throws UsageError when the flag names no file (missing, or a folder).
+ * The candidate GGUF of `--shadow-model` (resolved, once it is known to be a file) and the
+ * candidate's budget of `--shadow-timeout`.
+ * @throws UsageError when the flag names no file (missing, or a folder), or for a budget out of range.
  */
-export async function readShadowModelArg(
+export async function readShadowModelArgs(
   values: Record<string, string | boolean | undefined>,
   usage: string,
+): Promise<ShadowModelArgs> {
+  const timeout = values["shadow-timeout"];
+  let shadowTimeoutMs: number | undefined;
+  if (typeof timeout === "string") {
+    shadowTimeoutMs = Number(timeout);
+    const { min, max } = SHADOW_TIMEOUT_RANGE;
+    if (!/^\d+$/.test(timeout) || shadowTimeoutMs < min || shadowTimeoutMs > max) {
+      throw new UsageError(`--shadow-timeout must be an integer from ${min} to ${max}, got "${timeout}"`, {
+        usage,
+      });
+    }
+  }
+  const shadowModel = await readShadowModelPath(values["shadow-model"], usage);
+  return {
+    ...(shadowModel === undefined ? {} : { shadowModel }),
+    ...(shadowTimeoutMs === undefined ? {} : { shadowTimeoutMs }),
+  };
+}
+
+async function readShadowModelPath(
+  value: string | boolean | undefined,
+  usage: string,
 ): Promise<string | undefined> {
-  const value = values["shadow-model"];
   if (typeof value !== "string") return undefined;
   const path = resolve(value);
   const found = await stat(path).catch((error: unknown) => {

@@ -26,7 +26,7 @@ import {
   localStackFlags,
   localStackUsage,
   readLocalStackArgs,
-  readShadowModelArg,
+  readShadowModelArgs,
   shadowModelFlag,
   shadowModelUsage,
 } from "./localStackArgs.js";
@@ -174,7 +174,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       // Warn and error lines go to stderr (Powertools' console), so the stdout line stays one line.
       const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage, "WARN");
       const eventSource = readEventSourceArgs(values, usage);
-      const shadowModel = await readShadowModelArg(values, usage);
+      const { shadowModel, shadowTimeoutMs } = await readShadowModelArgs(values, usage);
       const note = (line: string): void => {
         stderr.write(`${line}\n`);
       };
@@ -196,7 +196,14 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         ...(shadowModel === undefined ? {} : { shadowModel }),
         log: note,
         createHandler: (context) =>
-          createLocalDecideHandler(context, { policyDir, logLevel: functionLogLevel, laneGroups: true }),
+          createLocalDecideHandler(context, {
+            policyDir,
+            logLevel: functionLogLevel,
+            laneGroups: true,
+            ...(shadowTimeoutMs === undefined
+              ? {}
+              : { environment: { SHADOW_TIMEOUT_MS: String(shadowTimeoutMs) } }),
+          }),
         ingest: {
           policyDir,
           logLevel: functionLogLevel,

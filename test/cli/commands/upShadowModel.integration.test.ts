@@ -74,6 +74,12 @@ describe("decisions up --shadow-model: a candidate beside the live model (integr
       join(folder, "policies"),
       "--shadow-model",
       candidate,
+      // The default budget (5 s) is what a candidate on a machine of its own needs; a busy shared
+      // one may take longer, and a timed-out candidate leaves no model to check.
+      "--shadow-timeout",
+      "120000",
+      "--function-timeout",
+      "300",
     ]);
     const common = { region: up.info.region, credentials: LOCAL_CREDENTIALS };
     sqs = new SQSClient({ ...common, endpoint: up.info.sqs_endpoint });

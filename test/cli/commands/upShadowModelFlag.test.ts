@@ -12,6 +12,7 @@ describe("decisions up: --shadow-model", () => {
     const usage = upUsage();
 
     assert.match(usage, /--shadow-model <file\.gguf> /);
+    assert.match(usage, /--shadow-timeout <ms> .*SHADOW_TIMEOUT_MS/);
     for (const key of ["shadow_adapter_url", "shadow_endpoint_name", "shadow_model", "shadow_model_sha256"])
       assert.ok(usage.includes(key), key);
   });
@@ -36,6 +37,20 @@ describe("decisions up: --shadow-model", () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a --shadow-timeout out of SHADOW_TIMEOUT_MS's range, naming the flag", async () => {
+    const up = createUpCommand({ stdout: { write: () => true }, stderr: { write: () => true }, env: {} });
+
+    for (const value of ["99", "120001", "5s", "1.5"]) {
+      await assert.rejects(
+        up.run(["--shadow-timeout", value, "--java", "no-java-here"]),
+        (error: unknown) =>
+          error instanceof UsageError &&
+          error.message.includes(`--shadow-timeout must be an integer from 100 to 120000, got "${value}"`),
+        value,
+      );
     }
   });
 });
