@@ -24,6 +24,11 @@ export interface StackHandlerContext {
   sagemakerRuntime: SageMakerRuntimeClient;
   table: string;
   endpointName: string;
+  /**
+   * The shadow step's candidate endpoint (the decide function's `SHADOW_ENDPOINT_NAME`), when the
+   * stack serves a candidate model (`shadowModel`). Absent: none.
+   */
+  shadowEndpointName?: string;
   /** The lane's work queue (a handler re-queues busy records to the queue they came from). */
   queueUrl: string;
   /** The stack's bucket (ingest; the decide function keeps review states under a prefix of it). Absent: no archive. */

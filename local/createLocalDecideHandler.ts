@@ -39,7 +39,7 @@ export interface LocalDecideHandlerOptions {
  * The real decide handler (`createDecideHandler` over `createDecideDeps`, as the Lambda entry
  * builds it) on the local stack: its configuration as the CDK app sets it (table, endpoint name,
  * policy folder, the context's lane — every endpoint call names it —, the state archive in the
- * stack's bucket; other settings at their defaults), and its own SageMaker runtime and DynamoDB
+ * stack's bucket, the candidate endpoint of the shadow step when the stack serves one; other settings at their defaults), and its own SageMaker runtime and DynamoDB
  * clients with the SDK's retries off, as in Lambda, pointed at the gateway and DynamoDB Local.
  *
  * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
@@ -58,6 +58,10 @@ export async function createLocalDecideHandler(
         ? {}
         : { JOBS_TABLE: context.jobs.table, MAX_RECEIVE_COUNT: String(context.jobs.maxReceiveCount) }),
       LANE: context.lane,
+      // The candidate the policies' `shadow` sections ask, when the stack serves one.
+      ...(context.shadowEndpointName === undefined
+        ? {}
+        : { SHADOW_ENDPOINT_NAME: context.shadowEndpointName }),
       ...(options.laneGroups === true
         ? { MAX_CONCURRENT_GROUPS: String(context.capacity.maxConcurrentGroups) }
         : {}),

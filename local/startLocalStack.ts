@@ -52,10 +52,19 @@ export interface StartLocalStackOptions {
   createHandler: (context: StackHandlerContext) => SqsBatchHandler | Promise<SqsBatchHandler>;
   /** A GGUF to serve. Default: the generated demo model ({@link prepareStackModel}). */
   model?: string;
+  /**
+   * A candidate GGUF for the shadow step: a second adapter process serves it, side by side with the
+   * live one, and the gateway serves it as the endpoint `shadowEndpointName`, which each lane's
+   * handler context names (`shadowEndpointName`: the decide function's `SHADOW_ENDPOINT_NAME`).
+   * Only policies with a `shadow` section ask it. Default: none (no second adapter, no endpoint).
+   */
+  shadowModel?: string;
+  /** The candidate's endpoint name, when `shadowModel` is given. Default `"<endpointName>-candidate"`. */
+  shadowEndpointName?: string;
   /** Region of the clients, queue ARNs and records. Default `"us-east-1"`. */
   region?: string;
   /** Ports on 127.0.0.1. Default 0 each: free ones. */
-  ports?: { dynamodb?: number; fauxqs?: number; gateway?: number; adapter?: number };
+  ports?: { dynamodb?: number; fauxqs?: number; gateway?: number; adapter?: number; shadowAdapter?: number };
   /** The outcomes table. Default `"outcomes"`. */
   table?: string;
   /**
@@ -139,6 +148,17 @@ export interface LocalLane {
   capacity: LaneCapacity;
 }
 
+/** The candidate of the shadow step on the local stack ({@link StartLocalStackOptions.shadowModel}). */
+export interface LocalShadowCandidate {
+  /** The candidate's GGUF and its SHA-256 (what its shadow records carry as `model_sha256`). */
+  model: StackModel;
+  /** The endpoint name the gateway serves it as (the decide function's `SHADOW_ENDPOINT_NAME`). */
+  endpointName: string;
+  adapterUrl: string;
+  /** Its own adapter process. */
+  adapter: AdapterProcess;
+}
+
 /** What `connectionInfo()` holds: flat values, and the per-lane URLs as `{ interactive, bulk }`. */
 export type ConnectionInfo = Record<string, string | number | Record<Lane, string>>;
 
@@ -165,6 +185,8 @@ export interface LocalStack {
   gatewayUrl: string;
   endpointName: string;
   adapterUrl: string;
+  /** The shadow step's candidate, when `shadowModel` was given. */
+  shadow: LocalShadowCandidate | undefined;
   /** SDK clients on the local parts (destroyed by stop). */
   clients: Required<Omit<LocalClients, "destroy">>;
   dynamodb: DynamoDbLocal;
@@ -179,7 +201,8 @@ export interface LocalStack {
   startupMs: Record<string, number>;
   /**
    * The connection details as `decisions up` prints them (snake_case keys): `queue_url` and
-   * `dlq_url` are the interactive lane's, `queue_urls` and `dlq_urls` name each lane's.
+   * `dlq_url` are the interactive lane's, `queue_urls` and `dlq_urls` name each lane's; with a
+   * candidate, `shadow_adapter_url`, `shadow_endpoint_name`, `shadow_model`, `shadow_model_sha256`.
    */
   connectionInfo(): ConnectionInfo;
   /** Stops everything it started, in reverse order (the poller drains first). Idempotent. */
@@ -196,7 +219,8 @@ interface Started {
  * Starts the whole pipeline on 127.0.0.1: DynamoDB Local, fauxqs (per lane a work queue + DLQ with
  * its redrive policy; the ingest bucket), the adapter as a child process on the model, the SageMaker
  * gateway in front of it, the outcomes table, and per lane an SQS event source poller running the
- * handler `createHandler` builds for it. DynamoDB Local, fauxqs and the adapter start side by side.
+ * handler `createHandler` builds for it. DynamoDB Local, fauxqs and the adapter (and, with
+ * `shadowModel`, the candidate's adapter, a second gateway endpoint) start side by side.
  * Batch-job lines (the ingest function) go to the bulk lane; producers pick a lane by its queue.
  *
  * A part that fails to start stops everything already started (in reverse order) and the error
@@ -213,6 +237,14 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
   const table = options.table ?? "outcomes";
   const bucket = options.bucket ?? "ingest";
   const endpointName = options.endpointName ?? "decisions";
+  const shadowEndpointName = options.shadowEndpointName ?? `${endpointName}-candidate`;
+  if (options.shadowModel !== undefined && shadowEndpointName === endpointName) {
+    // Checked before anything starts: the gateway would serve one model under both names.
+    throw new PartStartError(
+      "the SageMaker gateway",
+      `the candidate's endpoint name is the live one's ("${endpointName}"): give the candidate another`,
+    );
+  }
   const functionTimeoutMs = options.functionTimeoutMs ?? 30_000;
   const visibilityTimeoutSeconds =
     options.visibilityTimeoutSeconds ?? Math.ceil((6 * functionTimeoutMs) / 1000);
@@ -251,7 +283,9 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
   let trigger: IngestTrigger | undefined;
   try {
     const model = await prepareStackModel(options.model);
-    const [dynamodb, fauxqs, adapter] = await allStarted([
+    const shadowModel =
+      options.shadowModel === undefined ? undefined : await prepareStackModel(options.shadowModel);
+    const [dynamodb, fauxqs, adapter, shadowAdapter] = await allStarted([
       timed(
         "DynamoDB Local",
         () => startDynamoDbLocal({ port: ports.dynamodb, dataDir: options.dataDir, java: options.java }),
@@ -289,11 +323,44 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         (part) => part.stop(),
         (part) => part.url,
       ),
+      shadowModel === undefined
+        ? Promise.resolve(undefined)
+        : timed(
+            "the candidate's adapter",
+            () =>
+              startAdapterProcess({
+                modelPath: shadowModel.path,
+                port: ports.shadowAdapter,
+                threads: options.adapterThreads,
+                // As the live model: the manifest is checked when the file has one.
+                requireManifest: false,
+                extraArgs: options.adapterArgs,
+              }),
+            (part) => part.stop(),
+            (part) => part.url,
+          ),
     ]);
+    const shadow: LocalShadowCandidate | undefined =
+      shadowModel === undefined || shadowAdapter === undefined
+        ? undefined
+        : {
+            model: shadowModel,
+            endpointName: shadowEndpointName,
+            adapterUrl: shadowAdapter.url,
+            adapter: shadowAdapter,
+          };
+
     const gateway = await timed(
       "the SageMaker gateway",
       () =>
-        startSageMakerGateway({ port: ports.gateway, endpoints: { [endpointName]: adapter.url }, region }),
+        startSageMakerGateway({
+          port: ports.gateway,
+          endpoints: {
+            [endpointName]: adapter.url,
+            ...(shadow === undefined ? {} : { [shadow.endpointName]: shadow.adapterUrl }),
+          },
+          region,
+        }),
       (part) => part.stop(),
       (part) => part.url,
     );
@@ -342,6 +409,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       ...clients,
       table,
       endpointName,
+      ...(shadow === undefined ? {} : { shadowEndpointName: shadow.endpointName }),
       queueUrl: queues[lane].queueUrl,
       bucket,
       endpoints: {
@@ -450,6 +518,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       gatewayUrl: gateway.url,
       endpointName,
       adapterUrl: adapter.url,
+      shadow,
       clients,
       dynamodb,
       fauxqs,
@@ -475,6 +544,14 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         model: model.path,
         model_sha256: model.sha256,
         model_generated: String(model.generated),
+        ...(shadow === undefined
+          ? {}
+          : {
+              shadow_adapter_url: shadow.adapterUrl,
+              shadow_endpoint_name: shadow.endpointName,
+              shadow_model: shadow.model.path,
+              shadow_model_sha256: shadow.model.sha256,
+            }),
         ...(trigger === undefined ? {} : { ingest_prefix: trigger.prefix, ingest_suffix: trigger.suffix }),
         ...(jobs === undefined ? {} : { jobs_table: jobs.table }),
       }),

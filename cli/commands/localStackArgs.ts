@@ -2,6 +2,8 @@
  * The flags `decisions start` and `decisions up` share: the model, ports and settings of the local
  * stack. One table writes the usage text and parses the values.
  */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { StartLocalStackOptions } from "../../local/index.js";
 import { UsageError } from "../errors.js";
 
@@ -103,4 +105,77 @@ export function readLocalStackArgs(
     },
     functionLogLevel: level as LocalStackArgs["functionLogLevel"],
   };
+}
+
+/** `util.parseArgs` options of `--shadow-model` and `--shadow-timeout` (`decisions up` only). */
+export function shadowModelFlag() {
+  return { "shadow-model": { type: "string" }, "shadow-timeout": { type: "string" } } as const;
+}
+
+/** `--shadow-timeout`'s range: the decide function's `SHADOW_TIMEOUT_MS`. */
+const SHADOW_TIMEOUT_RANGE = { min: 100, max: 120_000 } as const;
+
+/** The usage lines of `--shadow-model`. */
+export function shadowModelUsage(): string[] {
+  return [
+    "  --shadow-model <file.gguf>   a candidate model for the shadow step: a second adapter serves it as",
+    "                               the endpoint <endpoint_name>-candidate, which policies with a `shadow`",
+    "                               section ask for their sampled items (default: none)",
+    "  --shadow-timeout <ms>        how long the candidate may take per group (SHADOW_TIMEOUT_MS, 100–",
+    "                               120000; never past the invocation's deadline) (default 5000)",
+  ];
+}
+
+/** Parsed `--shadow-model` and `--shadow-timeout`: only those given. */
+export interface ShadowModelArgs {
+  /** The candidate GGUF, resolved. */
+  shadowModel?: string;
+  /** The decide function's `SHADOW_TIMEOUT_MS`. */
+  shadowTimeoutMs?: number;
+}
+
+/**
+ * The candidate GGUF of `--shadow-model` (resolved, once it is known to be a file) and the
+ * candidate's budget of `--shadow-timeout`.
+ * @throws UsageError when the flag names no file (missing, or a folder), or for a budget out of range.
+ */
+export async function readShadowModelArgs(
+  values: Record<string, string | boolean | undefined>,
+  usage: string,
+): Promise<ShadowModelArgs> {
+  const timeout = values["shadow-timeout"];
+  let shadowTimeoutMs: number | undefined;
+  if (typeof timeout === "string") {
+    shadowTimeoutMs = Number(timeout);
+    const { min, max } = SHADOW_TIMEOUT_RANGE;
+    if (!/^\d+$/.test(timeout) || shadowTimeoutMs < min || shadowTimeoutMs > max) {
+      throw new UsageError(`--shadow-timeout must be an integer from ${min} to ${max}, got "${timeout}"`, {
+        usage,
+      });
+    }
+  }
+  const shadowModel = await readShadowModelPath(values["shadow-model"], usage);
+  return {
+    ...(shadowModel === undefined ? {} : { shadowModel }),
+    ...(shadowTimeoutMs === undefined ? {} : { shadowTimeoutMs }),
+  };
+}
+
+async function readShadowModelPath(
+  value: string | boolean | undefined,
+  usage: string,
+): Promise<string | undefined> {
+  if (typeof value !== "string") return undefined;
+  const path = resolve(value);
+  const found = await stat(path).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (found === undefined || !found.isFile()) {
+    throw new UsageError(
+      `--shadow-model ${value}: ${found === undefined ? "no such file" : "not a file"}; give the path of a GGUF model file`,
+      { usage },
+    );
+  }
+  return path;
 }

@@ -22,7 +22,14 @@ import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
+import {
+  localStackFlags,
+  localStackUsage,
+  readLocalStackArgs,
+  readShadowModelArgs,
+  shadowModelFlag,
+  shadowModelUsage,
+} from "./localStackArgs.js";
 
 /** Usage text of `decisions up`. */
 export function upUsage(): string {
@@ -33,7 +40,8 @@ export function upUsage(): string {
     "(interactive, bulk), a work queue with its DLQ and the decide function behind an SQS event source",
     "poller; prints one JSON line on stdout when ready (region, sqs_endpoint, queue_urls and dlq_urls",
     "— {interactive, bulk} —, queue_url and dlq_url — the interactive lane's —, dynamodb_endpoint, table,",
-    "s3_endpoint, bucket, gateway_url, endpoint_name, adapter_url, review_url, ingest_prefix, …); runs",
+    "s3_endpoint, bucket, gateway_url, endpoint_name, adapter_url, review_url, ingest_prefix, …; with",
+    "--shadow-model also shadow_adapter_url, shadow_endpoint_name, shadow_model, shadow_model_sha256); runs",
     "until SIGINT or SIGTERM, then stops everything. review_url is the review console (127.0.0.1, no",
     "sign-in): the items waiting for a person. A JSONL object put into the bucket under ingest_prefix",
     "(and ending in ingest_suffix, .jsonl) is ingested as the deployed S3 event rule does: a job, one",
@@ -47,6 +55,7 @@ export function upUsage(): string {
     "  --review-port <n>            port of the review console on 127.0.0.1 (default: a free one)",
     "  --reviewer <name>            the reviewer's name when the console's page names none",
     ...localStackUsage(),
+    ...shadowModelUsage(),
     "",
     "the event sources (as the CDK app's, scaled for one machine; each lane's concurrency is its share",
     "of the adapter: interactive 2 invocations × 1 call, bulk 2 × 3):",
@@ -149,6 +158,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         args,
         options: {
           ...localStackFlags(),
+          ...shadowModelFlag(),
           policies: { type: "string" },
           "review-port": { type: "string" },
           reviewer: { type: "string" },
@@ -164,6 +174,7 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       // Warn and error lines go to stderr (Powertools' console), so the stdout line stays one line.
       const { stack: settings, functionLogLevel } = readLocalStackArgs(values, env, usage, "WARN");
       const eventSource = readEventSourceArgs(values, usage);
+      const { shadowModel, shadowTimeoutMs } = await readShadowModelArgs(values, usage);
       const note = (line: string): void => {
         stderr.write(`${line}\n`);
       };
@@ -182,9 +193,17 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       const stack = await startLocalStack({
         ...settings,
         ...eventSource,
+        ...(shadowModel === undefined ? {} : { shadowModel }),
         log: note,
         createHandler: (context) =>
-          createLocalDecideHandler(context, { policyDir, logLevel: functionLogLevel, laneGroups: true }),
+          createLocalDecideHandler(context, {
+            policyDir,
+            logLevel: functionLogLevel,
+            laneGroups: true,
+            ...(shadowTimeoutMs === undefined
+              ? {}
+              : { environment: { SHADOW_TIMEOUT_MS: String(shadowTimeoutMs) } }),
+          }),
         ingest: {
           policyDir,
           logLevel: functionLogLevel,
