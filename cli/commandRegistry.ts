@@ -108,7 +108,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "send work items or events (JSONL or .json) to a work queue with SendMessageBatch",
     module: "./commands/submitCommand.js",
     exportName: "submitCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["adapter", "contract", "functions", "operations"],
   },
   {
     name: "dlq",

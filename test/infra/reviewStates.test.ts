@@ -35,22 +35,24 @@ describe("review states in the CDK app", () => {
     });
   });
 
-  it("gives the decide function the bucket and prefix, and s3:PutObject under the prefix only", () => {
+  it("gives each lane's decide function the bucket and prefix, and s3:PutObject under the prefix only", () => {
     const functions = template.findResources("AWS::Lambda::Function", {
       Properties: {
         Environment: { Variables: Match.objectLike({ STATE_ARCHIVE_PREFIX: REVIEW_STATES_PREFIX }) },
       },
     });
-    assert.equal(Object.keys(functions).length, 1, "one function keeps review states");
-    const variables = Object.values(functions)[0]?.Properties.Environment.Variables;
-    assert.ok(variables.STATE_ARCHIVE_BUCKET?.Ref, "the bucket is the stack's own (a Ref)");
+    assert.equal(Object.keys(functions).length, 2, "each lane's decide function keeps review states");
+    for (const fn of Object.values(functions)) {
+      const variables = fn.Properties.Environment.Variables;
+      assert.ok(variables.STATE_ARCHIVE_BUCKET?.Ref, "the bucket is the stack's own (a Ref)");
+    }
     const policies = template.findResources("AWS::IAM::Policy");
     const puts = Object.values(policies)
       .flatMap(
         (policy) => policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[],
       )
       .filter((statement) => statement.Action === "s3:PutObject");
-    assert.equal(puts.length, 1);
-    assert.match(JSON.stringify(puts[0]?.Resource), /\/review-states\/\*/);
+    assert.equal(puts.length, 2, "one statement per lane's decide function");
+    for (const put of puts) assert.match(JSON.stringify(put.Resource), /\/review-states\/\*/);
   });
 });
