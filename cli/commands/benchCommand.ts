@@ -53,9 +53,10 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                items arrive at that rate: interactive p50/p95/max send→outcome during ÷ alone, bulk
                lines/s during ÷ alone, dead-lettered/lost/duplicated, the goals with pass/fail
                (exit 1 when one is missed), in lanes-<timestamp>.json. --quick: a 200-line job and
-               12 items alone (a few minutes on 2 cores); else 1000 lines and 30 items
+               8 items alone (a few minutes on 2 idle cores); else 1000 lines and 30 items
   --lines N    with --lanes: lines of the bulk job
-  --rate R     with --lanes: interactive items per second (default 1)
+  --rate R     with --lanes: interactive items per second (default: one per 10 evaluations timed
+               at the warm-up, at most 1/s: a tenth of one evaluation slot)
   --busy N     with --lanes as with --backlog
 `;
 

@@ -24,13 +24,17 @@ import { type LanesSummary, summarizeLanes } from "./summarizeLanes.js";
 
 /** Options of {@link runLanesBench}; every default is applied here. */
 export interface LanesBenchOptions {
-  /** Smaller run: default 200 lines and 12 interactive items alone (a few minutes on 2 cores). */
+  /** Smaller run: default 200 lines and 8 interactive items alone (a few minutes on 2 idle cores). */
   quick?: boolean;
   /** Lines of the bulk job. Default 200 with `quick`, else 1000. */
   lines?: number;
-  /** Interactive items per second, alone and during the drain. Default 1. */
+  /**
+   * Interactive items per second, alone and during the drain. Default: one per 10 evaluations
+   * timed at the warm-up (at most 1/s), so that interactive work takes about a tenth of one
+   * evaluation slot — the bulk goal (≥ 0.9 of alone) allows no more — whatever the machine's load.
+   */
   rate?: number;
-  /** Interactive items sent alone. Default 12 with `quick`, else 30. */
+  /** Interactive items sent alone. Default 8 with `quick`, else 30. */
   interactiveAlone?: number;
   /** CPU-bound processes beside the whole run. Default 0. */
   busy?: number;
@@ -104,8 +108,7 @@ export async function runLanesBench(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const quick = options.quick ?? false;
   const lines = options.lines ?? (quick ? 200 : 1000);
-  const rate = options.rate ?? 1;
-  const aloneCount = options.interactiveAlone ?? (quick ? 12 : 30);
+  const aloneCount = options.interactiveAlone ?? (quick ? 8 : 30);
   const stallMs = options.stallMs ?? 300_000;
   const busy = startBusyProcesses(options.busy ?? 0);
   try {
@@ -113,8 +116,8 @@ export async function runLanesBench(
     const modelPath = options.modelPath ?? (await ensureGeneratedModel("tiny-qwen3"));
     const workload = buildLanesWorkload(await readDemoInputs(join(packageRoot(), "events")), lines);
     log(
-      `bench --lanes: ${aloneCount} interactive items alone at ${rate}/s, a ${lines}-line bulk job alone, the job again ` +
-        `with interactive items at ${rate}/s; ${options.busy ?? 0} busy processes beside; load average ${fmt(loadStart)}`,
+      `bench --lanes: ${aloneCount} interactive items alone, a ${lines}-line bulk job alone, the job again ` +
+        `with interactive items; ${options.busy ?? 0} busy processes beside; load average ${fmt(loadStart)}`,
     );
     const completed: JobCompletedDetail[] = [];
     const ingestErrors: unknown[] = [];
@@ -132,11 +135,14 @@ export async function runLanesBench(
     });
     try {
       const documents = DynamoDBDocumentClient.from(stack.clients.dynamodb);
+      // warm-up: the model's first evaluations are not part of any phase; the last one is timed
+      const warmItems = workload.interactive("warm", 3);
+      for (const item of warmItems) await timeOne(stack, documents, item, stallMs);
+      const warmEvaluationMs = median(await endpointTimes(stack, documents, warmItems.slice(1)));
+      const rate =
+        options.rate ?? Math.min(1, Math.round((1000 / (10 * Math.max(1, warmEvaluationMs))) * 1000) / 1000);
+      log(`warm-up done: one evaluation ${warmEvaluationMs} ms; interactive items at ${rate}/s`);
       const send = (items: readonly ProbeItem[]) => sendSteadily(stack, documents, items, rate, stallMs);
-
-      // warm-up: the model's first evaluations are not part of any phase
-      await Promise.all(await send(workload.interactive("warm", 2)));
-      log("warm-up done");
 
       // (a) interactive alone
       const aloneItems = workload.interactive("alone", aloneCount);
