@@ -15,6 +15,7 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
        decisions bench --backlog [--items N] [--quick] [--busy N] [--rounds N] [--instances N] [--groups N]
                        [--model <file.gguf>] [--threads N] [--out <dir>]
        decisions bench --job [--lines N] [--batch-size N] [--model <file.gguf>] [--threads N] [--out <dir>]
+       decisions bench --lanes [--quick] [--busy N] [--lines N] [--rate R] [--model <file.gguf>] [--threads N] [--out <dir>]
 
   --quick      fewer repetitions and cases, states up to 1200 tokens (under 5 minutes on 2 cores)
   --model      GGUF to measure (default: the generated qwen3-0.6b-shape, generated once and cached)
@@ -47,6 +48,16 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
                and of the results writer (each in a process of its own), in job-<timestamp>.json/.svg
   --lines N    lines of --job (default 20000)
   --batch-size N  with --job: records per decide invocation, gathered for up to 1 s (default 100)
+  --lanes      both lanes of the local pipeline on the generated tiny-qwen3, in one run: interactive
+               items alone at a steady rate, a bulk job alone, then the job again while interactive
+               items arrive at that rate: interactive p50/p95/max send→outcome during ÷ alone, bulk
+               lines/s during ÷ alone, dead-lettered/lost/duplicated, the goals with pass/fail
+               (exit 1 when one is missed), in lanes-<timestamp>.json. --quick: a 200-line job and
+               8 items alone (a few minutes on 2 idle cores); else 1000 lines and 30 items
+  --lines N    with --lanes: lines of the bulk job
+  --rate R     with --lanes: interactive items per second (default: one per 10 evaluations timed
+               at the warm-up, at most 1/s: a tenth of one evaluation slot)
+  --busy N     with --lanes as with --backlog
 `;
 
 /** The `bench` sub-command. Prints the table; writes the JSON report and the SVG chart. */
@@ -67,6 +78,8 @@ export const benchCommand: CliCommand = {
         "no-parallel": { type: "boolean", default: false },
         backlog: { type: "boolean", default: false },
         job: { type: "boolean", default: false },
+        lanes: { type: "boolean", default: false },
+        rate: { type: "string" },
         lines: { type: "string" },
         "batch-size": { type: "string" },
         items: { type: "string" },
@@ -86,15 +99,23 @@ export const benchCommand: CliCommand = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) {
       throw new UsageError(`--threads must be a positive integer, got ${values.threads}`);
     }
-    if ([values.pipeline, values["llama-server"], values.backlog, values.job].filter(Boolean).length > 1) {
-      throw new UsageError("--pipeline, --llama-server, --backlog and --job are separate runs: give one");
+    const modes = [values.pipeline, values["llama-server"], values.backlog, values.job, values.lanes];
+    if (modes.filter(Boolean).length > 1) {
+      throw new UsageError(
+        "--pipeline, --llama-server, --backlog, --job and --lanes are separate runs: give one",
+      );
     }
-    if (!values.job && (values.lines !== undefined || values["batch-size"] !== undefined))
-      throw new UsageError("--lines and --batch-size belong to --job");
-    const backlogOnly = [values.items, values.busy, values.rounds, values.instances, values.groups];
+    if (!values.job && values["batch-size"] !== undefined)
+      throw new UsageError("--batch-size belongs to --job");
+    if (!values.job && !values.lanes && values.lines !== undefined)
+      throw new UsageError("--lines belongs to --job and --lanes");
+    if (!values.lanes && values.rate !== undefined) throw new UsageError("--rate belongs to --lanes");
+    const backlogOnly = [values.items, values.rounds, values.instances, values.groups];
     if (!values.backlog && backlogOnly.some((value) => value !== undefined)) {
-      throw new UsageError("--items, --busy, --rounds, --instances and --groups belong to --backlog");
+      throw new UsageError("--items, --rounds, --instances and --groups belong to --backlog");
     }
+    if (!values.backlog && !values.lanes && values.busy !== undefined)
+      throw new UsageError("--busy belongs to --backlog and --lanes");
     const separate = { quick: values.quick, modelPath: values.model, threads, outDir: values.out };
     if (values["llama-server"]) {
       // Loaded only for --llama-server: it builds and starts llama-server.
@@ -131,6 +152,25 @@ export const benchCommand: CliCommand = {
       });
       printed(formatBacklogReport(report), jsonPath);
       return report.goal_met ? 0 : 1;
+    }
+    if (values.lanes) {
+      const lines = count(values.lines, "--lines", 1, 1_000_000);
+      const busy = count(values.busy, "--busy", 0, 64);
+      const rate = values.rate === undefined ? undefined : Number(values.rate);
+      if (rate !== undefined && !(Number.isFinite(rate) && rate > 0 && rate <= 100))
+        throw new UsageError(
+          `--rate must be a number of items per second above 0 and up to 100, got "${values.rate}"`,
+        );
+      // Loaded only for --lanes: it starts the whole local stack.
+      const { formatLanesReport, runLanesBench } = await import("../../lab/bench/lanes/index.js");
+      const { report, jsonPath } = await runLanesBench({
+        ...separate,
+        ...(lines !== undefined ? { lines } : {}),
+        ...(busy !== undefined ? { busy } : {}),
+        ...(rate !== undefined ? { rate } : {}),
+      });
+      printed(formatLanesReport(report), jsonPath ?? "(nothing)");
+      return report.goals_met ? 0 : 1;
     }
     if (values.job) {
       const lines = count(values.lines, "--lines", 1, 1_000_000);
