@@ -16,12 +16,16 @@ export function buildDemoBatch(object: DemoObject, lines: number): DemoObject {
   for (let index = 0; index < lines; index++) {
     const line = source[index % source.length] ?? "";
     const repeat = Math.floor(index / source.length) + 1;
-    out.push(repeat === 1 ? line : renamed(line, repeat));
+    out.push(repeat === 1 ? line : withIdSuffix(line, `r${repeat}`));
   }
   return { key: object.key, body: `${out.join("\n")}\n`, lines };
 }
 
-function renamed(line: string, repeat: number): string {
+/**
+ * `line` with `-<suffix>` added to its work item's id; a line that is not a JSON object with a
+ * string id (meant to be rejected, or to stand as written) comes back unchanged.
+ */
+export function withIdSuffix(line: string, suffix: string): string {
   let item: unknown;
   try {
     item = JSON.parse(line);
@@ -32,5 +36,5 @@ function renamed(line: string, repeat: number): string {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return line;
   const { id } = item as { id?: unknown };
   if (typeof id !== "string") return line;
-  return JSON.stringify({ ...item, id: `${id}-r${repeat}` });
+  return JSON.stringify({ ...item, id: `${id}-${suffix}` });
 }

@@ -4,7 +4,7 @@
  * SQS event source mapping — for `npm start`, `decisions up` and the integration tests.
  */
 
-export { buildDemoBatch } from "./buildDemoBatch.js";
+export { buildDemoBatch, withIdSuffix } from "./buildDemoBatch.js";
 export type { LambdaContextOptions } from "./createLambdaContext.js";
 export { createLambdaContext } from "./createLambdaContext.js";
 export type { LocalClients, LocalEndpoints } from "./createLocalClients.js";

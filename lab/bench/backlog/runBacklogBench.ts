@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,7 @@ import { readDeadLetters, scanOutcomeRows } from "../../chaos/readChaosEvidence.
 import { SeededRandom } from "../../chaos/SeededRandom.js";
 import { describeMachine } from "../describeMachine.js";
 import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
+import { startBusyProcesses } from "../startBusyProcesses.js";
 import { type BacklogItem, buildBacklogItems, groupKey } from "./buildBacklogItems.js";
 import { type EndpointCall, type EndpointProfile, profileEndpointCalls } from "./profileEndpointCalls.js";
 import { type Invocation, type InvocationProfile, profileInvocations } from "./profileInvocations.js";
@@ -804,15 +805,6 @@ async function adapterAlone(
   await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
   const wallS = (performance.now() - started) / 1000;
   return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length };
-}
-
-/** `sh -c 'while :; do :; done'` × n: other work on the cores for the whole run. */
-function startBusyProcesses(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => {
-    const child = spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" });
-    child.unref();
-    return child;
-  });
 }
 
 function toWorkloadItem(item: BacklogItem): WorkloadItem {

@@ -1,4 +1,10 @@
-import { buildDemoBatch, type DemoInputs, type ProbeItem, probeIncidents } from "../../../local/index.js";
+import {
+  buildDemoBatch,
+  type DemoInputs,
+  type ProbeItem,
+  probeIncidents,
+  withIdSuffix,
+} from "../../../local/index.js";
 
 /** The lanes bench's inputs: interactive items to send one at a time, and a bulk job's JSONL body. */
 export interface LanesWorkload {
@@ -32,21 +38,7 @@ export function buildLanesWorkload(inputs: DemoInputs, lines: number): LanesWork
       });
     },
     bulkBody(tag) {
-      return `${batch.map((line) => suffixed(line, tag)).join("\n")}\n`;
+      return `${batch.map((line) => withIdSuffix(line, tag)).join("\n")}\n`;
     },
   };
-}
-
-function suffixed(line: string, tag: string): string {
-  let item: unknown;
-  try {
-    item = JSON.parse(line);
-  } catch (error) {
-    // A line that is not JSON is meant to be rejected by ingest: it stays as written.
-    if (error instanceof SyntaxError) return line;
-    throw error;
-  }
-  if (typeof item !== "object" || item === null || Array.isArray(item)) return line;
-  const { id } = item as { id?: unknown };
-  return typeof id === "string" ? JSON.stringify({ ...item, id: `${id}-${tag}` }) : line;
 }

@@ -18,8 +18,8 @@ import {
 } from "../../../local/index.js";
 import { queueDepth } from "../../../local/queueDepth.js";
 import { type BenchMachine, describeMachine } from "../describeMachine.js";
+import { startBusyProcesses } from "../startBusyProcesses.js";
 import { buildLanesWorkload, type LanesWorkload } from "./buildLanesWorkload.js";
-import { startBusyProcesses } from "./startBusyProcesses.js";
 import { type LanesSummary, summarizeLanes } from "./summarizeLanes.js";
 
 /** Options of {@link runLanesBench}; every default is applied here. */
