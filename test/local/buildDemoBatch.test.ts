@@ -5,7 +5,7 @@ import { buildDemoBatch, withIdSuffix } from "../../local/buildDemoBatch.js";
 describe("buildDemoBatch", () => {
   it("repeats the sample lines to the asked count, each repeat's items under ids of their own", () => {
     const body = `${JSON.stringify({ id: "DOC-1", policy: "p" })}\nnot json\n`;
-    const batch = buildDemoBatch({ key: "incoming/a.jsonl", body }, 5);
+    const batch = buildDemoBatch({ key: "incoming/a.jsonl", body, lines: 2 }, 5);
     const lines = batch.body.trimEnd().split("\n");
     assert.equal(batch.lines, 5);
     assert.deepEqual(lines, [

@@ -36,10 +36,20 @@ async function outcomesIn(path: string): Promise<Record<string, unknown>[]> {
     .map((line) => JSON.parse(line));
 }
 
-/** An outcome without what differs from run to run (times). */
+/**
+ * An outcome without what differs from run to run: times, and how the request's prompt tokens
+ * split between evaluated and served from the engine's cache (a resumed run starts with another
+ * cache than an uninterrupted one; the prompt's token count itself must match).
+ */
 function stable(outcome: Record<string, unknown>): Record<string, unknown> {
   const { created_at: _created, updated_at: _updated, timings: _timings, ...rest } = outcome;
-  return rest;
+  if (typeof rest.request !== "object" || rest.request === null) return rest;
+  const {
+    evaluated_tokens: _evaluated,
+    cached_tokens: _cached,
+    ...request
+  } = rest.request as Record<string, unknown>;
+  return { ...rest, request };
 }
 
 async function lineCount(path: string): Promise<number> {
