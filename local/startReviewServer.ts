@@ -1,11 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  buildConsoleAssets,
-  CONSOLE_CONTENT_SECURITY_POLICY,
-  type ReviewApi,
-  routeReviewRequest,
-} from "../console/index.js";
+import { buildConsoleAssets, CONSOLE_CONTENT_SECURITY_POLICY } from "../console/index.js";
+import { type ReviewApi, routeReviewRequest } from "../functions/reviewConsole/index.js";
 import { refuseForeignRequest } from "./refuseForeignRequest.js";
 
 /** Options of {@link startReviewServer}. */

@@ -6,9 +6,9 @@
  */
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { ReviewApi } from "../../console/index.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../functions/states/index.js";
 import {
   createLocalDecideHandler,

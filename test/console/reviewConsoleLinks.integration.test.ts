@@ -9,14 +9,14 @@ import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Browser, Page } from "playwright-core";
-import { ReviewApi } from "../../console/index.js";
 import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
-import { waitingOutcome } from "./waitingOutcome.js";
+import { waitingOutcome } from "../support/waitingOutcome.js";
 
 const skip = browserSkipReason();
 const POLICIES = new URL("../../policies", import.meta.url).pathname;

@@ -8,13 +8,13 @@ import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { ReviewApi } from "../../console/index.js";
 import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
-import { waitingOutcome } from "../console/waitingOutcome.js";
+import { waitingOutcome } from "../support/waitingOutcome.js";
 
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
 const POLICY = "ticket-routing";

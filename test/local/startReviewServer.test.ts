@@ -8,8 +8,8 @@ import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReviewApi } from "../../console/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
 
 const POLICIES = new URL("../../policies", import.meta.url).pathname;

@@ -15,7 +15,7 @@ import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
 import { createWorkQueue, type WorkQueue } from "../../../local/createWorkQueue.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
-import { waitingOutcome } from "../../console/waitingOutcome.js";
+import { waitingOutcome } from "../../support/waitingOutcome.js";
 
 const POLICY = "ticket-routing";
 const DECIDED_AT = "2026-12-01T10:00:00.000Z";

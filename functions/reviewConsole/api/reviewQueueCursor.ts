@@ -1,4 +1,4 @@
-import type { ReviewOrder, ReviewOrderKey } from "../../contract/outcome/reviewOrder.js";
+import type { ReviewOrder, ReviewOrderKey } from "../../../contract/outcome/reviewOrder.js";
 import { ReviewRequestError } from "./errors.js";
 
 /**

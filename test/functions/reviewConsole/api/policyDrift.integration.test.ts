@@ -8,14 +8,14 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReviewApi } from "../../../console/api/ReviewApi.js";
-import { routeReviewRequest } from "../../../console/api/routeReviewRequest.js";
-import { Deadline } from "../../../functions/common/Deadline.js";
-import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
-import { OutcomeStore, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { loadPolicies } from "../../../functions/policy/index.js";
-import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
-import { generateTraffic } from "../../support/driftTraffic.js";
+import { Deadline } from "../../../../functions/common/Deadline.js";
+import { RetryPolicy } from "../../../../functions/common/RetryPolicy.js";
+import { OutcomeStore, outcomesTableDefinition } from "../../../../functions/outcomes/index.js";
+import { loadPolicies } from "../../../../functions/policy/index.js";
+import { ReviewApi } from "../../../../functions/reviewConsole/api/ReviewApi.js";
+import { routeReviewRequest } from "../../../../functions/reviewConsole/api/routeReviewRequest.js";
+import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../../local/index.js";
+import { generateTraffic } from "../../../support/driftTraffic.js";
 
 const HOUR = 3_600_000;
 const START = Date.parse("2026-12-01T00:00:00.000Z");
@@ -86,7 +86,7 @@ describe("GET /api/policies/{policy}/drift on DynamoDB Local (integration)", () 
     api = new ReviewApi({
       client: documents,
       tableName: "outcomes",
-      policies: await loadPolicies(join(new URL("../../../", import.meta.url).pathname, "policies")),
+      policies: await loadPolicies(join(new URL("../../../..", import.meta.url).pathname, "policies")),
       now: () => new Date(NOW),
     });
   });

@@ -1,7 +1,8 @@
 /**
- * The review console's deployed code (its API and its Lambda entry) reaches the outcomes table
- * through the table's home, `functions/outcomes`, as the functions do: it imports nothing of
- * `operations/` (the operators' commands) or of any other part but `functions/` and `contract/`.
+ * The review console's deployed code (its API and its Lambda entry, `functions/reviewConsole`)
+ * reaches the outcomes table through the table's home, `functions/outcomes`, as the functions do:
+ * it imports nothing of `operations/` (the operators' commands), of `console/` (the page, a floor
+ * above) or of any other part but `functions/` and `contract/`.
  * esbuild bundles each file, and its metafile lists the project files it imports at run time.
  */
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Every TypeScript file under a folder of the repository, relative to the repository. */
 function tsFiles(folder: string): string[] {
@@ -24,10 +25,10 @@ function tsFiles(folder: string): string[] {
   );
 }
 
-describe("console/api and console/lambda", () => {
-  it("import no project module outside console/, functions/ and contract/", async () => {
+describe("functions/reviewConsole", () => {
+  it("imports no project module outside functions/ and contract/", async () => {
     const { metafile } = await build({
-      entryPoints: [...tsFiles("console/api"), ...tsFiles("console/lambda")],
+      entryPoints: tsFiles("functions/reviewConsole"),
       absWorkingDir: ROOT,
       bundle: true,
       write: false,
@@ -40,9 +41,12 @@ describe("console/api and console/lambda", () => {
     });
 
     const reached = Object.keys(metafile.inputs);
-    const outside = reached.filter((path) => !/^(console|functions|contract)\//.test(path));
+    const outside = reached.filter((path) => !/^(functions|contract)\//.test(path));
 
-    assert.ok(reached.includes("console/api/ReviewApi.ts") && reached.includes("console/lambda/handler.ts"));
+    assert.ok(
+      reached.includes("functions/reviewConsole/api/ReviewApi.ts") &&
+        reached.includes("functions/reviewConsole/handler.ts"),
+    );
     assert.ok(
       reached.includes("functions/outcomes/reviewOutcome.ts"),
       "a review is written through the outcomes table's home",

@@ -4,12 +4,8 @@ import {
   compareReviewOrderKeys,
   type ReviewOrder,
   type ReviewOrderKey,
-} from "../../contract/outcome/reviewOrder.js";
-import {
-  OUTCOMES_STATUS_INDEX,
-  type StoredOutcome,
-  StoredOutcomeSchema,
-} from "../../functions/outcomes/index.js";
+} from "../../../contract/outcome/reviewOrder.js";
+import { OUTCOMES_STATUS_INDEX, type StoredOutcome, StoredOutcomeSchema } from "../../outcomes/index.js";
 import { WAITING_STATUSES } from "./reviewQueue.js";
 import { readWorthCursor, type WorthCursor, writeWorthCursor } from "./reviewQueueCursor.js";
 

@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import type { ReviewApi, Reviewer } from "../../../console/index.js";
-import { REVIEWERS_GROUP } from "../../../console/index.js";
-import { createReviewConsoleHandler } from "../../../console/lambda/createReviewConsoleHandler.js";
+import { createReviewConsoleHandler } from "../../../functions/reviewConsole/createReviewConsoleHandler.js";
+import type { ReviewApi, Reviewer } from "../../../functions/reviewConsole/index.js";
+import { REVIEWERS_GROUP } from "../../../functions/reviewConsole/index.js";
 import { REVIEW_CONSOLE_TABLE_ACTIONS, REVIEWERS_GROUP_NAME } from "../../../infra/index.js";
 import { apiGatewayEvent, cognitoClaims } from "./apiGatewayEvent.js";
 
@@ -226,7 +226,7 @@ describe("the deployed function's table access", () => {
   it("makes no DynamoDB call beyond the actions the CDK app grants it", async () => {
     // What the Lambda bundle really contains (tree-shaken as esbuild bundles it for Lambda): every
     // DynamoDB command constructed in code reachable from the handler.
-    const entry = fileURLToPath(new URL("../../../console/lambda/handler.ts", import.meta.url));
+    const entry = fileURLToPath(new URL("../../../functions/reviewConsole/handler.ts", import.meta.url));
     const bundle = await build({
       entryPoints: [entry],
       bundle: true,

@@ -10,16 +10,16 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { ReviewApi, type ReviewApiOptions } from "../../console/index.js";
-import { outcomesTableDefinition, type StoredOutcome } from "../../functions/outcomes/index.js";
-import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
-import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
-import { seededRandom } from "../evaluation/syntheticForecasts.js";
-import { waitingOutcome } from "./waitingOutcome.js";
+import { outcomesTableDefinition, type StoredOutcome } from "../../../../functions/outcomes/index.js";
+import { loadPolicies, type PolicySet } from "../../../../functions/policy/index.js";
+import { ReviewApi, type ReviewApiOptions } from "../../../../functions/reviewConsole/index.js";
+import { LOCAL_CREDENTIALS } from "../../../../local/createLocalClients.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../../../local/startDynamoDbLocal.js";
+import { type ReviewServer, startReviewServer } from "../../../../local/startReviewServer.js";
+import { seededRandom } from "../../../evaluation/syntheticForecasts.js";
+import { waitingOutcome } from "../../../support/waitingOutcome.js";
 
-const POLICIES = new URL("../../policies", import.meta.url).pathname;
+const POLICIES = new URL("../../../../policies", import.meta.url).pathname;
 
 interface QueueAnswer {
   items: { policy: string; id: string; updated_at: string; worth?: number; audit?: boolean }[];

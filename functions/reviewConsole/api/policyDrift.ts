@@ -6,9 +6,9 @@ import {
   resolveDriftOptions,
   rollingWindows,
   windowsSince,
-} from "../../functions/drift/index.js";
-import { OutcomesReader } from "../../functions/outcomes/index.js";
-import type { Policy } from "../../functions/policy/index.js";
+} from "../../drift/index.js";
+import { OutcomesReader } from "../../outcomes/index.js";
+import type { Policy } from "../../policy/index.js";
 import { ReviewRequestError } from "./errors.js";
 
 /** What the policy page asks: `since` (ISO-8601) for a window from then to now; default the last hour. */

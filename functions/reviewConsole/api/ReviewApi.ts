@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { type ReviewOrder, reviewWorth } from "../../contract/outcome/reviewOrder.js";
-import type { PolicyDriftReport } from "../../functions/drift/index.js";
+import { type ReviewOrder, reviewWorth } from "../../../contract/outcome/reviewOrder.js";
+import type { PolicyDriftReport } from "../../drift/index.js";
 import {
   OUTCOMES_TABLE_KEYS,
   OutcomeNotFoundError,
@@ -10,8 +10,8 @@ import {
   reviewsOf,
   type StoredOutcome,
   StoredOutcomeSchema,
-} from "../../functions/outcomes/index.js";
-import type { Policy, PolicySet } from "../../functions/policy/index.js";
+} from "../../outcomes/index.js";
+import type { Policy, PolicySet } from "../../policy/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
 import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";

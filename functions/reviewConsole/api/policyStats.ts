@@ -1,5 +1,5 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
-import type { Policy } from "../../functions/policy/index.js";
+import type { StoredOutcome } from "../../outcomes/index.js";
+import type { Policy } from "../../policy/index.js";
 
 /** How many confidence bins the histogram and the reliability diagram use. */
 export const CONFIDENCE_BINS = 10;

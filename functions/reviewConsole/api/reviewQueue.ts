@@ -5,7 +5,7 @@ import {
   OUTCOMES_TABLE_KEYS,
   type StoredOutcome,
   StoredOutcomeSchema,
-} from "../../functions/outcomes/index.js";
+} from "../../outcomes/index.js";
 import {
   type PartitionPosition,
   type ReviewQueueCursor,

@@ -1,4 +1,4 @@
-import type { ReviewConsoleEvent } from "../../../console/lambda/createReviewConsoleHandler.js";
+import type { ReviewConsoleEvent } from "../../../functions/reviewConsole/createReviewConsoleHandler.js";
 
 /**
  * An HTTP API (payload 2.0) event as API Gateway hands it to the function after its JWT

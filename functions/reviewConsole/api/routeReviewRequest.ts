@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isReviewOrder, REVIEW_ORDERS } from "../../contract/outcome/reviewOrder.js";
+import { isReviewOrder, REVIEW_ORDERS } from "../../../contract/outcome/reviewOrder.js";
 import {
   AmendRequiredError,
   NotReviewableError,
@@ -7,7 +7,7 @@ import {
   ReviewAnswerError,
   ReviewConflictError,
   ReviewHistoryFullError,
-} from "../../functions/outcomes/index.js";
+} from "../../outcomes/index.js";
 import { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import type { ReviewApi } from "./ReviewApi.js";
 import type { Reviewer } from "./reviewerOf.js";
