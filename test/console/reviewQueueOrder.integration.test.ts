@@ -13,9 +13,9 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb
 import { ReviewApi, type ReviewApiOptions } from "../../console/index.js";
 import { outcomesTableDefinition, type StoredOutcome } from "../../functions/outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
-import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
+import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
+import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { seededRandom } from "../evaluation/syntheticForecasts.js";
 import { waitingOutcome } from "./waitingOutcome.js";
 
