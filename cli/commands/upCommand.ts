@@ -17,7 +17,7 @@ import {
   type LocalPollerSettings,
   startLocalStack,
 } from "../../local/index.js";
-import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
+import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";

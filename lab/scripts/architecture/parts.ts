@@ -84,7 +84,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "local",
-    what: "the pipeline on one machine: DynamoDB Local and fauxqs on loopback, the SageMaker runtime gateway, the SQS event-source poller, the adapter as a child process, the review console's server, the stack, the demo",
+    what: "the pipeline on one machine: the services it starts on loopback (`services/`: DynamoDB Local, fauxqs for SQS and S3, the adapter as a child process, the SageMaker runtime gateway, the review console's server), the side of Lambda's SQS event source (`eventSource/`: the poller, the visibility heartbeat, SQS records, queue creation), the stack that wires them with the functions per lane (`stack/`), the S3 ingest trigger and workflow (`ingest/`), the demo (`demo/`)",
     imports: [{ part: "adapter" }, { part: "console" }, { part: "contract" }, { part: "functions" }],
   },
   {
