@@ -12,9 +12,9 @@ import type { Browser, Page } from "playwright-core";
 import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
 import { loadPolicies } from "../../functions/policy/index.js";
 import { ReviewApi } from "../../functions/reviewConsole/index.js";
-import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
+import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
 import { waitingOutcome } from "../support/waitingOutcome.js";
 

@@ -11,10 +11,10 @@ import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { outcomesTableDefinition, SUPERSEDE_ATTRIBUTE } from "../../../functions/outcomes/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { waitingOutcome } from "../../support/waitingOutcome.js";
 
 const POLICY = "ticket-routing";

@@ -13,9 +13,9 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb
 import { outcomesTableDefinition, type StoredOutcome } from "../../../../functions/outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../../../../functions/policy/index.js";
 import { ReviewApi, type ReviewApiOptions } from "../../../../functions/reviewConsole/index.js";
-import { LOCAL_CREDENTIALS } from "../../../../local/stack/createLocalClients.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../../../local/services/startReviewServer.js";
+import { LOCAL_CREDENTIALS } from "../../../../local/stack/createLocalClients.js";
 import { seededRandom } from "../../../evaluation/syntheticForecasts.js";
 import { waitingOutcome } from "../../../support/waitingOutcome.js";
 
