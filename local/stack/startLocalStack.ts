@@ -50,6 +50,11 @@ export interface StartLocalStackOptions {
    * it was given keeps the interactive lane's, which `LocalStack.queueUrl` names). Required.
    */
   createHandler: (context: StackHandlerContext) => SqsBatchHandler | Promise<SqsBatchHandler>;
+  /**
+   * The environment DynamoDB Local and the adapter processes start from: the entry point's
+   * (`process.env`), or a test's own. Required: each adds its own variables to it.
+   */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** A GGUF to serve. Default: the generated demo model ({@link prepareStackModel}). */
   model?: string;
   /**
@@ -227,7 +232,7 @@ interface Started {
  * names the part ({@link LocalPartError}: Java missing, a port taken, a model that does not load).
  *
  * @example
- * const stack = await startLocalStack({ createHandler: (context) => createDecideHandler(...) });
+ * const stack = await startLocalStack({ env: process.env, createHandler: (context) => createDecideHandler(...) });
  * console.log(stack.connectionInfo());
  * await stack.stop();
  */
@@ -288,7 +293,13 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
     const [dynamodb, fauxqs, adapter, shadowAdapter] = await allStarted([
       timed(
         "DynamoDB Local",
-        () => startDynamoDbLocal({ port: ports.dynamodb, dataDir: options.dataDir, java: options.java }),
+        () =>
+          startDynamoDbLocal({
+            port: ports.dynamodb,
+            dataDir: options.dataDir,
+            java: options.java,
+            env: options.env,
+          }),
         (part) => part.stop(),
         (part) => part.endpoint,
       ),
@@ -319,6 +330,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
             // A user's own GGUF rarely has a manifest; the generated one always does.
             requireManifest: model.generated,
             extraArgs: options.adapterArgs,
+            env: options.env,
           }),
         (part) => part.stop(),
         (part) => part.url,
@@ -335,6 +347,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
                 // As the live model: the manifest is checked when the file has one.
                 requireManifest: false,
                 extraArgs: options.adapterArgs,
+                env: options.env,
               }),
             (part) => part.stop(),
             (part) => part.url,
