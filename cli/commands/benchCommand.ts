@@ -116,7 +116,13 @@ export const benchCommand: CliCommand = {
     }
     if (!values.backlog && !values.lanes && values.busy !== undefined)
       throw new UsageError("--busy belongs to --backlog and --lanes");
-    const separate = { quick: values.quick, modelPath: values.model, threads, outDir: values.out };
+    const separate = {
+      quick: values.quick,
+      modelPath: values.model,
+      threads,
+      outDir: values.out,
+      env: process.env,
+    };
     if (values["llama-server"]) {
       // Loaded only for --llama-server: it builds and starts llama-server.
       const { formatLlamaServerReport, runLlamaServerBench } = await import(
@@ -178,6 +184,7 @@ export const benchCommand: CliCommand = {
       // Loaded only for --job: it starts the whole local stack.
       const { formatJobReport, runJobBench } = await import("../../lab/bench/jobs/index.js");
       const { report, jsonPath, svgPath } = await runJobBench({
+        env: process.env,
         ...(lines !== undefined ? { lines } : {}),
         ...(batchSize !== undefined ? { batchSize } : {}),
         ...(values.model !== undefined ? { modelPath: values.model } : {}),

@@ -58,6 +58,7 @@ export const chaosCommand: CliCommand = {
       });
     }
     const result = await runChaos({
+      env: process.env,
       messages,
       seed,
       windowScale,

@@ -59,7 +59,8 @@ const LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR", "SILENT"] as const;
 
 /**
  * Turns the shared flags' values into stack options.
- * @param env the process environment, read once here at the command's entry.
+ * @param env the process environment, read once here at the command's entry; the stack's child
+ *   processes start from it (`stack.env`).
  * @throws UsageError naming the flag for a bad port, thread count or log level.
  */
 export function readLocalStackArgs(
@@ -91,6 +92,8 @@ export function readLocalStackArgs(
   const model = text("model") ?? (env[MODEL_ENV]?.trim() || undefined);
   return {
     stack: {
+      // The environment DynamoDB Local and the adapter start from.
+      env,
       model,
       region: text("region"),
       java: text("java"),

@@ -56,8 +56,9 @@ export const startCommand: CliCommand = {
     const timeout = readInteger("timeout-seconds", values["timeout-seconds"], 600, 1, 86_400, usage);
     const batchLines = readInteger("batch-lines", values["batch-lines"], 300, 1, 1_000_000, usage);
     const incidents = readInteger("incidents", values.incidents, 6, 1, 10, usage);
-    const { model, ...stackSettings } = stack;
+    const { model, env, ...stackSettings } = stack;
     const result = await runDemo({
+      env,
       model,
       eventsDir: values.events,
       functionLogLevel,

@@ -61,6 +61,8 @@ export interface ChaosOptions {
   drainStallMs?: number;
   /** The `java` command. Default `"java"`. */
   java?: string;
+  /** The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`). */
+  env: Readonly<NodeJS.ProcessEnv>;
   /**
    * Property cases of the record parser and of the policy loader (fast-check, reliability/), run
    * before the pipeline starts, the run's own poison bodies among the parser's. Default 10,000; 0 skips.
@@ -132,7 +134,7 @@ const PARSER_REJECTS = new Set<string>(["invalid-json", "wrong-types", "unknown-
  *
  * @throws LocalPartError when a part cannot start; FaultInjectionError when a part does not come back.
  */
-export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult> {
+export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => undefined);
   const seed = options.seed ?? 1;
   const total = options.messages ?? 1000;
@@ -174,6 +176,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosResult>
   let stack: LocalStack | undefined;
   try {
     stack = await startLocalStack({
+      env: options.env,
       model: options.model,
       dataDir,
       java: options.java,
@@ -517,6 +520,7 @@ async function fire(
           modelPath: parts.stack.model.path,
           requireManifest: parts.stack.model.generated,
           threads: parts.options.adapterThreads,
+          env: parts.options.env,
         });
       } catch (error) {
         throw new FaultInjectionError(fault.kind, "the adapter did not restart", { cause: error });
@@ -534,7 +538,12 @@ async function fire(
       await parts.dynamodb.stop();
       await sleep(fault.downMs);
       try {
-        parts.dynamodb = await startDynamoDbLocal({ port, dataDir: parts.dataDir, java: parts.options.java });
+        parts.dynamodb = await startDynamoDbLocal({
+          port,
+          dataDir: parts.dataDir,
+          java: parts.options.java,
+          env: parts.options.env,
+        });
       } catch (error) {
         throw new FaultInjectionError(fault.kind, `DynamoDB Local did not restart on port ${port}`, {
           cause: error,

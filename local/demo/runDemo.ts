@@ -45,8 +45,13 @@ export interface RunDemoOptions {
   incidents?: number;
   /** The decide function's log level. Default `"SILENT"`. */
   functionLogLevel?: FunctionLogLevel;
+  /**
+   * The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`).
+   * Required ({@link StartLocalStackOptions.env}).
+   */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** Stack settings (ports, threads, java, …). */
-  stack?: Omit<StartLocalStackOptions, "createHandler" | "model" | "log" | "ingest" | "jobs">;
+  stack?: Omit<StartLocalStackOptions, "createHandler" | "model" | "log" | "ingest" | "jobs" | "env">;
   /** Default: the process's stdout and stderr. */
   output?: DemoOutput;
 }
@@ -82,7 +87,7 @@ const POLL_MS = 250;
  *
  * @throws LocalPartError when a part cannot start (after stopping what had started).
  */
-export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult> {
+export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
   const output = options.output ?? { stdout: process.stdout, stderr: process.stderr };
   const note = (line: string): void => {
     output.stderr.write(`${line}\n`);
@@ -94,6 +99,7 @@ export async function runDemo(options: RunDemoOptions = {}): Promise<DemoResult>
   const completed: JobCompletedDetail[] = [];
   const stack = await startLocalStack({
     ...options.stack,
+    env: options.env,
     model: options.model,
     log: note,
     createHandler: (context) =>

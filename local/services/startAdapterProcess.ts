@@ -17,8 +17,11 @@ export interface StartAdapterProcessOptions {
   requireManifest?: boolean;
   /** More `decisions serve` flags (`["--max-in-flight", "2"]`). Default none. */
   extraArgs?: string[];
-  /** The child's environment. Default: this process's. */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * The environment the adapter starts from: an entry point's (`process.env`), or a test's own.
+   * Required: the malloc settings of {@link adapterEnvironment} are added to it.
+   */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** How long loading and probing the model may take. Default 300000 ms. */
   readyTimeoutMs?: number;
 }
@@ -50,7 +53,7 @@ export async function startAdapterProcess(options: StartAdapterProcessOptions): 
     part: PART,
     command: process.execPath,
     args: [...entryArgs("adapterProcessMain"), ...args],
-    env: adapterEnvironment(options.env ?? process.env),
+    env: adapterEnvironment(options.env),
     readyLine: /"event":"ready"/,
     readyTimeoutMs: options.readyTimeoutMs ?? 300_000,
     onLine: (line) => {
@@ -91,6 +94,6 @@ function describeFailure(event: Record<string, unknown>): string {
  *   those vectors come from the arenas, whose freed space the process keeps: with it fixed, two 60 s
  *   storms of 50 clients ended at −6% and −4% RSS (+6% and +13% without), the same throughput.
  */
-export function adapterEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function adapterEnvironment(env: Readonly<NodeJS.ProcessEnv>): NodeJS.ProcessEnv {
   return { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "262144", ...env };
 }

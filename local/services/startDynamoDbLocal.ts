@@ -23,8 +23,11 @@ export interface StartDynamoDbLocalOptions {
   cacheDir?: string;
   /** How long to wait until it listens. Default 300000 ms (a JVM start on a starved machine). */
   readyTimeoutMs?: number;
-  /** The environment of the JVM (DDB_LOCAL_TELEMETRY=0 is always added). Default: this process's. */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * The environment the JVM starts from: an entry point's (`process.env`), or a test's own.
+   * Required: `DDB_LOCAL_TELEMETRY=0` is always added to it.
+   */
+  env: Readonly<NodeJS.ProcessEnv>;
 }
 
 /** A running DynamoDB Local. */
@@ -57,11 +60,11 @@ export interface DynamoDbLocal {
  * @throws {PortInUseError} when the port is taken.
  * @throws {PartStartError} when it exits early or is not ready in time (its output attached).
  * @example
- * const ddb = await startDynamoDbLocal();
+ * const ddb = await startDynamoDbLocal({ env: process.env });
  * const client = new DynamoDBClient({ endpoint: ddb.endpoint, region: "us-east-1", credentials });
  * await ddb.stop();
  */
-export async function startDynamoDbLocal(options: StartDynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(options: StartDynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new PartStartError(PART, `port must be an integer in 0..65535, got ${port}`);
@@ -85,7 +88,7 @@ export async function startDynamoDbLocal(options: StartDynamoDbLocalOptions = {}
     part: PART,
     command: launcher.java,
     args: processArgs,
-    env: { ...(options.env ?? process.env), DDB_LOCAL_TELEMETRY: "0" },
+    env: { ...options.env, DDB_LOCAL_TELEMETRY: "0" },
     readyLine: READY_LINE,
     // The JVM's start is CPU-bound: on 2 cores at load average ~27 it took over 60 s (the
     // process helper's default), so DynamoDB Local gets the adapter's 300 s.

@@ -19,16 +19,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * Files below an entry point that still read `process.env`, each with why. Each must still read it:
  * a file that stops leaves this list.
  */
-const NOT_YET_MOVED: ReadonlyMap<string, string> = new Map([
-  // Issue 34: both add variables to the caller's environment, which defaults to this process's;
-  // the local stack and the integration tests start them without one. Passing it from the commands
-  // through startLocalStack waits for local/'s regrouping.
-  [
-    "local/services/startAdapterProcess.ts",
-    "adds the adapter's malloc settings to this process's environment",
-  ],
-  ["local/services/startDynamoDbLocal.ts", "adds DDB_LOCAL_TELEMETRY=0 to this process's environment"],
-]);
+const NOT_YET_MOVED: ReadonlyMap<string, string> = new Map([]);
 
 describe("process.env", () => {
   it("is used only by entry points", () => {

@@ -83,7 +83,7 @@ describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }
   };
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: ddbLocal.endpoint,

@@ -44,7 +44,7 @@ describe("the review console's links in Chromium (DynamoDB Local)", { skip }, ()
   let browser: Browser;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: ddbLocal.endpoint,

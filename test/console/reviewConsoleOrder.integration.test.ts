@@ -57,7 +57,7 @@ describe("the review console's queue orders in Chromium (DynamoDB Local)", { ski
   const outcomes = Array.from({ length: COUNT }, (_, index) => item(index));
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: ddbLocal.endpoint,

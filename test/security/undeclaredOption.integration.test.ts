@@ -38,6 +38,7 @@ describe("undeclared options never appear in an answer", () => {
     let adapter: AdapterProcess;
     before(async () => {
       adapter = await startAdapterProcess({
+        env: process.env,
         modelPath: (await prepareStackModel(undefined)).path,
         threads: 2,
       });

@@ -42,6 +42,8 @@ import {
 
 /** Options of {@link runBacklogBench}. */
 export interface BacklogBenchOptions {
+  /** The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`). */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** Work items put on the queue at once. Default {@link DEFAULT_ITEMS}: 90 (200 with `quick`). */
   items?: number;
   /** The generated tiny-qwen3 model and 200 items: a few minutes on 2 cores. Default false. */
@@ -173,7 +175,7 @@ const CONFIGURED_GROUPS = 4;
  * @throws LocalPartError when a part cannot start.
  */
 export async function runBacklogBench(
-  options: BacklogBenchOptions = {},
+  options: BacklogBenchOptions,
 ): Promise<{ report: BacklogBenchReport; jsonPath: string }> {
   const startedAt = new Date();
   const setup = setupOf(options);
@@ -186,7 +188,7 @@ export async function runBacklogBench(
         `${setup.instances} instances × ${setup.maxConcurrentGroups} groups (${setup.sizing}), model ${workload.modelPath}, ` +
         `${options.busy ?? 0} busy processes beside, load average ${fmt(loadStart)}`,
     );
-    const { stack, context } = await startBenchStack(workload.modelPath, options.threads, setup);
+    const { stack, context } = await startBenchStack(workload.modelPath, options.threads, options.env, setup);
     const calls: EndpointCall[] = [];
     let proxy: FaultProxy | undefined;
     try {
@@ -332,10 +334,12 @@ async function prepareWorkload(
 async function startBenchStack(
   modelPath: string,
   threads: number | undefined,
+  env: Readonly<NodeJS.ProcessEnv>,
   setup: BacklogBenchSetup,
 ): Promise<{ stack: LocalStack; context: StackHandlerContext | undefined }> {
   let context: StackHandlerContext | undefined;
   const stack = await startLocalStack({
+    env,
     model: modelPath,
     adapterThreads: threads,
     adapterArgs: [

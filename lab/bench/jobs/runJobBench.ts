@@ -17,6 +17,8 @@ import { type JobStep, startJobStep } from "./startJobStep.js";
 
 /** Options of {@link runJobBench}. */
 export interface JobBenchOptions {
+  /** The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`). */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** Lines of the object. Default 20000. */
   lines?: number;
   /** Distinct states the valid lines cycle through, in runs of {@link run} lines. Default 20. */
@@ -105,7 +107,7 @@ const KEY_PREFIX = "incoming/";
  * DynamoDB Local, fauxqs, the gateway and the adapter run as `decisions up` runs them.
  */
 export async function runJobBench(
-  options: JobBenchOptions = {},
+  options: JobBenchOptions,
 ): Promise<{ report: JobBenchReport; jsonPath?: string; svgPath?: string }> {
   const startedAt = new Date();
   const loadStart = loadavg();
@@ -126,6 +128,7 @@ export async function runJobBench(
 
   let context: StackHandlerContext | undefined;
   const stack = await startLocalStack({
+    env: options.env,
     model: modelPath,
     adapterThreads: options.threads,
     log,

@@ -24,6 +24,8 @@ import { type LanesSummary, summarizeLanes } from "./summarizeLanes.js";
 
 /** Options of {@link runLanesBench}; every default is applied here. */
 export interface LanesBenchOptions {
+  /** The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`). */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** Smaller run: default 200 lines and 8 interactive items alone (a few minutes on 2 idle cores). */
   quick?: boolean;
   /** Lines of the bulk job. Default 200 with `quick`, else 1000. */
@@ -102,7 +104,7 @@ const KEY_PREFIX = "incoming/";
  * @throws Error when a phase makes no progress for `stallMs`, or ingest fails.
  */
 export async function runLanesBench(
-  options: LanesBenchOptions = {},
+  options: LanesBenchOptions,
 ): Promise<{ report: LanesBenchReport; jsonPath?: string }> {
   const startedAt = new Date();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -122,6 +124,7 @@ export async function runLanesBench(
     const completed: JobCompletedDetail[] = [];
     const ingestErrors: unknown[] = [];
     const stack = await startLocalStack({
+      env: options.env,
       model: modelPath,
       adapterThreads: options.threads,
       log,

@@ -29,7 +29,7 @@ const integers = (text: string, flag: string) =>
     return value;
   });
 
-const dynamo = await startDynamoDbLocal();
+const dynamo = await startDynamoDbLocal({ env: process.env });
 try {
   const report = await measureLedger(
     {

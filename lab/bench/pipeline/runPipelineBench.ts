@@ -18,6 +18,8 @@ import { type PipelinePhase, runPipelinePhase } from "./runPipelinePhase.js";
 
 /** Options of {@link runPipelineBench}. */
 export interface PipelineBenchOptions {
+  /** The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`). */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** A smaller run on the generated tiny-qwen3 model (a minute or two on 2 cores). Default false. */
   quick?: boolean;
   /** GGUF to serve. Default: the generated qwen3-0.6b-shape (tiny-qwen3 with `quick`), generated once and cached. */
@@ -100,7 +102,7 @@ const ADAPTER_CLIENTS = 4;
  * item outside the model at batch sizes 1, 5 and 10. Writes the JSON report.
  */
 export async function runPipelineBench(
-  options: PipelineBenchOptions = {},
+  options: PipelineBenchOptions,
 ): Promise<{ report: PipelineBenchReport; jsonPath: string }> {
   const startedAt = new Date();
   const loadStart = loadavg();
@@ -122,6 +124,7 @@ export async function runPipelineBench(
 
   let context: StackHandlerContext | undefined;
   const stack = await startLocalStack({
+    env: options.env,
     model: modelPath,
     adapterThreads: options.threads,
     // A queued request of the 0.6B shape can wait past SageMaker's 60 s on 2 cores; the bench measures

@@ -119,7 +119,7 @@ describe("decisions dlq on copies of decided items (fauxqs, DynamoDB Local)", ()
   ];
 
   before(async () => {
-    [fauxqs, ddbLocal] = await Promise.all([startFauxqs(), startDynamoDbLocal()]);
+    [fauxqs, ddbLocal] = await Promise.all([startFauxqs(), startDynamoDbLocal({ env: process.env })]);
     sqs = new SQSClient({
       endpoint: fauxqs.endpoint,
       region: "us-east-1",

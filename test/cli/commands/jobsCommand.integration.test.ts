@@ -81,7 +81,7 @@ describe("decisions jobs (integration)", () => {
   });
 
   before(async () => {
-    [dynamodbLocal, fauxqs] = await Promise.all([startDynamoDbLocal(), startFauxqs()]);
+    [dynamodbLocal, fauxqs] = await Promise.all([startDynamoDbLocal({ env: process.env }), startFauxqs()]);
     const dynamodb = new DynamoDBClient({
       region: "us-east-1",
       endpoint: dynamodbLocal.endpoint,

@@ -143,7 +143,7 @@ describe("decisions outcomes (DynamoDB Local)", () => {
   };
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     endpoint = ["--endpoint-url", ddbLocal.endpoint];
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({

@@ -91,7 +91,7 @@ describe("decisions shadow report and decisions compare (integration)", () => {
   }
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     const client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

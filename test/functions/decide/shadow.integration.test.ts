@@ -55,7 +55,7 @@ describe("the decide function's shadow step on the local stack (integration)", (
   const lanes: (string | undefined)[] = [];
 
   before(async () => {
-    [adapter, dynamo] = await Promise.all([startAdapter(), startDynamoDbLocal()]);
+    [adapter, dynamo] = await Promise.all([startAdapter(), startDynamoDbLocal({ env: process.env })]);
     proxy = await startFaultProxy(adapter.url);
     proxy.onRequest = (request) => {
       const header = request.headers["x-amzn-sagemaker-custom-attributes"];

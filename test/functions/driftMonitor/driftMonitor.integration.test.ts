@@ -65,7 +65,7 @@ describe("drift on DynamoDB Local (integration)", () => {
   let client: DynamoDBClient;
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: REGION,

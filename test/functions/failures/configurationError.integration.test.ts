@@ -74,6 +74,7 @@ describe("a mistyped endpoint name (integration, real local stack)", () => {
       return (stderrWrite as (...args: unknown[]) => boolean).call(process.stderr, chunk, ...rest);
     }) as typeof process.stderr.write;
     stack = await startLocalStack({
+      env: process.env,
       adapterThreads: 2,
       maxReceiveCount: MAX_RECEIVES,
       visibilityTimeoutSeconds: 1,

@@ -45,7 +45,10 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
   let dynamodb: DynamoDBClient;
 
   before(async () => {
-    [fauxqs, dynamo] = await Promise.all([startFauxqs({ region: REGION }), startDynamoDbLocal()]);
+    [fauxqs, dynamo] = await Promise.all([
+      startFauxqs({ region: REGION }),
+      startDynamoDbLocal({ env: process.env }),
+    ]);
     const common = { region: REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
     s3 = new S3Client({ ...common, endpoint: fauxqs.endpoint, forcePathStyle: true });
     sqs = new SQSClient({ ...common, endpoint: fauxqs.endpoint, useQueueUrlAsEndpoint: false });

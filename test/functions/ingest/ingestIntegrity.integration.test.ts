@@ -54,7 +54,10 @@ describe("ingest binds a job to what was put (integration)", () => {
   let dynamodb: DynamoDBClient;
 
   before(async () => {
-    [fauxqs, dynamo] = await Promise.all([startFauxqs({ region: REGION }), startDynamoDbLocal()]);
+    [fauxqs, dynamo] = await Promise.all([
+      startFauxqs({ region: REGION }),
+      startDynamoDbLocal({ env: process.env }),
+    ]);
     const common = { region: REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
     s3 = new S3Client({ ...common, endpoint: fauxqs.endpoint, forcePathStyle: true });
     sqs = new SQSClient({ ...common, endpoint: fauxqs.endpoint, useQueueUrlAsEndpoint: false });

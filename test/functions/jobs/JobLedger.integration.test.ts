@@ -53,7 +53,7 @@ describe("JobLedger on DynamoDB Local (integration)", () => {
   const ended: string[] = [];
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

@@ -95,7 +95,7 @@ describe("the job's counters on DynamoDB Local (integration)", () => {
     ).Item;
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     const client = newClient();
     await client.send(new CreateTableCommand(outcomesTableDefinition("outcomes")));
     await client.send(new CreateTableCommand(jobsTableDefinition("jobs")));

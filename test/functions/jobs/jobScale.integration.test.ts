@@ -70,6 +70,7 @@ describe(`a ${LINES.toLocaleString("en-US")}-line job on the local stack (integr
     // The decide function's EMF metrics would print a line per batch.
     process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
     stack = await startLocalStack({
+      env: process.env,
       adapterThreads: 2,
       createHandler: (context) => createLocalDecideHandler(context),
       ingest: {},

@@ -68,6 +68,7 @@ describe("batch jobs on the local stack (integration)", { timeout: 900_000 }, ()
   before(async () => {
     let creatingJobsTable: Promise<unknown> | undefined;
     stack = await startLocalStack({
+      env: process.env,
       adapterThreads: 2,
       maxReceiveCount: 5,
       createHandler: async (context) => {

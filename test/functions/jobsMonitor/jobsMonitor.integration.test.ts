@@ -49,7 +49,7 @@ describe("the jobs monitor on DynamoDB Local (integration)", () => {
   }
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: REGION,

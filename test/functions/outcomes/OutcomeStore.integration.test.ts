@@ -45,7 +45,7 @@ describe("OutcomeStore on DynamoDB Local (integration)", () => {
   const deadline = () => new Deadline(Date.now() + 30_000);
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

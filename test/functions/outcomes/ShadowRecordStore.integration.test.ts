@@ -59,7 +59,7 @@ describe("shadow records on DynamoDB Local (integration)", () => {
     );
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     const client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

@@ -38,7 +38,7 @@ describe("review history on DynamoDB Local (integration)", () => {
   const now = () => new Date(Date.UTC(2026, 11, 1, 11, 0, 0, tick++));
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     const client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

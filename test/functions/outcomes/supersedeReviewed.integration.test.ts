@@ -84,7 +84,7 @@ describe("a supersede and a person's review on DynamoDB Local (integration)", ()
   const retry = new RetryPolicy({ maxAttempts: 2, baseDelayMs: 1 });
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

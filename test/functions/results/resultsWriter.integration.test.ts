@@ -59,7 +59,10 @@ describe("the results writer's handler on DynamoDB Local and fauxqs (integration
   let ledger: JobLedger;
 
   before(async () => {
-    [fauxqs, dynamo] = await Promise.all([startFauxqs({ region: REGION }), startDynamoDbLocal()]);
+    [fauxqs, dynamo] = await Promise.all([
+      startFauxqs({ region: REGION }),
+      startDynamoDbLocal({ env: process.env }),
+    ]);
     const common = { region: REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
     s3 = new S3Client({ ...common, endpoint: fauxqs.endpoint, forcePathStyle: true });
     dynamodb = new DynamoDBClient({ ...common, endpoint: dynamo.endpoint });

@@ -63,7 +63,7 @@ export async function startDecideStack(): Promise<DecideStack> {
   process.env.AWS_LAMBDA_INITIALIZATION_TYPE ??= "on-demand";
   const started: { stop(): Promise<void> }[] = [];
   try {
-    const [adapter, dynamo] = await Promise.all([startAdapter(), startDynamoDbLocal()]);
+    const [adapter, dynamo] = await Promise.all([startAdapter(), startDynamoDbLocal({ env: process.env })]);
     started.push(adapter, dynamo);
     const proxy = await startFaultProxy(adapter.url);
     started.push(proxy);

@@ -15,6 +15,7 @@ describe("runDemo (integration)", () => {
       stderr += chunk.toString("utf8");
     });
     const result: DemoResult = await runDemo({
+      env: process.env,
       stack: { adapterThreads: 2 },
       // Small enough for CI, large enough that the job still drains while the incidents are decided.
       batchLines: 100,

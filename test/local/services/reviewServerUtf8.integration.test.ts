@@ -50,7 +50,7 @@ describe("the local review console on bytes that are not UTF-8 (DynamoDB Local)"
   let server: ReviewServer;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     doc = DynamoDBDocumentClient.from(
       new DynamoDBClient({
         endpoint: ddbLocal.endpoint,

@@ -41,7 +41,7 @@ describe("startDynamoDbLocal (integration)", () => {
   let ddb: DynamoDBClient;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     ddb = client(ddbLocal.endpoint);
   });
 
@@ -76,7 +76,7 @@ describe("startDynamoDbLocal (integration)", () => {
   });
 
   it("names the port when it is taken", async () => {
-    await assert.rejects(startDynamoDbLocal({ port: ddbLocal.port }), (error: unknown) => {
+    await assert.rejects(startDynamoDbLocal({ env: process.env, port: ddbLocal.port }), (error: unknown) => {
       assert.ok(error instanceof PortInUseError);
       assert.equal(error.port, ddbLocal.port);
       assert.match(error.message, /DynamoDB Local: port \d+ on 127\.0\.0\.1 is already in use/);
@@ -95,7 +95,7 @@ describe("startDynamoDbLocal with a data folder (integration)", () => {
   });
 
   it("keeps its tables across a stop and a restart, and refuses connections while down", async () => {
-    const first = await startDynamoDbLocal({ dataDir: join(folder, "db") });
+    const first = await startDynamoDbLocal({ env: process.env, dataDir: join(folder, "db") });
     const firstClient = client(first.endpoint);
     try {
       await createTable(firstClient, "kept");
@@ -107,7 +107,7 @@ describe("startDynamoDbLocal with a data folder (integration)", () => {
     await assert.rejects(firstClient.send(new ListTablesCommand({})), { code: "ECONNREFUSED" });
     firstClient.destroy();
 
-    const second = await startDynamoDbLocal({ dataDir: join(folder, "db") });
+    const second = await startDynamoDbLocal({ env: process.env, dataDir: join(folder, "db") });
     const secondClient = client(second.endpoint);
     try {
       const tables = await secondClient.send(new ListTablesCommand({}));
@@ -122,12 +122,15 @@ describe("startDynamoDbLocal with a data folder (integration)", () => {
 
 describe("startDynamoDbLocal without Java", () => {
   it("fails with an error that names Java", async () => {
-    await assert.rejects(startDynamoDbLocal({ java: "/nonexistent/bin/java" }), (error: unknown) => {
-      assert.ok(error instanceof JavaNotFoundError);
-      assert.equal(error.part, "DynamoDB Local");
-      assert.match(error.message, /Java is needed/);
-      return true;
-    });
+    await assert.rejects(
+      startDynamoDbLocal({ env: process.env, java: "/nonexistent/bin/java" }),
+      (error: unknown) => {
+        assert.ok(error instanceof JavaNotFoundError);
+        assert.equal(error.part, "DynamoDB Local");
+        assert.match(error.message, /Java is needed/);
+        return true;
+      },
+    );
   });
 });
 

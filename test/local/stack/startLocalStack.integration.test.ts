@@ -1,5 +1,6 @@
 /** The whole local stack with a stand-in handler: every part wired, stopped in order, failures named. */
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
@@ -64,10 +65,34 @@ describe("startLocalStack (integration)", () => {
 
   before(async () => {
     stack = await startLocalStack({
+      env: { ...process.env, LOCAL_STACK_MARKER: "given-by-the-caller" },
       createHandler: standInHandler,
       adapterThreads: 2,
       log: (line) => lines.push(line),
     });
+  });
+
+  it("starts DynamoDB Local and the adapter from the environment it is given, with their own additions", async () => {
+    const environ = async (pid: number | undefined): Promise<Map<string, string>> => {
+      assert.ok(pid !== undefined, "the part runs as a process of its own");
+      const text = await readFile(`/proc/${pid}/environ`, "utf8");
+      return new Map(
+        text
+          .split("\0")
+          .filter((entry) => entry.includes("="))
+          .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+      );
+    };
+
+    const dynamodb = await environ(stack.dynamodb.pid);
+    const adapter = await environ(stack.adapter.pid);
+
+    assert.equal(dynamodb.get("LOCAL_STACK_MARKER"), "given-by-the-caller");
+    assert.equal(dynamodb.get("DDB_LOCAL_TELEMETRY"), "0");
+    assert.equal(dynamodb.get("PATH"), process.env.PATH);
+    assert.equal(adapter.get("LOCAL_STACK_MARKER"), "given-by-the-caller");
+    assert.equal(adapter.get("MALLOC_ARENA_MAX"), process.env.MALLOC_ARENA_MAX ?? "2");
+    assert.equal(adapter.get("MALLOC_MMAP_THRESHOLD_"), process.env.MALLOC_MMAP_THRESHOLD_ ?? "262144");
   });
 
   after(async () => {
@@ -183,6 +208,7 @@ describe("startLocalStack when a part cannot start", () => {
     const lines: string[] = [];
     await assert.rejects(
       startLocalStack({
+        env: process.env,
         createHandler: standInHandler,
         adapterThreads: 2,
         ports: { gateway: takenPort },
@@ -214,7 +240,12 @@ describe("startLocalStack when a part cannot start", () => {
 
   it("names Java when it is missing", { timeout: 120_000 }, async () => {
     await assert.rejects(
-      startLocalStack({ createHandler: standInHandler, adapterThreads: 2, java: "/nonexistent/bin/java" }),
+      startLocalStack({
+        env: process.env,
+        createHandler: standInHandler,
+        adapterThreads: 2,
+        java: "/nonexistent/bin/java",
+      }),
       (error: unknown) => {
         assert.ok(error instanceof JavaNotFoundError, String(error));
         assert.match(error.message, /^DynamoDB Local: Java is needed/);

@@ -48,6 +48,7 @@ describe("redecide and payload conflicts on the local stack (integration)", { ti
     await mkdir(wrong);
     await writeFile(join(wrong, `${POLICY}.yaml`), broken);
     stack = await startLocalStack({
+      env: process.env,
       adapterThreads: 2,
       createHandler: async (context) => {
         current = await createLocalDecideHandler(context, { policyDir: wrong });

@@ -37,6 +37,7 @@ describe("redecide --model-sha256 with a diff, across two models (integration)",
 
   const start = (model: string | undefined) =>
     startLocalStack({
+      env: process.env,
       adapterThreads: 2,
       dataDir: join(folder, "dynamodb"),
       ...(model === undefined ? {} : { model }),

@@ -45,7 +45,7 @@ describe("GET /api/policies/{policy}/drift on DynamoDB Local (integration)", () 
   let api: ReviewApi;
 
   before(async () => {
-    dynamo = await startDynamoDbLocal();
+    dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
       region: "us-east-1",

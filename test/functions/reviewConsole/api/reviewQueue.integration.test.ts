@@ -41,7 +41,7 @@ describe("the review queue's paging through the console's HTTP API (DynamoDB Loc
   const servers: ReviewServer[] = [];
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     base = new DynamoDBClient({
       endpoint: ddbLocal.endpoint,
       region: "us-east-1",

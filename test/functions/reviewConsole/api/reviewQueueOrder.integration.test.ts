@@ -55,7 +55,7 @@ describe("the review queue's worth orders through the console's HTTP API (Dynamo
   const servers: ReviewServer[] = [];
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal();
+    ddbLocal = await startDynamoDbLocal({ env: process.env });
     const base = new DynamoDBClient({
       endpoint: ddbLocal.endpoint,
       region: "us-east-1",

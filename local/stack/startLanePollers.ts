@@ -1,0 +1,67 @@
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { LANES, type Lane } from "../../contract/lanes/lanes.js";
+import type { WorkQueue } from "../eventSource/createWorkQueue.js";
+import { type SqsBatchHandler, SqsEventSourcePoller } from "../eventSource/SqsEventSourcePoller.js";
+import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
+import type { StartedParts } from "./StartedParts.js";
+import type { LocalPollerSettings } from "./StartLocalStackOptions.js";
+
+/**
+ * Each lane's batching. Bulk: 10 records, gathered for up to 500 ms (as the CDK app). Interactive:
+ * one record per invocation, none waited for — its function runs one endpoint call at a time (its
+ * share of the adapter, `deriveLocalLaneCapacity`), so a batch of ten incidents would be
+ * decided one after the other, the last waiting for nine, and on a busy machine past the
+ * function's deadline; one record each, the lane's two invocations decide two incidents at once.
+ */
+const LANE_BATCHING: Record<Lane, { batchSize: number; maximumBatchingWindowMs: number }> = {
+  interactive: { batchSize: 1, maximumBatchingWindowMs: 0 },
+  bulk: { batchSize: 10, maximumBatchingWindowMs: 500 },
+};
+
+/** What {@link startLanePollers} runs. */
+export interface LanePollerSettings {
+  sqs: SQSClient;
+  region: string;
+  queues: Record<Lane, WorkQueue>;
+  handlers: Record<Lane, SqsBatchHandler>;
+  capacity: Record<Lane, LaneCapacity>;
+  functionTimeoutMs: number;
+  /** The caller's settings for every lane, over the lane's batching and concurrency. */
+  poller: LocalPollerSettings | undefined;
+  /** The caller's settings for one lane, over `poller`. */
+  lanePollers: Partial<Record<Lane, LocalPollerSettings>> | undefined;
+}
+
+/**
+ * Starts per lane an SQS event source poller (`decide-<lane>`) that runs the lane's handler on its
+ * queue with the lane's batching and concurrency, each registered in `parts`; a stop abandons a
+ * long poll in progress (the stack's queues go away with it).
+ */
+export async function startLanePollers(
+  settings: LanePollerSettings,
+  parts: StartedParts,
+): Promise<Record<Lane, SqsEventSourcePoller>> {
+  const pollers = {} as Record<Lane, SqsEventSourcePoller>;
+  for (const lane of LANES) {
+    pollers[lane] = await parts.timed(
+      `the ${lane} lane's event source poller`,
+      async () =>
+        new SqsEventSourcePoller({
+          sqs: settings.sqs,
+          queueUrl: settings.queues[lane].queueUrl,
+          queueArn: settings.queues[lane].queueArn,
+          region: settings.region,
+          handler: settings.handlers[lane],
+          functionTimeoutMs: settings.functionTimeoutMs,
+          functionName: `decide-${lane}`,
+          ...LANE_BATCHING[lane],
+          maximumConcurrency: settings.capacity[lane].maximumConcurrency,
+          ...settings.poller,
+          ...settings.lanePollers?.[lane],
+        }).start(),
+      // The stack's queues go away with it: a long poll in progress need not be waited for.
+      (part) => part.stop({ abandonReceive: true }),
+    );
+  }
+  return pollers;
+}
