@@ -1,11 +1,5 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandOutput,
-  TransactWriteCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { emptyJobCounterCounts, type JobCounter } from "../../contract/jobs/JobCounterSchema.js";
 import {
   type JobLineItem,
@@ -29,6 +23,7 @@ import { decisionUsageOf } from "../../contract/outcome/DecisionUsageSchema.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
+import { queryPages } from "../common/queryPages.js";
 import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
@@ -413,27 +408,19 @@ export class JobLedger {
    * memory holds one page whatever the job's size.
    */
   async *lines(jobId: string, pageSize = 500): AsyncGenerator<JobLineItem> {
-    let after: Record<string, unknown> | undefined;
-    do {
-      let output: QueryCommandOutput;
-      try {
-        output = await this.#client.send(
-          new QueryCommand({
-            TableName: this.jobsTable,
-            KeyConditionExpression: "job_id = :job AND #line >= :first",
-            ExpressionAttributeNames: { "#line": "line" },
-            ExpressionAttributeValues: { ":job": jobId, ":first": 1 },
-            ConsistentRead: true,
-            Limit: pageSize,
-            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
-          }),
-        );
-      } catch (error) {
-        throw classifyStoreError(error, this.jobsTable);
-      }
-      for (const item of output.Items ?? []) yield JobLineItemSchema.parse(item);
-      after = output.LastEvaluatedKey;
-    } while (after !== undefined);
+    const pages = queryPages(
+      this.#client,
+      {
+        TableName: this.jobsTable,
+        KeyConditionExpression: "job_id = :job AND #line >= :first",
+        ExpressionAttributeNames: { "#line": "line" },
+        ExpressionAttributeValues: { ":job": jobId, ":first": 1 },
+        ConsistentRead: true,
+        Limit: pageSize,
+      },
+      (error) => classifyStoreError(error, this.jobsTable),
+    );
+    for await (const items of pages) for (const item of items) yield JobLineItemSchema.parse(item);
   }
 
   /**
