@@ -55,12 +55,6 @@ interface Waiter {
  * try { await call(); permit.release("ok"); } catch (e) { permit.release(isCapacity(e) ? "overload" : "error"); throw e; }
  */
 export class AdaptiveConcurrencyLimiter {
-  readonly maxLimit: number;
-  readonly minLimit: number;
-  readonly decreaseFactor: number;
-  readonly pauseMs: number;
-  readonly maxPauseMs: number;
-  readonly probeSlowdown: number;
   readonly #clock: Clock;
   readonly #aimd: AimdLimit;
   #waiters: Waiter[] = [];
@@ -69,12 +63,6 @@ export class AdaptiveConcurrencyLimiter {
   /** @throws {RangeError} for limits that are not positive integers in order, or a factor outside (0, 1). */
   constructor(options: AdaptiveConcurrencyLimiterOptions) {
     this.#aimd = new AimdLimit(options);
-    this.maxLimit = this.#aimd.maxLimit;
-    this.minLimit = this.#aimd.minLimit;
-    this.decreaseFactor = this.#aimd.decreaseFactor;
-    this.pauseMs = this.#aimd.pauseMs;
-    this.maxPauseMs = this.#aimd.maxPauseMs;
-    this.probeSlowdown = this.#aimd.probeSlowdown;
     this.#clock = options.clock ?? systemClock;
   }
 

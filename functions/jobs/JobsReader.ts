@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { ZodType } from "zod";
 import { type JobCounter, JobCounterSchema } from "../../contract/jobs/JobCounterSchema.js";
 import { FINAL_JOB_STATUSES, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
 import {
@@ -142,27 +143,21 @@ export class JobsReader {
   }
 
   #parse(item: Record<string, unknown>): Job {
-    const parsed = JobSchema.safeParse(item);
-    if (!parsed.success) {
-      throw new MalformedJobError(
-        this.tableName,
-        item[JOBS_TABLE_KEYS.partition],
-        parsed.error.issues.map((issue) => `${issue.path.join(".") || "(item)"}: ${issue.message}`),
-      );
-    }
-    return parsed.data;
+    return this.#parseItem(JobSchema, item, "");
   }
 
   #parseCounter(item: Record<string, unknown>): JobCounter {
-    const parsed = JobCounterSchema.safeParse(item);
+    return this.#parseItem(JobCounterSchema, item, `counter ${String(item[JOBS_TABLE_KEYS.sort])} `);
+  }
+
+  /** @throws MalformedJobError naming each issue, after `prefix`. */
+  #parseItem<T>(schema: ZodType<T>, item: Record<string, unknown>, prefix: string): T {
+    const parsed = schema.safeParse(item);
     if (!parsed.success) {
       throw new MalformedJobError(
         this.tableName,
         item[JOBS_TABLE_KEYS.partition],
-        parsed.error.issues.map(
-          (issue) =>
-            `counter ${String(item[JOBS_TABLE_KEYS.sort])} ${issue.path.join(".") || "(item)"}: ${issue.message}`,
-        ),
+        parsed.error.issues.map((issue) => `${prefix}${issue.path.join(".") || "(item)"}: ${issue.message}`),
       );
     }
     return parsed.data;
