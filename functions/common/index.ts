@@ -23,6 +23,7 @@ export {
 } from "./errors.js";
 export { httpStatusOf, isTransientNetworkError } from "./isTransientNetworkError.js";
 export { mapBounded } from "./mapBounded.js";
+export { queryPages } from "./queryPages.js";
 export { RetryBudget, type RetryBudgetOptions } from "./RetryBudget.js";
 export {
   type RetryEvent,

@@ -45,10 +45,10 @@
 export {
   AdaptiveConcurrencyLimiter,
   type AdaptiveConcurrencyLimiterOptions,
-  type CallSignal,
   type LimiterStats,
   type Permit,
 } from "./AdaptiveConcurrencyLimiter.js";
+export { AimdLimit, type AimdLimitOptions, type CallSignal } from "./AimdLimit.js";
 export {
   BusyRecordRequeuer,
   type BusyRecordRequeuerOptions,

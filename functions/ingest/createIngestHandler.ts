@@ -6,7 +6,8 @@ import type { Context } from "aws-lambda";
 import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
 import { Deadline } from "../common/Deadline.js";
 import { checkpointsOfEvent } from "./checkpointsOfEvent.js";
-import { type IngestDeps, ingestObject } from "./ingestObject.js";
+import type { IngestDeps } from "./IngestDeps.js";
+import { ingestObject } from "./ingestObject.js";
 import type { IngestResult } from "./types.js";
 
 /** What the ingest handler needs: {@link IngestDeps}, metrics and the deadline margin. */

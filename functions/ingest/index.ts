@@ -2,8 +2,10 @@ export { checkpointsOfEvent, UnknownIngestInputError } from "./checkpointsOfEven
 export { createIngestDeps, type IngestParts } from "./createIngestDeps.js";
 export { createIngestHandler, type IngestHandlerDeps } from "./createIngestHandler.js";
 export { IngestLineError } from "./errors.js";
-export { type IngestDeps, ingestObject, MAX_LINE_BYTES } from "./ingestObject.js";
+export type { IngestDeps } from "./IngestDeps.js";
+export { ingestObject } from "./ingestObject.js";
 export { lineId, prepareLine } from "./prepareLine.js";
+export { MAX_LINE_BYTES } from "./prepareObjectLine.js";
 export { type IngestConfig, readIngestConfig } from "./readIngestConfig.js";
 export { splitLines } from "./splitLines.js";
 export type { FailedLine, IngestCheckpoint, IngestResult, ObjectIngestResult } from "./types.js";

@@ -54,6 +54,11 @@ export function lineId(origin: LineOrigin): string {
   return `s3-${digest.slice(0, 32)}`;
 }
 
+/** How a reason names a line: `s3://bucket/key line N`. */
+export function lineLocation(origin: Pick<LineOrigin, "bucket" | "key" | "line">): string {
+  return `s3://${origin.bucket}/${origin.key} line ${origin.line}`;
+}
+
 /**
  * Validates one JSONL line as a work item for a loaded policy (facts checked too) and returns the
  * message to send, or the reason it is bad, naming the object and line. A line without `id` gets
@@ -64,7 +69,7 @@ export function prepareLine(
   origin: LineOrigin,
   policies: PolicySet,
 ): PreparedMessage | BadLine {
-  const where = `s3://${origin.bucket}/${origin.key} line ${origin.line}`;
+  const where = lineLocation(origin);
   const fallbackId = lineId(origin);
   let root: JsonNode;
   try {

@@ -1,6 +1,17 @@
 /** Types of the ingest function. */
 
 /**
+ * The object version a read is bound to: its bucket and key, and its version id or, in a bucket
+ * without versioning, the first read's ETag.
+ */
+export interface IngestedObject {
+  bucket: string;
+  key: string;
+  versionId?: string;
+  etag?: string;
+}
+
+/**
  * Where to read (or resume reading) one S3 object: the handler's continuation input and output.
  * `line` is the 1-based number of the next line to read, `byteOffset` where it starts.
  */

@@ -1,10 +1,9 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
-  QueryCommand,
-  type QueryCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
+  type UpdateCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import { emptyJobCounterCounts, type JobCounter } from "../../contract/jobs/JobCounterSchema.js";
 import {
@@ -29,6 +28,7 @@ import { decisionUsageOf } from "../../contract/outcome/DecisionUsageSchema.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
+import { queryPages } from "../common/queryPages.js";
 import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
 import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
@@ -148,6 +148,35 @@ export class JobLedger {
   }
 
   /**
+   * Updates the job's record (`line` 0) when `ConditionExpression` holds.
+   * @returns false when it did not hold (`ConditionalCheckFailedException`).
+   */
+  #updateRecordIf(
+    jobId: string,
+    update: Pick<
+      UpdateCommandInput,
+      "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"
+    >,
+    options: { deadline: Deadline },
+  ): Promise<boolean> {
+    return this.#send(async () => {
+      try {
+        await this.#client.send(
+          new UpdateCommand({
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: JOB_RECORD_LINE },
+            ...update,
+          }),
+        );
+        return true;
+      } catch (error) {
+        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
+        throw classifyStoreError(error, this.jobsTable);
+      }
+    }, options);
+  }
+
+  /**
    * Creates the job of an object version in status `reading` with its counters (all zero), in one
    * transaction, unless the job exists.
    *
@@ -207,29 +236,22 @@ export class JobLedger {
    */
   async markRead(jobId: string, lines: number, options: { deadline: Deadline }): Promise<void> {
     const at = this.#now();
-    await this.#send(async () => {
-      try {
-        await this.#client.send(
-          new UpdateCommand({
-            TableName: this.jobsTable,
-            Key: { job_id: jobId, line: JOB_RECORD_LINE },
-            UpdateExpression:
-              "SET #status = :deciding, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, updated_at = :at",
-            ConditionExpression: "#status = :reading",
-            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
-            ExpressionAttributeValues: {
-              ":deciding": "deciding",
-              ":reading": "reading",
-              ":lines": lines,
-              ":at": at,
-            },
-          }),
-        );
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+    await this.#updateRecordIf(
+      jobId,
+      {
+        UpdateExpression:
+          "SET #status = :deciding, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, updated_at = :at",
+        ConditionExpression: "#status = :reading",
+        ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+        ExpressionAttributeValues: {
+          ":deciding": "deciding",
+          ":reading": "reading",
+          ":lines": lines,
+          ":at": at,
+        },
+      },
+      options,
+    );
     await this.checkEnded(jobId, options);
   }
 
@@ -253,31 +275,23 @@ export class JobLedger {
     // the record's final image (a Pipe on the stream), which holds no counters.
     const counted = (await this.get(jobId))?.counts ?? emptyJobCounts();
     const counts: JobCounts = { ...counted, lines, sent: lines - counted.rejected_at_ingest };
-    return this.#send(async () => {
-      try {
-        await this.#client.send(
-          new UpdateCommand({
-            TableName: this.jobsTable,
-            Key: { job_id: jobId, line: JOB_RECORD_LINE },
-            UpdateExpression:
-              "SET #status = :failed, counts = :counts, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
-            ConditionExpression: "#status = :reading",
-            ExpressionAttributeNames: { "#status": "status" },
-            ExpressionAttributeValues: {
-              ":failed": "failed",
-              ":reading": "reading",
-              ":counts": counts,
-              ":at": at,
-              ":reason": reason,
-            },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+    return this.#updateRecordIf(
+      jobId,
+      {
+        UpdateExpression:
+          "SET #status = :failed, counts = :counts, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
+        ConditionExpression: "#status = :reading",
+        ExpressionAttributeNames: { "#status": "status" },
+        ExpressionAttributeValues: {
+          ":failed": "failed",
+          ":reading": "reading",
+          ":counts": counts,
+          ":at": at,
+          ":reason": reason,
+        },
+      },
+      options,
+    );
   }
 
   /**
@@ -386,25 +400,17 @@ export class JobLedger {
     if (job.counts.lines === undefined || job.counts.ended < job.counts.lines) return;
     const lines = job.counts.lines;
     const at = this.#now();
-    const set = await this.#send(async () => {
-      try {
-        await this.#client.send(
-          new UpdateCommand({
-            TableName: this.jobsTable,
-            Key: { job_id: jobId, line: JOB_RECORD_LINE },
-            UpdateExpression: "SET ended_at = :at, updated_at = :at",
-            ConditionExpression:
-              "#status = :deciding AND attribute_not_exists(ended_at) AND counts.#lines = :lines",
-            ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
-            ExpressionAttributeValues: { ":deciding": "deciding", ":at": at, ":lines": lines },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+    const set = await this.#updateRecordIf(
+      jobId,
+      {
+        UpdateExpression: "SET ended_at = :at, updated_at = :at",
+        ConditionExpression:
+          "#status = :deciding AND attribute_not_exists(ended_at) AND counts.#lines = :lines",
+        ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
+        ExpressionAttributeValues: { ":deciding": "deciding", ":at": at, ":lines": lines },
+      },
+      options,
+    );
     if (set && this.#onEnded !== undefined) await this.#onEnded(jobId);
   }
 
@@ -413,27 +419,19 @@ export class JobLedger {
    * memory holds one page whatever the job's size.
    */
   async *lines(jobId: string, pageSize = 500): AsyncGenerator<JobLineItem> {
-    let after: Record<string, unknown> | undefined;
-    do {
-      let output: QueryCommandOutput;
-      try {
-        output = await this.#client.send(
-          new QueryCommand({
-            TableName: this.jobsTable,
-            KeyConditionExpression: "job_id = :job AND #line >= :first",
-            ExpressionAttributeNames: { "#line": "line" },
-            ExpressionAttributeValues: { ":job": jobId, ":first": 1 },
-            ConsistentRead: true,
-            Limit: pageSize,
-            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
-          }),
-        );
-      } catch (error) {
-        throw classifyStoreError(error, this.jobsTable);
-      }
-      for (const item of output.Items ?? []) yield JobLineItemSchema.parse(item);
-      after = output.LastEvaluatedKey;
-    } while (after !== undefined);
+    const pages = queryPages(
+      this.#client,
+      {
+        TableName: this.jobsTable,
+        KeyConditionExpression: "job_id = :job AND #line >= :first",
+        ExpressionAttributeNames: { "#line": "line" },
+        ExpressionAttributeValues: { ":job": jobId, ":first": 1 },
+        ConsistentRead: true,
+        Limit: pageSize,
+      },
+      (error) => classifyStoreError(error, this.jobsTable),
+    );
+    for await (const items of pages) for (const item of items) yield JobLineItemSchema.parse(item);
   }
 
   /**
@@ -470,24 +468,16 @@ export class JobLedger {
       sets.push(`${name} = :${name}`);
       values[`:${name}`] = value;
     }
-    return this.#send(async () => {
-      try {
-        await this.#client.send(
-          new UpdateCommand({
-            TableName: this.jobsTable,
-            Key: { job_id: jobId, line: JOB_RECORD_LINE },
-            UpdateExpression: `SET ${sets.join(", ")}`,
-            ConditionExpression: "attribute_exists(job_id) AND NOT (#status IN (:final1, :final2, :final3))",
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+    return this.#updateRecordIf(
+      jobId,
+      {
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: "attribute_exists(job_id) AND NOT (#status IN (:final1, :final2, :final3))",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+      options,
+    );
   }
 
   /**

@@ -1,4 +1,5 @@
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { ZodType } from "zod";
 import { type JobCounter, JobCounterSchema } from "../../contract/jobs/JobCounterSchema.js";
 import { FINAL_JOB_STATUSES, type Job, JobSchema } from "../../contract/jobs/JobSchema.js";
 import {
@@ -7,6 +8,7 @@ import {
   JOBS_LIST_INDEX,
   JOBS_TABLE_KEYS,
 } from "../../contract/jobs/jobsTableKeys.js";
+import { queryPages } from "../common/queryPages.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { JobNotFoundError, JobsTableError, MalformedJobError } from "./errors.js";
 import { foldJobCounters } from "./foldJobCounters.js";
@@ -63,26 +65,19 @@ export class JobsReader {
   async find(jobId: string): Promise<Job | undefined> {
     let record: Job | undefined;
     const counters: JobCounter[] = [];
-    let after: Record<string, unknown> | undefined;
-    do {
-      const page = await this.#send(() =>
-        this.#client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            KeyConditionExpression: "#job = :job AND #line <= :record",
-            ExpressionAttributeNames: { "#job": JOBS_TABLE_KEYS.partition, "#line": JOBS_TABLE_KEYS.sort },
-            ExpressionAttributeValues: { ":job": jobId, ":record": JOB_RECORD_LINE },
-            ConsistentRead: true,
-            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) {
+    const pages = this.#pages({
+      TableName: this.tableName,
+      KeyConditionExpression: "#job = :job AND #line <= :record",
+      ExpressionAttributeNames: { "#job": JOBS_TABLE_KEYS.partition, "#line": JOBS_TABLE_KEYS.sort },
+      ExpressionAttributeValues: { ":job": jobId, ":record": JOB_RECORD_LINE },
+      ConsistentRead: true,
+    });
+    for await (const items of pages) {
+      for (const item of items) {
         if (item[JOBS_TABLE_KEYS.sort] === JOB_RECORD_LINE) record = this.#parse(item);
         else counters.push(this.#parseCounter(item));
       }
-      after = page.LastEvaluatedKey;
-    } while (after !== undefined);
+    }
     return record === undefined ? undefined : foldJobCounters(record, counters);
   }
 
@@ -93,35 +88,23 @@ export class JobsReader {
    */
   async openSince(since: string): Promise<string[]> {
     const ids: string[] = [];
-    let after: Record<string, unknown> | undefined;
-    do {
-      const page = await this.#send(() =>
-        this.#client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: JOBS_LIST_INDEX.name,
-            KeyConditionExpression: "#kind = :kind AND #created >= :since",
-            FilterExpression: "NOT (#status IN (:final0, :final1, :final2))",
-            ExpressionAttributeNames: {
-              "#kind": JOBS_LIST_INDEX.partition,
-              "#created": JOBS_LIST_INDEX.sort,
-              "#status": "status",
-            },
-            ExpressionAttributeValues: {
-              ":kind": JOB_RECORD_KIND,
-              ":since": since,
-              ...Object.fromEntries(FINAL_JOB_STATUSES.map((status, index) => [`:final${index}`, status])),
-            },
-            ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) {
-        const id = item[JOBS_TABLE_KEYS.partition];
-        if (typeof id === "string") ids.push(id);
-      }
-      after = page.LastEvaluatedKey;
-    } while (after !== undefined);
+    const pages = this.#pages({
+      TableName: this.tableName,
+      IndexName: JOBS_LIST_INDEX.name,
+      KeyConditionExpression: "#kind = :kind AND #created >= :since",
+      FilterExpression: "NOT (#status IN (:final0, :final1, :final2))",
+      ExpressionAttributeNames: {
+        "#kind": JOBS_LIST_INDEX.partition,
+        "#created": JOBS_LIST_INDEX.sort,
+        "#status": "status",
+      },
+      ExpressionAttributeValues: {
+        ":kind": JOB_RECORD_KIND,
+        ":since": since,
+        ...Object.fromEntries(FINAL_JOB_STATUSES.map((status, index) => [`:final${index}`, status])),
+      },
+    });
+    for await (const items of pages) ids.push(...idsOf(items));
     return ids;
   }
 
@@ -132,28 +115,20 @@ export class JobsReader {
    */
   async newest(limit: number): Promise<Job[]> {
     const ids: string[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.#send(() =>
-        this.#client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: JOBS_LIST_INDEX.name,
-            KeyConditionExpression: "#kind = :kind",
-            ExpressionAttributeNames: { "#kind": JOBS_LIST_INDEX.partition },
-            ExpressionAttributeValues: { ":kind": JOB_RECORD_KIND },
-            ScanIndexForward: false,
-            Limit: limit - ids.length,
-            ...(cursor ? { ExclusiveStartKey: cursor } : {}),
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) {
-        const id = item[JOBS_TABLE_KEYS.partition];
-        if (typeof id === "string") ids.push(id);
-      }
-      cursor = page.LastEvaluatedKey;
-    } while (cursor !== undefined && ids.length < limit);
+    // The input is made anew for each page: each asks only for the ids still missing.
+    const pages = this.#pages(() => ({
+      TableName: this.tableName,
+      IndexName: JOBS_LIST_INDEX.name,
+      KeyConditionExpression: "#kind = :kind",
+      ExpressionAttributeNames: { "#kind": JOBS_LIST_INDEX.partition },
+      ExpressionAttributeValues: { ":kind": JOB_RECORD_KIND },
+      ScanIndexForward: false,
+      Limit: limit - ids.length,
+    }));
+    for await (const items of pages) {
+      ids.push(...idsOf(items));
+      if (ids.length >= limit) break;
+    }
     return this.#getMany(ids);
   }
 
@@ -168,37 +143,37 @@ export class JobsReader {
   }
 
   #parse(item: Record<string, unknown>): Job {
-    const parsed = JobSchema.safeParse(item);
-    if (!parsed.success) {
-      throw new MalformedJobError(
-        this.tableName,
-        item[JOBS_TABLE_KEYS.partition],
-        parsed.error.issues.map((issue) => `${issue.path.join(".") || "(item)"}: ${issue.message}`),
-      );
-    }
-    return parsed.data;
+    return this.#parseItem(JobSchema, item, "");
   }
 
   #parseCounter(item: Record<string, unknown>): JobCounter {
-    const parsed = JobCounterSchema.safeParse(item);
+    return this.#parseItem(JobCounterSchema, item, `counter ${String(item[JOBS_TABLE_KEYS.sort])} `);
+  }
+
+  /** @throws MalformedJobError naming each issue, after `prefix`. */
+  #parseItem<T>(schema: ZodType<T>, item: Record<string, unknown>, prefix: string): T {
+    const parsed = schema.safeParse(item);
     if (!parsed.success) {
       throw new MalformedJobError(
         this.tableName,
         item[JOBS_TABLE_KEYS.partition],
-        parsed.error.issues.map(
-          (issue) =>
-            `counter ${String(item[JOBS_TABLE_KEYS.sort])} ${issue.path.join(".") || "(item)"}: ${issue.message}`,
-        ),
+        parsed.error.issues.map((issue) => `${prefix}${issue.path.join(".") || "(item)"}: ${issue.message}`),
       );
     }
     return parsed.data;
   }
 
-  async #send<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw this.#translate(error, this.tableName);
-    }
+  #pages(query: QueryCommandInput | (() => QueryCommandInput)): AsyncGenerator<Record<string, unknown>[]> {
+    return queryPages(this.#client, query, (error) => this.#translate(error, this.tableName));
   }
+}
+
+/** The job ids (`job_id`) of index items. */
+function idsOf(items: readonly Record<string, unknown>[]): string[] {
+  const ids: string[] = [];
+  for (const item of items) {
+    const id = item[JOBS_TABLE_KEYS.partition];
+    if (typeof id === "string") ids.push(id);
+  }
+  return ids;
 }

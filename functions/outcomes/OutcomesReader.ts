@@ -1,9 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   AUDIT_QUEUE,
   STORED_OUTCOME_STATUSES,
@@ -11,6 +6,7 @@ import {
   type StoredOutcomeStatus,
 } from "../../contract/outcome/OutcomeSchema.js";
 import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
+import { queryPages } from "../common/queryPages.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { OutcomesTableError } from "./errors.js";
 import { readStoredOutcome } from "./readStoredOutcome.js";
@@ -157,17 +153,12 @@ export class OutcomesReader {
   }
 
   async *#pages(query: QueryCommandInput, limit?: number): AsyncGenerator<StoredOutcome[]> {
-    let after: Record<string, unknown> | undefined;
-    do {
-      const input: QueryCommandInput = {
-        ...query,
-        ...(limit !== undefined ? { Limit: limit } : {}),
-        ...(after !== undefined ? { ExclusiveStartKey: after } : {}),
-      };
-      const output = await this.#send(() => this.#client.send(new QueryCommand(input)));
-      yield (output.Items ?? []).map((item) => readStoredOutcome(item, this.tableName));
-      after = output.LastEvaluatedKey;
-    } while (after !== undefined);
+    const pages = queryPages(
+      this.#client,
+      { ...query, ...(limit !== undefined ? { Limit: limit } : {}) },
+      (error) => new OutcomesTableError(this.tableName, errorNameOf(error), { cause: error }),
+    );
+    for await (const items of pages) yield items.map((item) => readStoredOutcome(item, this.tableName));
   }
 
   async #send<T>(call: () => Promise<T>): Promise<T> {

@@ -1,9 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
 import {
   SHADOW_FAILURE_REASON_CHARS,
@@ -17,6 +12,7 @@ import {
   shadowPartitionOf,
 } from "../../contract/outcome/ShadowRecordSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
+import { queryPages } from "../common/queryPages.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { truncateText } from "../common/truncateText.js";
 import { boundShadowRecordSize } from "./boundShadowRecordSize.js";
@@ -165,14 +161,12 @@ export class ShadowRecordStore {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
-    let after: Record<string, unknown> | undefined;
-    do {
-      const output = await this.#send(() =>
-        this.#client.send(new QueryCommand({ ...query, ...(after ? { ExclusiveStartKey: after } : {}) })),
-      );
-      yield (output.Items ?? []).map((item) => this.#read(item));
-      after = output.LastEvaluatedKey;
-    } while (after !== undefined);
+    const pages = queryPages(
+      this.#client,
+      query,
+      (error) => new OutcomesTableError(this.tableName, errorNameOf(error), { cause: error }),
+    );
+    for await (const items of pages) yield items.map((item) => this.#read(item));
   }
 
   /**

@@ -8,8 +8,7 @@ import {
   Metric,
   TreatMissingData,
 } from "aws-cdk-lib/aws-cloudwatch";
-import { DockerImageAsset, Platform } from "aws-cdk-lib/aws-ecr-assets";
-import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
+import { CfnEndpoint, CfnEndpointConfig, type CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
 import {
   CAPACITY_METRIC_DIMENSIONS,
@@ -17,6 +16,7 @@ import {
   SERVER_SETTING_ENTRIES,
   variableOf,
 } from "../../contract/index.js";
+import { adapterModel } from "./adapterModel.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
@@ -197,25 +197,14 @@ export class DecisionEndpoint extends Construct {
     const models: Partial<Record<"cpu" | "gpu", CfnModel>> = {};
     for (const kind of ["gpu", "cpu"] as const) {
       if (!needs.has(kind)) continue;
-      const image = new DockerImageAsset(this, kind === "cpu" ? "CpuImage" : "GpuImage", {
-        directory: props.projectRoot,
-        file: kind === "cpu" ? "adapter/Dockerfile" : "adapter/Dockerfile.gpu",
-        // The images install node-llama-cpp's linux-x64 binaries; SageMaker hosts are x86-64.
-        platform: Platform.LINUX_AMD64,
+      const model = adapterModel(this, {
+        projectRoot: props.projectRoot,
+        image: kind,
+        modelId: kind === "cpu" ? "CpuModel" : "GpuModel",
+        role,
+        modelData,
+        environment: adapterEnvironment(props, kind),
       });
-      image.repository.grantPull(role);
-      const model = new CfnModel(this, kind === "cpu" ? "CpuModel" : "GpuModel", {
-        executionRoleArn: role.roleArn,
-        enableNetworkIsolation: true,
-        primaryContainer: {
-          image: image.imageUri,
-          mode: "SingleModel",
-          ...modelData.container,
-          environment: adapterEnvironment(props, kind),
-        },
-      });
-      // The role's policy (model object, image pull) must exist before SageMaker validates the model.
-      model.node.addDependency(role);
       models[kind] = model;
     }
     const primary = (models.gpu ?? models.cpu) as CfnModel;

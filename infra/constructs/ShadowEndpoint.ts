@@ -1,8 +1,8 @@
 import { type Duration, Stack } from "aws-cdk-lib";
-import { DockerImageAsset, Platform } from "aws-cdk-lib/aws-ecr-assets";
-import { CfnEndpoint, CfnEndpointConfig, CfnModel } from "aws-cdk-lib/aws-sagemaker";
+import { CfnEndpoint, CfnEndpointConfig } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
 import { SERVER_SETTING_ENTRIES, variableOf } from "../../contract/index.js";
+import { adapterModel } from "./adapterModel.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
@@ -57,33 +57,24 @@ export class ShadowEndpoint extends Construct {
       modelKmsKeyArn: props.modelKmsKeyArn,
     });
     // Same directory and Dockerfile as the live endpoint's image: one asset, built once.
-    const image = new DockerImageAsset(this, props.image === "cpu" ? "CpuImage" : "GpuImage", {
-      directory: props.projectRoot,
-      file: props.image === "cpu" ? "adapter/Dockerfile" : "adapter/Dockerfile.gpu",
-      platform: Platform.LINUX_AMD64,
-    });
-    image.repository.grantPull(role);
     const adapter = SERVER_SETTING_ENTRIES;
-    const model = new CfnModel(this, "Model", {
-      executionRoleArn: role.roleArn,
-      enableNetworkIsolation: true,
-      primaryContainer: {
-        image: image.imageUri,
-        mode: "SingleModel",
-        ...modelData.container,
-        environment: {
-          [variableOf(adapter.gpuLayers)]: props.image === "gpu" ? String(props.gpuLayers) : "0",
-          [variableOf(adapter.contextSize)]: String(props.contextSize),
-          [variableOf(adapter.maxInFlight)]: "1",
-          [variableOf(adapter.queueDepth)]: String(props.requestsPerInstance - 1),
-          // Every call of the shadow step is a bulk call: no place is kept for interactive ones.
-          [variableOf(adapter.interactiveReserve)]: "0",
-          [variableOf(adapter.requestTimeoutMs)]: String(props.requestTimeout.toMilliseconds()),
-          ...(props.cpuThreads === "auto" ? {} : { [variableOf(adapter.threads)]: String(props.cpuThreads) }),
-        },
+    const model = adapterModel(this, {
+      projectRoot: props.projectRoot,
+      image: props.image,
+      modelId: "Model",
+      role,
+      modelData,
+      environment: {
+        [variableOf(adapter.gpuLayers)]: props.image === "gpu" ? String(props.gpuLayers) : "0",
+        [variableOf(adapter.contextSize)]: String(props.contextSize),
+        [variableOf(adapter.maxInFlight)]: "1",
+        [variableOf(adapter.queueDepth)]: String(props.requestsPerInstance - 1),
+        // Every call of the shadow step is a bulk call: no place is kept for interactive ones.
+        [variableOf(adapter.interactiveReserve)]: "0",
+        [variableOf(adapter.requestTimeoutMs)]: String(props.requestTimeout.toMilliseconds()),
+        ...(props.cpuThreads === "auto" ? {} : { [variableOf(adapter.threads)]: String(props.cpuThreads) }),
       },
     });
-    model.node.addDependency(role);
     const config = new CfnEndpointConfig(this, "Config", {
       productionVariants: [
         {

@@ -1,12 +1,12 @@
 import { RetryBudget } from "../../functions/common/RetryBudget.js";
 import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
+import { AimdLimit } from "../../functions/flow/AimdLimit.js";
 import { CallLatencyEstimate } from "../../functions/flow/CallLatencyEstimate.js";
 import { AWS_CONSTANTS } from "../awsConstants.js";
 import type { EventQueue } from "../EventQueue.js";
 import type { SeededRandom } from "../SeededRandom.js";
 import type { CallLane, EndpointModel } from "./EndpointModel.js";
 import type { JobLedgerModel } from "./JobLedgerModel.js";
-import { LimiterModel } from "./LimiterModel.js";
 import type { MessagePart, MessageQueue } from "./MessageQueue.js";
 
 /** How a group of lines ended in one invocation. */
@@ -40,7 +40,7 @@ export interface DecideFunctionSinks {
 }
 
 interface FunctionInstance {
-  limiter: LimiterModel;
+  limiter: AimdLimit;
   budget: RetryBudget;
   latency: CallLatencyEstimate;
   waiters: Array<{ startBy: number; grant: () => void; expire: () => void; done: boolean }>;
@@ -59,7 +59,7 @@ const REQUEUE_MAX_SECONDS = 60;
 /**
  * One lane's decide function on simulated time: each invocation splits its batch into groups
  * (one endpoint request each, `linesPerRequest` lines on average) and runs `groupsPerInvocation`
- * of them at once, each call under its function instance's adaptive limit ({@link LimiterModel}),
+ * of them at once, each call under its function instance's adaptive limit (`AimdLimit`, the code's own rule),
  * retried after a 503 or a 5xx with full-jitter backoff (at least Retry-After) while attempts, the
  * deadline and the instance's retry budget (`RetryBudget`, the code's own) allow; a call does not
  * start when the instance's usual answer time (`CallLatencyEstimate`, the code's own) no longer
@@ -151,7 +151,7 @@ export class DecideFunctionModel {
   #newInstance(): FunctionInstance {
     this.coldStarts += 1;
     return {
-      limiter: new LimiterModel({ maxLimit: this.#options.groupsPerInvocation }),
+      limiter: new AimdLimit({ maxLimit: this.#options.groupsPerInvocation }),
       budget: new RetryBudget(),
       latency: new CallLatencyEstimate(),
       waiters: [],
