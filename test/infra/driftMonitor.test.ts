@@ -9,7 +9,7 @@ import { synthVariant } from "./synthVariant.js";
 import { actionsOf, OUTCOMES_TABLE_PROPS, only, resourcesOf, statementsOf } from "./templateQueries.js";
 
 describe("the drift monitor in the CDK app", () => {
-  const { stack, template, findings, error } = synthVariant("cpu");
+  const { stack, template, findings, error } = synthVariant("cpu", { nag: true });
   const [tableId] = only(template, "AWS::DynamoDB::Table", OUTCOMES_TABLE_PROPS);
   const [fnId, fn] = only(template, "AWS::Lambda::Function", {
     Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: DRIFT_METRICS.service }) },

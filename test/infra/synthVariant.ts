@@ -56,20 +56,22 @@ export interface SynthesizedVariant {
   messages: readonly SynthesisMessage[];
 }
 
-const cache = new Map<VariantName, SynthesizedVariant>();
+const cache = new Map<string, SynthesizedVariant>();
 
 /**
- * Synthesizes a variant as `cdk synth` does (feature flags of cdk.json, CloudFormation validation)
- * with cdk-nag's AwsSolutions pack registered, once per test process: the tests only read the
- * result. cdk-nag adds its findings to the validation report and leaves the template as it is (the
- * templates with and without it compared equal for every variant; it adds under a second of CPU),
- * so the tests that read the template and the cdk-nag tests share one synth per variant.
+ * Synthesizes a variant as `cdk synth` does (feature flags of cdk.json, CloudFormation validation,
+ * cdk-nag with `nag: true`), once per test process: the tests only read the result. cdk-nag adds
+ * its findings to the validation report and leaves the template as it is (with and without it the
+ * templates compared equal for every variant), so a test that does not ask for cdk-nag takes a
+ * synth made with it when the process has one (the unit run loads many infra files into one
+ * process). It does not register cdk-nag otherwise: loading it costs about 2 s of CPU.
  */
-export function synthVariant(name: VariantName): SynthesizedVariant {
-  const cached = cache.get(name);
+export function synthVariant(name: VariantName, options: { nag?: boolean } = {}): SynthesizedVariant {
+  const nag = options.nag === true;
+  const cached = cache.get(`${name}:nag`) ?? (nag ? undefined : cache.get(name));
   if (cached !== undefined) return cached;
-  const result = synthOnce({ context: VARIANTS[name], nag: true });
-  cache.set(name, result);
+  const result = synthOnce({ context: VARIANTS[name], nag });
+  cache.set(nag ? `${name}:nag` : name, result);
   return result;
 }
 
