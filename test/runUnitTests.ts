@@ -119,7 +119,9 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     Math.min(UNIT_SHARDS, files.length),
     readWeights(root),
     sharedProcessFolderOf,
-  );
+    // A list can be empty when a group holds all the files asked for: `node --test` without files
+    // would look for every test file itself.
+  ).filter((shard) => shard.length > 0);
   const dir = mkdtempSync(join(tmpdir(), "decisions-unit-"));
   const started = performance.now();
   const reports = shards.map((_, index) => ({
