@@ -40,6 +40,18 @@ export function findUnitTestFiles(root: string): string[] {
     .sort();
 }
 
+/**
+ * Folders whose unit tests run in one process together: they share what a process builds once
+ * (the infra tests' synthesized CDK app variants, `test/infra/synthVariant.ts`), which each
+ * process would otherwise load and synthesize again.
+ */
+export const SHARED_PROCESS_FOLDERS = ["test/infra/"] as const;
+
+/** The folder of {@link SHARED_PROCESS_FOLDERS} a file is under, if any. */
+export function sharedProcessFolderOf(file: string): string | undefined {
+  return SHARED_PROCESS_FOLDERS.find((folder) => file.startsWith(folder));
+}
+
 /** Test processes the unit run starts: one per core of the machines this runs on (two here). */
 export const UNIT_SHARDS = 2;
 
@@ -102,7 +114,14 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     process.exit(2);
   }
   const files = asked.length > 0 ? asked : findUnitTestFiles(root);
-  const shards = splitEvenly(files, Math.min(UNIT_SHARDS, files.length), readWeights(root));
+  const shards = splitEvenly(
+    files,
+    Math.min(UNIT_SHARDS, files.length),
+    readWeights(root),
+    sharedProcessFolderOf,
+    // A list can be empty when a group holds all the files asked for: `node --test` without files
+    // would look for every test file itself.
+  ).filter((shard) => shard.length > 0);
   const dir = mkdtempSync(join(tmpdir(), "decisions-unit-"));
   const started = performance.now();
   const reports = shards.map((_, index) => ({

@@ -36,6 +36,23 @@ describe("the order of npm test's files", () => {
     );
   });
 
+  it("keeps the files of a group in one list, weighing the group as its files together", () => {
+    const weights = {
+      "test/a.test.ts": 10,
+      "test/infra/b.test.ts": 6,
+      "test/infra/c.test.ts": 5,
+      "test/d.test.ts": 1,
+    };
+    const groupOf = (file: string) => (file.startsWith("test/infra/") ? "infra" : undefined);
+
+    const lists = splitEvenly(Object.keys(weights), 2, weights, groupOf);
+
+    assert.deepEqual(lists, [
+      ["test/infra/b.test.ts", "test/infra/c.test.ts"],
+      ["test/a.test.ts", "test/d.test.ts"],
+    ]);
+  });
+
   it("records weights only for test files that exist", () => {
     const files = new Set(findTestFiles(ROOT));
 

@@ -45,19 +45,32 @@ export function heaviestFirst(
 /**
  * Splits `files` into `count` lists whose weights are as even as a greedy split makes them (each
  * file, heaviest first, goes to the lightest list so far); each list keeps heaviest first.
+ *
+ * Files for which `groupOf` names a group go into one list together (the group weighs what its
+ * files weigh): the unit run loads a list into one process, where files of a group share what
+ * they build once per process (the infra tests' synthesized CDK app).
  */
 export function splitEvenly(
   files: readonly string[],
   count: number,
   recorded: Readonly<Record<string, number>>,
+  groupOf: (file: string) => string | undefined = () => undefined,
 ): string[][] {
-  const lists = Array.from({ length: count }, () => ({ files: [] as string[], seconds: 0 }));
+  const units = new Map<string, { files: string[]; seconds: number }>();
   for (const file of heaviestFirst(files, recorded)) {
-    const lightest = lists.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    lightest.files.push(file);
-    lightest.seconds += weightOf(file, recorded);
+    const key = groupOf(file) ?? `file:${file}`;
+    const unit = units.get(key) ?? { files: [], seconds: 0 };
+    unit.files.push(file);
+    unit.seconds += weightOf(file, recorded);
+    units.set(key, unit);
   }
-  return lists.map((list) => list.files);
+  const lists = Array.from({ length: count }, () => ({ files: [] as string[], seconds: 0 }));
+  for (const unit of [...units.values()].sort((a, b) => b.seconds - a.seconds)) {
+    const lightest = lists.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.files.push(...unit.files);
+    lightest.seconds += unit.seconds;
+  }
+  return lists.map((list) => heaviestFirst(list.files, recorded));
 }
 
 /** The path of the recorded weights, relative to the repository root. */

@@ -695,12 +695,16 @@ describe("DecisionsStack incident rule", () => {
   });
 
   it("does not warn when a policy maps them", () => {
-    const synthesised = synthDecisionsStack();
-    try {
-      Annotations.fromStack(synthesised.stack).hasNoWarning("*", Match.stringLikeRegexp("no policy maps"));
-    } finally {
-      synthesised.dispose();
-    }
+    // cdk.json as it is (the shared synth): its assembly's messages, as Annotations.fromStack reads them.
+    const { messages } = synthVariant("cpu");
+
+    const warnings = messages
+      .filter((message) => message.level === "warning")
+      .map((message) => String(message.entry.data));
+    assert.deepEqual(
+      warnings.filter((text) => /no policy maps/.test(text)),
+      [],
+    );
   });
 });
 

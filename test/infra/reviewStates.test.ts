@@ -3,21 +3,14 @@
  * the bucket and prefix, may only put objects under that prefix, and the bucket expires them.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { Match, type Template } from "aws-cdk-lib/assertions";
+import { describe, it } from "node:test";
+import { Match } from "aws-cdk-lib/assertions";
 import { REVIEW_STATES_PREFIX, REVIEW_STATES_RETENTION_DAYS } from "../../infra/constructs/IngestBucket.js";
-import { synthDecisionsStack } from "./synthDecisionsStack.js";
+import { synthVariant } from "./synthVariant.js";
 
 describe("review states in the CDK app", () => {
-  let template: Template;
-  let dispose: () => void;
-
-  before(() => {
-    const synthesised = synthDecisionsStack();
-    template = synthesised.template;
-    dispose = () => synthesised.dispose();
-  });
-  after(() => dispose?.());
+  // cdk.json as it is: the synth the other infra tests of this process share.
+  const { template } = synthVariant("cpu");
 
   it("expires the states under their prefix of the ingest bucket", () => {
     assert.equal(REVIEW_STATES_PREFIX, "review-states/");

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "aws-cdk-lib/assertions";
+import type { SynthesisMessage } from "aws-cdk-lib/cx-api";
 import type { DecisionsStack } from "../../infra/index.js";
 import { type SynthOptions, synthDecisionsStack } from "./synthDecisionsStack.js";
 
@@ -51,21 +52,26 @@ export interface SynthesizedVariant {
   findings: readonly ValidationFinding[];
   /** What `app.synth()` threw (a validation failure), if anything. */
   error: Error | undefined;
+  /** The stack's annotations (errors, warnings, info) in the cloud assembly; none when synth threw. */
+  messages: readonly SynthesisMessage[];
 }
 
 const cache = new Map<string, SynthesizedVariant>();
 
 /**
  * Synthesizes a variant as `cdk synth` does (feature flags of cdk.json, CloudFormation validation,
- * cdk-nag with `nag: true`), once per test process: CDK synth takes tens of seconds, and the
- * tests of one file only read the result.
+ * cdk-nag with `nag: true`), once per test process: the tests only read the result. cdk-nag adds
+ * its findings to the validation report and leaves the template as it is (with and without it the
+ * templates compared equal for every variant), so a test that does not ask for cdk-nag takes a
+ * synth made with it when the process has one (the unit run loads many infra files into one
+ * process). It does not register cdk-nag otherwise: loading it costs about 2 s of CPU.
  */
 export function synthVariant(name: VariantName, options: { nag?: boolean } = {}): SynthesizedVariant {
-  const key = `${name}:${options.nag === true}`;
-  const cached = cache.get(key);
+  const nag = options.nag === true;
+  const cached = cache.get(`${name}:nag`) ?? (nag ? undefined : cache.get(name));
   if (cached !== undefined) return cached;
-  const result = synthOnce({ context: VARIANTS[name], nag: options.nag === true });
-  cache.set(key, result);
+  const result = synthOnce({ context: VARIANTS[name], nag });
+  cache.set(nag ? `${name}:nag` : name, result);
   return result;
 }
 
@@ -75,11 +81,11 @@ export function synthOnce(options: SynthOptions): SynthesizedVariant {
   try {
     let error: Error | undefined;
     let template: Template | undefined;
+    let messages: readonly SynthesisMessage[] = [];
     try {
-      const assembly = synthesised.app.synth();
-      template = Template.fromJSON(
-        assembly.getStackArtifact(synthesised.stack.artifactId).template as Record<string, unknown>,
-      );
+      const artifact = synthesised.app.synth().getStackArtifact(synthesised.stack.artifactId);
+      template = Template.fromJSON(artifact.template as Record<string, unknown>);
+      messages = artifact.messages;
     } catch (caught) {
       error = caught as Error;
     }
@@ -88,6 +94,7 @@ export function synthOnce(options: SynthOptions): SynthesizedVariant {
       template: template ?? Template.fromStack(synthesised.stack),
       findings: readFindings(synthesised.outdir),
       error,
+      messages,
     };
   } finally {
     synthesised.dispose();

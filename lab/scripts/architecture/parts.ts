@@ -54,7 +54,7 @@ export const PARTS: readonly Part[] = [
     name: "functions",
     what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the review console's API and its Lambda entry (`reviewConsole/`), the endpoint client, the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), used alike by the functions, the console API, the operators' commands and the local stack, the failure-record and state-archive stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
     imports: [{ part: "contract" }],
-    note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.test.ts`)",
+    note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.integration.test.ts`)",
   },
   {
     name: "policies",

@@ -9,13 +9,13 @@ import {
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
-  SQSClient,
+  type SQSClient,
 } from "@aws-sdk/client-sqs";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
-import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
-import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
+import type { Fauxqs } from "../../../local/services/startFauxqs.js";
+import { type LocalSqs, startLocalSqs } from "../../support/startLocalSqs.js";
 
 function capture() {
   let out = "";
@@ -42,6 +42,15 @@ async function receiveAll(sqs: SQSClient, queueUrl: string, visibility: number):
     messages.push(...output.Messages);
   }
 }
+
+// One fauxqs for the file: each test makes queues of its own names.
+let local: LocalSqs;
+before(async () => {
+  local = await startLocalSqs();
+});
+after(async () => {
+  await local?.stop();
+});
 
 describe("decisions dlq (fauxqs)", () => {
   let fauxqs: Fauxqs;
@@ -79,19 +88,8 @@ describe("decisions dlq (fauxqs)", () => {
     return queue;
   };
 
-  before(async () => {
-    fauxqs = await startFauxqs();
-    sqs = new SQSClient({
-      endpoint: fauxqs.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-      useQueueUrlAsEndpoint: false,
-    });
-  });
-
-  after(async () => {
-    sqs?.destroy();
-    await fauxqs?.stop();
+  before(() => {
+    ({ fauxqs, sqs } = local);
   });
 
   it("lists each dead letter with its item, receive count and reason, and leaves it in the DLQ", async () => {
@@ -233,13 +231,7 @@ describe("decisions dlq --lane --up-info (fauxqs)", () => {
   const lanes: Partial<Record<"interactive" | "bulk", WorkQueue>> = {};
 
   before(async () => {
-    fauxqs = await startFauxqs();
-    sqs = new SQSClient({
-      endpoint: fauxqs.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-      useQueueUrlAsEndpoint: false,
-    });
+    ({ fauxqs, sqs } = local);
     for (const lane of ["interactive", "bulk"] as const) {
       lanes[lane] = await createWorkQueue(sqs, {
         name: `lanes-${lane}`,
@@ -274,8 +266,6 @@ describe("decisions dlq --lane --up-info (fauxqs)", () => {
   });
 
   after(async () => {
-    sqs?.destroy();
-    await fauxqs?.stop();
     if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   });
 

@@ -28,12 +28,13 @@ describe("decisions jevbench", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("answers all 231 public cases validly on a generated tiny-qwen3 and writes the report with its charts", async () => {
+  it("answers all 231 public cases validly on a generated tiny-qwen3 in direct-options-v1 (no --layout given) and writes the report with its charts", async () => {
     const stdout = capture();
     const stderr = capture();
     const out = join(dir, "all");
 
-    // One run, all cases: the default model is the generated tiny-qwen3.
+    // One run, all cases: the default model is the generated tiny-qwen3, the default layout
+    // direct-options-v1 (one model load for both: each run of the command loads the model anew).
     const code = await createJevBenchCommand({ stdout, stderr }).run(["--out", out, "--threads", "2"]);
 
     assert.equal(code, 0, stderr.text());
@@ -67,6 +68,7 @@ describe("decisions jevbench", () => {
     const markdown = await readFile(join(out, "jevbench.md"), "utf8");
     assert.match(markdown, /\| valid responses \| 231\/231 \|/);
     assert.match(markdown, /\(reliability\.svg\)/);
+    assert.match(markdown, /; layout direct-options-v1;/);
     assert.match(stdout.text(), /^valid 231\/231, accuracy \d+\/231/);
   });
 
@@ -91,21 +93,6 @@ describe("decisions jevbench", () => {
     assert.match(markdown, /; layout question-first-v1;/);
     assert.match(markdown, /\| prompt_version answered \| question-first-v1 × 2 \|/);
     assert.match(stdout.text(), /^valid 2\/2, .*, layout question-first-v1$/m);
-  });
-
-  it("keeps direct-options-v1 as the layout when --layout is not given", async () => {
-    const stderr = capture();
-    const out = join(dir, "default-layout");
-
-    const code = await createJevBenchCommand({ stdout: capture(), stderr }).run([
-      ...["--out", out, "--threads", "2", "--limit", "2"],
-    ]);
-
-    assert.equal(code, 0, stderr.text());
-    const { run, summary } = JSON.parse(await readFile(join(out, "jevbench.json"), "utf8"));
-    assert.equal(run.layout, "direct-options-v1");
-    assert.deepEqual(summary.prompt_versions, { "direct-options-v1": 2 });
-    assert.match(await readFile(join(out, "jevbench.md"), "utf8"), /; layout direct-options-v1;/);
   });
 
   it("runs the same cases in each of several layouts and writes them side by side", async () => {

@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createCompareCommand } from "../../../cli/commands/compareCommand.js";
 import { createShadowCommand } from "../../../cli/commands/shadowCommand.js";
 import {
@@ -21,13 +20,15 @@ import {
   type ShadowResult,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
-import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+import type { DynamoDbLocal } from "../../../local/index.js";
+import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 const TABLE = "outcomes";
 const POLICY = "ticket-routing";
 
 describe("decisions shadow report and decisions compare (integration)", () => {
+  let tables: LocalTables;
   let dynamo: DynamoDbLocal;
   let documents: DynamoDBDocumentClient;
   let policy: Policy;
@@ -91,14 +92,8 @@ describe("decisions shadow report and decisions compare (integration)", () => {
   }
 
   before(async () => {
-    dynamo = await startDynamoDbLocal({ env: process.env });
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-    });
-    documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-    await client.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
+    tables = await startLocalTables({ tables: [outcomesTableDefinition(TABLE)] });
+    ({ dynamo, documents } = tables);
     policy = (await loadPolicies(POLICIES)).get(POLICY) as Policy;
     folder = await mkdtemp(join(tmpdir(), "shadow-report-"));
 
@@ -149,8 +144,7 @@ describe("decisions shadow report and decisions compare (integration)", () => {
   });
 
   after(async () => {
-    documents?.destroy();
-    await dynamo?.stop();
+    await tables?.stop();
     if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   });
 

@@ -1,29 +1,24 @@
 /** The capacity controller's queue reader on fauxqs: visible messages per lane, in-flight ones not counted. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { SqsBacklogReader } from "../../../functions/capacityController/index.js";
 import { createWorkQueue } from "../../../local/eventSource/createWorkQueue.js";
-import { LOCAL_CREDENTIALS } from "../../../local/index.js";
-import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import type { Fauxqs } from "../../../local/services/startFauxqs.js";
+import { type LocalSqs, startLocalSqs } from "../../support/startLocalSqs.js";
 
 describe("SqsBacklogReader on fauxqs (integration)", () => {
+  let local: LocalSqs;
   let fauxqs: Fauxqs;
   let sqs: SQSClient;
 
   before(async () => {
-    fauxqs = await startFauxqs();
-    sqs = new SQSClient({
-      endpoint: fauxqs.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-      useQueueUrlAsEndpoint: false,
-    });
+    local = await startLocalSqs();
+    ({ fauxqs, sqs } = local);
   });
 
   after(async () => {
-    sqs?.destroy();
-    await fauxqs?.stop();
+    await local?.stop();
   });
 
   it("reads each lane's visible messages from its own queue, leaving out those received and in flight", async () => {

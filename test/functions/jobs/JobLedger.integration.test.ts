@@ -1,8 +1,6 @@
 /** The jobs table's counting on DynamoDB Local: each line once, whatever is written twice. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { Deadline } from "../../../functions/common/Deadline.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { JobLedger, jobsTableDefinition } from "../../../functions/jobs/index.js";
@@ -12,59 +10,27 @@ import {
   OutcomeStore,
   outcomesTableDefinition,
 } from "../../../functions/outcomes/index.js";
-import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+import { jobLineOutcome } from "../../support/jobLineOutcome.js";
+import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
 const at = "2026-12-01T23:00:00.000Z";
 const deadline = () => new Deadline(Date.now() + 30_000);
 
-function outcome(jobId: string, line: number, id: string, status: Outcome["status"]): Outcome {
-  return {
-    policy: "ticket-routing",
-    id,
-    policy_status: `ticket-routing#${status}`,
-    status,
-    ...(status === "rejected"
-      ? { reason: "bad" }
-      : {
-          answers: {
-            queue: {
-              answer: "billing",
-              probability: 0.9,
-              distribution: { billing: 0.9, legal: 0.1 },
-              threshold: 0.5,
-              source: "model" as const,
-            },
-          },
-        }),
-    rules_fired: [],
-    policy_version: 3,
-    model: "tiny",
-    source: { kind: "sqs", message_id: `m-${line}`, job_id: jobId, line },
-    created_at: at,
-    updated_at: at,
-  };
-}
+const outcome = (jobId: string, line: number, id: string, status: Outcome["status"]): Outcome =>
+  jobLineOutcome(jobId, line, id, status, at);
 
 describe("JobLedger on DynamoDB Local (integration)", () => {
-  let dynamo: DynamoDbLocal;
-  let client: DynamoDBClient;
+  let tables: LocalTables;
   let ledger: JobLedger;
   let store: OutcomeStore;
   const ended: string[] = [];
 
   before(async () => {
-    dynamo = await startDynamoDbLocal({ env: process.env });
-    client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
+    tables = await startLocalTables({
+      tables: [outcomesTableDefinition("outcomes"), jobsTableDefinition("jobs")],
       maxAttempts: 1,
     });
-    await client.send(new CreateTableCommand(outcomesTableDefinition("outcomes")));
-    await client.send(new CreateTableCommand(jobsTableDefinition("jobs")));
-    const documents = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true },
-    });
+    const { documents } = tables;
     const retry = new RetryPolicy({ maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20 });
     ledger = new JobLedger({
       client: documents,
@@ -79,8 +45,7 @@ describe("JobLedger on DynamoDB Local (integration)", () => {
   });
 
   after(async () => {
-    client?.destroy();
-    await dynamo?.stop();
+    await tables?.stop();
   });
 
   it("counts a redelivered line once, a repeated id once under the standing status, a dead letter once, and triggers once", async () => {

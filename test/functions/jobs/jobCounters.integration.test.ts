@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { JOB_COUNTER_SHARDS } from "../../../contract/jobs/jobsTableKeys.js";
 import { Deadline } from "../../../functions/common/Deadline.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
@@ -17,63 +17,28 @@ import {
   OutcomeStore,
   outcomesTableDefinition,
 } from "../../../functions/outcomes/index.js";
-import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+import { jobLineOutcome } from "../../support/jobLineOutcome.js";
+import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
 const at = "2026-12-03T10:00:00.000Z";
 const deadline = () => new Deadline(Date.now() + 60_000);
 
-function outcome(jobId: string, line: number, id: string, status: "decided" | "rejected"): Outcome {
-  return {
-    policy: "ticket-routing",
-    id,
-    policy_status: `ticket-routing#${status}`,
-    status,
-    ...(status === "rejected"
-      ? { reason: "bad" }
-      : {
-          answers: {
-            queue: {
-              answer: "billing",
-              probability: 0.9,
-              distribution: { billing: 0.9, legal: 0.1 },
-              threshold: 0.5,
-              source: "model" as const,
-            },
-          },
-        }),
-    rules_fired: [],
-    policy_version: 3,
-    model: "tiny",
-    source: { kind: "sqs", message_id: `m-${line}`, job_id: jobId, line },
-    created_at: at,
-    updated_at: at,
-  };
-}
+const outcome = (jobId: string, line: number, id: string, status: "decided" | "rejected"): Outcome =>
+  jobLineOutcome(jobId, line, id, status, at);
 
-/** A simulated crash: the process stops after the line's transaction, before its end check. */
 class SimulatedCrash extends Error {
   override name = "SimulatedCrash";
 }
 
 describe("the job's counters on DynamoDB Local (integration)", () => {
-  let dynamo: DynamoDbLocal;
-  const clients: DynamoDBClient[] = [];
+  let tables: LocalTables;
   let documents: DynamoDBDocumentClient;
   const retry = new RetryPolicy({ maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 50 });
   const ended: string[] = [];
 
-  const newClient = () => {
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 1,
-    });
-    clients.push(client);
-    return client;
-  };
-  const documentsOf = (client: DynamoDBClient) =>
-    DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  /** Another client on DynamoDB Local (a second writer), destroyed with the others after the tests. */
+  const newClient = () => tables.newClient();
+  const documentsOf = (client: DynamoDBClient) => tables.documentsOf(client);
   const ledgerOn = (client: DynamoDBDocumentClient) =>
     new JobLedger({
       client,
@@ -95,16 +60,15 @@ describe("the job's counters on DynamoDB Local (integration)", () => {
     ).Item;
 
   before(async () => {
-    dynamo = await startDynamoDbLocal({ env: process.env });
-    const client = newClient();
-    await client.send(new CreateTableCommand(outcomesTableDefinition("outcomes")));
-    await client.send(new CreateTableCommand(jobsTableDefinition("jobs")));
-    documents = documentsOf(client);
+    tables = await startLocalTables({
+      tables: [outcomesTableDefinition("outcomes"), jobsTableDefinition("jobs")],
+      maxAttempts: 1,
+    });
+    documents = tables.documents;
   });
 
   after(async () => {
-    for (const client of clients) client.destroy();
-    await dynamo?.stop();
+    await tables?.stop();
   });
 
   it("creates the job record with its counters, all zero, once", async () => {

@@ -7,8 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import { FailureRecordStore } from "../../../functions/failures/index.js";
 import {
@@ -23,15 +22,15 @@ import {
 import { applyPolicy, loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
 import { ReviewApi } from "../../../functions/reviewConsole/api/ReviewApi.js";
 import { OUTCOME_EVENTS_PATTERN } from "../../../infra/constructs/OutcomesTable.js";
-import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { exportOutcomes } from "../../../operations/outcomes/index.js";
+import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 const TABLE = "outcomes";
 const POLICY = "ticket-routing";
 
 describe("shadow records on DynamoDB Local (integration)", () => {
-  let dynamo: DynamoDbLocal;
+  let tables: LocalTables;
   let documents: DynamoDBDocumentClient;
   let policies: PolicySet;
   let policy: Policy;
@@ -59,14 +58,8 @@ describe("shadow records on DynamoDB Local (integration)", () => {
     );
 
   before(async () => {
-    dynamo = await startDynamoDbLocal({ env: process.env });
-    const client = new DynamoDBClient({
-      endpoint: dynamo.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-    });
-    documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-    await client.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
+    tables = await startLocalTables({ tables: [outcomesTableDefinition(TABLE)] });
+    ({ documents } = tables);
     policies = await loadPolicies(POLICIES);
     policy = policies.get(POLICY) as Policy;
     shadows = new ShadowRecordStore({ client: documents, tableName: TABLE, clock });
@@ -87,8 +80,7 @@ describe("shadow records on DynamoDB Local (integration)", () => {
   });
 
   after(async () => {
-    documents?.destroy();
-    await dynamo?.stop();
+    await tables?.stop();
   });
 
   it("writes a candidate's result and failure and lists them by policy, time and candidate, the newest per item", async () => {
