@@ -11,7 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { ApiError, call, itemApiPath, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
 import { DriftSection } from "./drift.js";
-import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
+import type { ItemView, PolicyStats, QueueItem, QueuePage } from "./types.js";
 
 type Route =
   | { page: "queue" }
@@ -146,13 +146,13 @@ function QueuePage({
   const [error, setError] = useState<string | undefined>();
   const [selected, setSelected] = useState(0);
   // Under a worth order: the window of waiting items the server ordered (the order's bound).
-  const [orderWindow, setOrderWindow] = useState<QueueAnswer["window"]>();
+  const [orderWindow, setOrderWindow] = useState<QueuePage["window"]>();
   useEffect(() => {
     setItems(undefined);
     setOrderWindow(undefined);
     setError(undefined);
     setSearched(undefined);
-    call<QueueAnswer>(queuePath(filters)).then(
+    call<QueuePage>(queuePath(filters)).then(
       (page) => {
         setItems(page.items);
         setNext(page.next);
@@ -165,7 +165,7 @@ function QueuePage({
   }, [filters]);
   const more = useCallback(() => {
     if (next === undefined) return;
-    call<QueueAnswer>(queuePath(filters, next)).then(
+    call<QueuePage>(queuePath(filters, next)).then(
       (page) => {
         setItems((old) => [...(old ?? []), ...page.items]);
         setNext(page.next);
