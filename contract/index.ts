@@ -160,6 +160,14 @@ export {
   type ReviewOrderKey,
   reviewWorth,
 } from "./outcome/reviewOrder.js";
+export type {
+  ItemView,
+  PolicyStats,
+  QuestionStats,
+  QueueItem,
+  QueuePage,
+  WorthWindow,
+} from "./outcome/reviewViews.js";
 export {
   CANDIDATE_NAME_PATTERN,
   isShadowRecordKey,

@@ -4,15 +4,9 @@
  * Lambda entry behind API Gateway's HTTP API. The page that calls it is `console/web`.
  */
 
+export type { ItemView, PolicyStats, QueueItem, QueuePage } from "../../contract/outcome/reviewViews.js";
 export { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./api/errors.js";
-export {
-  type ItemView,
-  type QueueItem,
-  type QueuePage,
-  ReviewApi,
-  type ReviewApiOptions,
-  type StateArchive,
-} from "./api/ReviewApi.js";
+export { ReviewApi, type ReviewApiOptions, type StateArchive } from "./api/ReviewApi.js";
 export { REVIEWERS_GROUP, type Reviewer, reviewerFromClaims } from "./api/reviewerOf.js";
 export {
   type ReviewHttpRequest,

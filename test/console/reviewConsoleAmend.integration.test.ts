@@ -7,25 +7,19 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { Browser, Page } from "playwright-core";
-import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
-import { loadPolicies } from "../../functions/policy/index.js";
-import { ReviewApi } from "../../functions/reviewConsole/index.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
-import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
+import type { ReviewServer } from "../../local/services/startReviewServer.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
+import { type ReviewConsoleTables, startReviewConsoleTables } from "../support/startReviewConsoleTables.js";
 import { waitingOutcome } from "../support/waitingOutcome.js";
 
 const skip = browserSkipReason();
-const POLICIES = new URL("../../policies", import.meta.url).pathname;
 const POLICY = "ticket-routing";
 const TABLE = "outcomes";
 
 describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }, () => {
-  let ddbLocal: DynamoDbLocal;
+  let local: ReviewConsoleTables;
   let doc: DynamoDBDocumentClient;
   let server: ReviewServer;
   let browser: Browser;
@@ -83,27 +77,15 @@ describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }
   };
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal({ env: process.env });
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: ddbLocal.endpoint,
-        region: "us-east-1",
-        credentials: LOCAL_CREDENTIALS,
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    );
-    await doc.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
-    server = await startReviewServer({
-      api: new ReviewApi({ client: doc, tableName: TABLE, policies: await loadPolicies(POLICIES) }),
-    });
+    local = await startReviewConsoleTables();
+    doc = local.doc;
+    ({ server } = await local.serve([], { table: TABLE }));
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    doc?.destroy();
-    await ddbLocal?.stop();
+    await local?.stop();
   });
 
   it("amends a reviewed item: any question is answerable, and the change is stored as an amendment beside the first review", async () => {

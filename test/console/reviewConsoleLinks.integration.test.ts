@@ -6,20 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { Browser, Page } from "playwright-core";
-import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
-import { loadPolicies } from "../../functions/policy/index.js";
-import { ReviewApi } from "../../functions/reviewConsole/index.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
-import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
+import type { ReviewServer } from "../../local/services/startReviewServer.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
+import { type ReviewConsoleTables, startReviewConsoleTables } from "../support/startReviewConsoleTables.js";
 import { waitingOutcome } from "../support/waitingOutcome.js";
 
 const skip = browserSkipReason();
-const POLICIES = new URL("../../policies", import.meta.url).pathname;
 const POLICY = "ticket-routing";
 const TABLE = "outcomes";
 
@@ -38,40 +32,24 @@ function watch(page: Page): string[] {
 }
 
 describe("the review console's links in Chromium (DynamoDB Local)", { skip }, () => {
-  let ddbLocal: DynamoDbLocal;
+  let local: ReviewConsoleTables;
   let doc: DynamoDBDocumentClient;
   let server: ReviewServer;
   let browser: Browser;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal({ env: process.env });
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: ddbLocal.endpoint,
-        region: "us-east-1",
-        credentials: LOCAL_CREDENTIALS,
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    );
-    await doc.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
-    for (const [index, id] of ["..", ".", "plain"].entries())
-      await doc.send(
-        new PutCommand({
-          TableName: TABLE,
-          Item: waitingOutcome(POLICY, id, `2026-12-01T10:00:0${index}.000Z`),
-        }),
-      );
-    server = await startReviewServer({
-      api: new ReviewApi({ client: doc, tableName: TABLE, policies: await loadPolicies(POLICIES) }),
-    });
+    local = await startReviewConsoleTables();
+    doc = local.doc;
+    ({ server } = await local.serve(
+      ["..", ".", "plain"].map((id, index) => waitingOutcome(POLICY, id, `2026-12-01T10:00:0${index}.000Z`)),
+      { table: TABLE },
+    ));
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    doc?.destroy();
-    await ddbLocal?.stop();
+    await local?.stop();
   });
 
   for (const id of ["..", "."]) {

@@ -7,20 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Browser, Page } from "playwright-core";
-import { outcomesTableDefinition, type StoredOutcome } from "../../functions/outcomes/index.js";
-import { loadPolicies } from "../../functions/policy/index.js";
-import { ReviewApi } from "../../functions/reviewConsole/index.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
-import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
+import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { ReviewServer } from "../../local/services/startReviewServer.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
+import { type ReviewConsoleTables, startReviewConsoleTables } from "../support/startReviewConsoleTables.js";
 import { waitingOutcome } from "../support/waitingOutcome.js";
 
 const skip = browserSkipReason();
-const POLICIES = new URL("../../policies", import.meta.url).pathname;
 const TABLE = "outcomes";
 /** Items waiting: the console shows 25 a page, so "Load more" is needed for the rest. */
 const COUNT = 30;
@@ -50,40 +44,20 @@ async function rowIds(page: Page): Promise<string[]> {
 }
 
 describe("the review console's queue orders in Chromium (DynamoDB Local)", { skip }, () => {
-  let ddbLocal: DynamoDbLocal;
-  let doc: DynamoDBDocumentClient;
+  let local: ReviewConsoleTables;
   let server: ReviewServer;
   let browser: Browser;
   const outcomes = Array.from({ length: COUNT }, (_, index) => item(index));
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal({ env: process.env });
-    doc = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: ddbLocal.endpoint,
-        region: "us-east-1",
-        credentials: LOCAL_CREDENTIALS,
-      }),
-      { marshallOptions: { removeUndefinedValues: true } },
-    );
-    await doc.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
-    for (let at = 0; at < outcomes.length; at += 25)
-      await doc.send(
-        new BatchWriteCommand({
-          RequestItems: { [TABLE]: outcomes.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-    server = await startReviewServer({
-      api: new ReviewApi({ client: doc, tableName: TABLE, policies: await loadPolicies(POLICIES) }),
-    });
+    local = await startReviewConsoleTables();
+    ({ server } = await local.serve(outcomes, { table: TABLE }));
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await server?.stop();
-    doc?.destroy();
-    await ddbLocal?.stop();
+    await local?.stop();
   });
 
   /** The ids in the order `key` sorts them (ascending), ties never occur here. */

@@ -1,5 +1,12 @@
 import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { type ReviewOrder, reviewWorth } from "../../../contract/outcome/reviewOrder.js";
+import type {
+  ItemView,
+  PolicyStats,
+  QueueItem,
+  QueuePage,
+  WorthWindow,
+} from "../../../contract/outcome/reviewViews.js";
 import type { PolicyDriftReport } from "../../drift/index.js";
 import {
   OUTCOMES_TABLE_KEYS,
@@ -14,10 +21,10 @@ import {
 import type { Policy, PolicySet } from "../../policy/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
-import { type PolicyStats, summarizePolicyStats } from "./policyStats.js";
+import { summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
 import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
-import { readReviewQueueByWorth, type WorthWindow } from "./reviewQueueByWorth.js";
+import { readReviewQueueByWorth } from "./reviewQueueByWorth.js";
 
 /** Where the whole state of an item waiting for review is kept, by its sha256 (optional). */
 export interface StateArchive {
@@ -64,63 +71,6 @@ export interface QueueFilter {
   limit?: number;
   /** The queue's order (see `REVIEW_ORDERS`). Default `newest`. */
   order?: ReviewOrder;
-}
-
-/** One row of the queue page. */
-export interface QueueItem {
-  policy: string;
-  id: string;
-  updated_at: string;
-  created_at: string;
-  /** The questions standing on their fallback. */
-  open_questions: string[];
-  rules: string[];
-  reason?: string;
-  state_preview?: string;
-  /** An audit item (decided automatically, sent to review for an unbiased label). */
-  audit?: boolean;
-  /** Under a worth order: the item's worth (`margin`: distance to the threshold; `entropy`: minus the normalised entropy). */
-  worth?: number;
-}
-
-/** One page of the queue. */
-export interface QueuePage {
-  items: QueueItem[];
-  /** The `before` of the next page; absent once every waiting item was listed. */
-  next?: string;
-  /** Index entries this request read. */
-  read: number;
-  /** The read bound (or, under a worth order, the window's end) stopped this page before it was full: more may match after `next`. */
-  cut?: true;
-  /** The order the page is listed in. */
-  order: ReviewOrder;
-  /** Under a worth order: the window of waiting entries the order was computed over (its bound). */
-  window?: WorthWindow;
-}
-
-/** Everything the item page shows. */
-export interface ItemView {
-  outcome: StoredOutcome;
-  policy: {
-    name: string;
-    version: string;
-    description: string;
-    questions: {
-      id: string;
-      type: string;
-      instructions: string;
-      threshold: number;
-      fallback: string | number | boolean;
-      /** The options in order, each with its description where the policy gives one. */
-      options: { label: string; description?: string }[];
-    }[];
-    rules: { name: string; description?: string; effect: string }[];
-  };
-  /** The questions a reviewer must answer: those standing on their fallback. */
-  open_questions: string[];
-  state: { text: string; complete: boolean; bytes?: number };
-  /** Every review of the item, oldest first. */
-  history: NonNullable<StoredOutcome["review"]>[];
 }
 
 /**

@@ -1,33 +1,9 @@
+import type { PolicyStats, QuestionStats } from "../../../contract/outcome/reviewViews.js";
 import type { StoredOutcome } from "../../outcomes/index.js";
 import type { Policy } from "../../policy/index.js";
 
 /** How many confidence bins the histogram and the reliability diagram use. */
 export const CONFIDENCE_BINS = 10;
-
-/** What the console draws for one policy. */
-export interface PolicyStats {
-  policy: string;
-  /** Outcomes read (the newest first, at most the limit asked). */
-  outcomes: number;
-  /** Per UTC day of `created_at`: outcomes, and those sent to review (fallback, or reviewed after one). */
-  fallbackByDay: { day: string; total: number; fallback: number }[];
-  questions: QuestionStats[];
-}
-
-/** One question's pictures. */
-export interface QuestionStats {
-  id: string;
-  threshold: number;
-  /** Counts of the model's top probability in {@link CONFIDENCE_BINS} equal bins over [0, 1]. */
-  confidence: number[];
-  /**
-   * From reviewed items whose reviewer answered this question: per bin of the model's top
-   * probability, how many, the mean predicted probability and the share the reviewer agreed with.
-   */
-  reliability: { count: number; predicted: number; observed: number }[];
-  /** Reviewed items that label this question. */
-  labelled: number;
-}
 
 /**
  * The pictures of a policy's review page, from its outcomes: the share sent to review per day,

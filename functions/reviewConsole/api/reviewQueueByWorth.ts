@@ -5,6 +5,7 @@ import {
   type ReviewOrder,
   type ReviewOrderKey,
 } from "../../../contract/outcome/reviewOrder.js";
+import type { WorthWindow } from "../../../contract/outcome/reviewViews.js";
 import { OUTCOMES_STATUS_INDEX, type StoredOutcome, StoredOutcomeSchema } from "../../outcomes/index.js";
 import { WAITING_STATUSES } from "./reviewQueue.js";
 import { readWorthCursor, type WorthCursor, writeWorthCursor } from "./reviewQueueCursor.js";
@@ -32,17 +33,6 @@ export interface WorthQueueOptions {
   keep?: (outcome: StoredOutcome) => boolean;
   /** Index entries one window orders, at least (ties of its oldest time join it). Default {@link DEFAULT_WORTH_WINDOW}. */
   window?: number;
-}
-
-/** The window a worth-ordered page was ordered within: the bound of the order. */
-export interface WorthWindow {
-  /** Index entries in the window (before filters); its pages each read about as many. */
-  entries: number;
-  /** Its newest and oldest `updated_at`. */
-  newest?: string;
-  oldest?: string;
-  /** The window is the whole queue (as of the listing's first page): the order is exact, not windowed. */
-  complete: boolean;
 }
 
 /** One page of a worth-ordered queue. */

@@ -80,7 +80,13 @@ export const PARTS: readonly Part[] = [
   {
     name: "console",
     what: "the review console's web page (Preact + htm) and the esbuild step that bundles it, for the local server of `decisions up` and the deployed site; the API it calls is `functions/reviewConsole`",
-    imports: [],
+    imports: [
+      {
+        part: "contract",
+        only: ["console/web/types.ts"],
+        why: "the page reads the API's answers with the server's own view types (`contract/outcome/reviewViews.ts`), imported as types only",
+      },
+    ],
   },
   {
     name: "local",

@@ -6,17 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { outcomesTableDefinition, type StoredOutcome } from "../../../../functions/outcomes/index.js";
-import { loadPolicies, type PolicySet } from "../../../../functions/policy/index.js";
-import { ReviewApi, type ReviewApiOptions } from "../../../../functions/reviewConsole/index.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../../../local/services/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../../../local/services/startReviewServer.js";
-import { LOCAL_CREDENTIALS } from "../../../../local/stack/createLocalClients.js";
+import type { StoredOutcome } from "../../../../functions/outcomes/index.js";
+import {
+  type QueryReads as Reads,
+  type ReviewConsoleTables,
+  type ServeOptions,
+  startReviewConsoleTables,
+} from "../../../support/startReviewConsoleTables.js";
 import { waitingOutcome } from "../../../support/waitingOutcome.js";
-
-const POLICIES = new URL("../../../../policies", import.meta.url).pathname;
 
 interface QueueAnswer {
   items: { policy: string; id: string; updated_at: string; audit?: boolean }[];
@@ -25,82 +22,31 @@ interface QueueAnswer {
   cut?: boolean;
 }
 
-/** Index reads (Query calls and the entries they read) of the console's client, counted. */
-interface Reads {
-  queries: number;
-  scanned: number;
-}
-
 describe("the review queue's paging through the console's HTTP API (DynamoDB Local)", () => {
-  let ddbLocal: DynamoDbLocal;
-  let base: DynamoDBClient;
-  let doc: DynamoDBDocumentClient;
-  let policies: PolicySet;
-  let tables = 0;
-  const reads: Reads = { queries: 0, scanned: 0 };
-  const servers: ReviewServer[] = [];
+  let local: ReviewConsoleTables;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal({ env: process.env });
-    base = new DynamoDBClient({
-      endpoint: ddbLocal.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-    });
-    base.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName === "QueryCommand") {
-          reads.queries += 1;
-          reads.scanned += (result.output as { ScannedCount?: number }).ScannedCount ?? 0;
-        }
-        return result;
-      },
-      { step: "initialize", name: "countQueries" },
-    );
-    doc = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-    policies = await loadPolicies(POLICIES);
+    local = await startReviewConsoleTables();
   });
 
   after(async () => {
-    for (const server of servers) await server.stop();
-    doc?.destroy();
-    await ddbLocal?.stop();
+    await local?.stop();
   });
 
   /** A fresh outcomes table holding `outcomes`, served by a console with these options. */
-  async function serve(
-    outcomes: readonly StoredOutcome[],
-    options: Partial<ReviewApiOptions> = {},
-  ): Promise<string> {
-    tables += 1;
-    const table = `outcomes-${tables}`;
-    await doc.send(new CreateTableCommand(outcomesTableDefinition(table)));
-    for (let at = 0; at < outcomes.length; at += 25) {
-      await doc.send(
-        new BatchWriteCommand({
-          RequestItems: {
-            [table]: outcomes.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } })),
-          },
-        }),
-      );
-    }
-    const server = await startReviewServer({
-      api: new ReviewApi({ client: doc, tableName: table, policies, ...options }),
-    });
-    servers.push(server);
-    return server.url;
+  async function serve(outcomes: readonly StoredOutcome[], options: ServeOptions = {}): Promise<string> {
+    return (await local.serve(outcomes, options)).url;
   }
 
   /** One queue request, with the index entries it read. */
   async function page(url: string, query: Record<string, string>): Promise<QueueAnswer & { reads: Reads }> {
-    const before = { ...reads };
+    const before = { ...local.reads };
     const answer = await fetch(`${url}api/queue?${new URLSearchParams(query)}`);
     assert.equal(answer.status, 200, await answer.clone().text());
     const body = (await answer.json()) as QueueAnswer;
     return {
       ...body,
-      reads: { queries: reads.queries - before.queries, scanned: reads.scanned - before.scanned },
+      reads: { queries: local.reads.queries - before.queries, scanned: local.reads.scanned - before.scanned },
     };
   }
 

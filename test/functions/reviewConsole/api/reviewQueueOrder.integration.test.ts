@@ -8,18 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { outcomesTableDefinition, type StoredOutcome } from "../../../../functions/outcomes/index.js";
-import { loadPolicies, type PolicySet } from "../../../../functions/policy/index.js";
-import { ReviewApi, type ReviewApiOptions } from "../../../../functions/reviewConsole/index.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../../../local/services/startDynamoDbLocal.js";
-import { type ReviewServer, startReviewServer } from "../../../../local/services/startReviewServer.js";
-import { LOCAL_CREDENTIALS } from "../../../../local/stack/createLocalClients.js";
+import type { StoredOutcome } from "../../../../functions/outcomes/index.js";
 import { seededRandom } from "../../../evaluation/syntheticForecasts.js";
+import {
+  type ReviewConsoleTables,
+  type ServeOptions,
+  startReviewConsoleTables,
+} from "../../../support/startReviewConsoleTables.js";
 import { waitingOutcome } from "../../../support/waitingOutcome.js";
-
-const POLICIES = new URL("../../../../policies", import.meta.url).pathname;
 
 interface QueueAnswer {
   items: { policy: string; id: string; updated_at: string; worth?: number; audit?: boolean }[];
@@ -48,48 +44,22 @@ function withProbability(outcome: StoredOutcome, p: number): StoredOutcome {
 }
 
 describe("the review queue's worth orders through the console's HTTP API (DynamoDB Local)", () => {
-  let ddbLocal: DynamoDbLocal;
-  let doc: DynamoDBDocumentClient;
-  let policies: PolicySet;
-  let tables = 0;
-  const servers: ReviewServer[] = [];
+  let local: ReviewConsoleTables;
 
   before(async () => {
-    ddbLocal = await startDynamoDbLocal({ env: process.env });
-    const base = new DynamoDBClient({
-      endpoint: ddbLocal.endpoint,
-      region: "us-east-1",
-      credentials: LOCAL_CREDENTIALS,
-    });
-    doc = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-    policies = await loadPolicies(POLICIES);
+    local = await startReviewConsoleTables();
   });
 
   after(async () => {
-    for (const server of servers) await server.stop();
-    doc?.destroy();
-    await ddbLocal?.stop();
+    await local?.stop();
   });
 
-  async function put(table: string, outcomes: readonly StoredOutcome[]): Promise<void> {
-    for (let at = 0; at < outcomes.length; at += 25)
-      await doc.send(
-        new BatchWriteCommand({
-          RequestItems: { [table]: outcomes.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } })) },
-        }),
-      );
-  }
+  const put = (table: string, outcomes: readonly StoredOutcome[]) => local.put(table, outcomes);
 
-  async function serve(outcomes: readonly StoredOutcome[], options: Partial<ReviewApiOptions> = {}) {
-    tables += 1;
-    const table = `order-${tables}`;
-    await doc.send(new CreateTableCommand(outcomesTableDefinition(table)));
-    await put(table, outcomes);
-    const server = await startReviewServer({
-      api: new ReviewApi({ client: doc, tableName: table, policies, ...options }),
-    });
-    servers.push(server);
-    return { url: server.url, table };
+  /** A fresh outcomes table holding `outcomes`, served by a console with these options. */
+  async function serve(outcomes: readonly StoredOutcome[], options: ServeOptions = {}) {
+    const { url, table } = await local.serve(outcomes, options);
+    return { url, table };
   }
 
   async function page(url: string, query: Record<string, string>): Promise<QueueAnswer> {
