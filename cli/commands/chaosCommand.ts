@@ -1,8 +1,9 @@
 /**
- * `decisions chaos`: the local pipeline under injected faults (503s, slow answers near the
- * deadline, the adapter and DynamoDB Local stopped and restarted, the function host killed
- * mid-batch, poison and duplicate messages), then a check from the table and the DLQ that every
- * work item ended exactly once. Exits 1 when it did not.
+ * `decisions chaos`: the local pipeline, both lanes, under injected faults (503s, slow answers near
+ * the deadline, the adapter and DynamoDB Local stopped and restarted, the function host killed
+ * mid-batch, poison and duplicate messages, some items sent in both lanes), then a check from the
+ * table and both DLQs that every work item ended exactly once, per lane and across lanes. Exits 1
+ * when it did not.
  */
 import { writeFile } from "node:fs/promises";
 import { formatChaosReport, runChaos } from "../../lab/chaos/index.js";
@@ -12,9 +13,12 @@ import type { CliCommand } from "../types.js";
 
 const USAGE = `usage: decisions chaos [--messages N] [--seed S] [options]
 
-Runs the local pipeline (DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, the decide
-function under an SQS event source poller) while a seeded schedule of faults fires, then checks
-from a Scan of the outcomes table and the DLQ that every work item ended exactly once.
+Runs the local pipeline (DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, each lane's
+decide function under its SQS event source poller) with work in both lanes, interleaved (about 60%
+of the items in bulk, the rest in interactive, some items sent once in each), while a seeded
+schedule of faults fires on both; then checks from a Scan of the outcomes table and both lanes'
+DLQs that every work item ended exactly once, per lane and across lanes, and that nothing was
+dead-lettered for being busy or into the other lane's DLQ. The report gives the numbers per lane.
 
   --messages N        messages to send, poison and duplicates included (default 1000; at least 30)
   --seed S            seed of the workload, the fault schedule and each call's fault (default 1)
