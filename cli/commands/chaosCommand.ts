@@ -22,6 +22,8 @@ dead-lettered for being busy or into the other lane's DLQ. The report gives the 
 
   --messages N        messages to send, poison and duplicates included (default 1000; at least 30)
   --seed S            seed of the workload, the fault schedule and each call's fault (default 1)
+  --bulk-share X      share of the valid items sent in the bulk lane, the rest in interactive
+                      (default 0.6)
   --window-scale X    multiplies every fault window (default 1; DynamoDB's outage stays >= 3 s)
   --model <gguf>      model to serve (default: the generated tiny-qwen3 demo model)
   --threads N         llama.cpp threads of the adapter (default: the cores it may use)
@@ -39,6 +41,7 @@ export const chaosCommand: CliCommand = {
         messages: { type: "string" },
         seed: { type: "string" },
         "window-scale": { type: "string" },
+        "bulk-share": { type: "string" },
         model: { type: "string" },
         threads: { type: "string" },
         json: { type: "string" },
@@ -61,8 +64,15 @@ export const chaosCommand: CliCommand = {
         usage: USAGE,
       });
     }
+    const bulkShare = values["bulk-share"] === undefined ? undefined : Number(values["bulk-share"]);
+    if (bulkShare !== undefined && !(bulkShare >= 0 && bulkShare <= 1)) {
+      throw new UsageError(`--bulk-share must be a number in [0, 1], got ${values["bulk-share"]}`, {
+        usage: USAGE,
+      });
+    }
     const result = await runChaos({
       messages,
+      ...(bulkShare !== undefined ? { bulkShare } : {}),
       seed,
       windowScale,
       model: values.model,
