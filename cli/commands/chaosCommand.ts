@@ -1,8 +1,9 @@
 /**
- * `decisions chaos`: the local pipeline under injected faults (503s, slow answers near the
- * deadline, the adapter and DynamoDB Local stopped and restarted, the function host killed
- * mid-batch, poison and duplicate messages), then a check from the table and the DLQ that every
- * work item ended exactly once. Exits 1 when it did not.
+ * `decisions chaos`: the local pipeline, both lanes, under injected faults (503s, slow answers near
+ * the deadline, the adapter and DynamoDB Local stopped and restarted, the function host killed
+ * mid-batch, poison and duplicate messages, some items sent in both lanes), then a check from the
+ * table and both DLQs that every work item ended exactly once, per lane and across lanes. Exits 1
+ * when it did not.
  */
 import { writeFile } from "node:fs/promises";
 import { formatChaosReport, runChaos } from "../../lab/chaos/index.js";
@@ -12,12 +13,17 @@ import type { CliCommand } from "../types.js";
 
 const USAGE = `usage: decisions chaos [--messages N] [--seed S] [options]
 
-Runs the local pipeline (DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, the decide
-function under an SQS event source poller) while a seeded schedule of faults fires, then checks
-from a Scan of the outcomes table and the DLQ that every work item ended exactly once.
+Runs the local pipeline (DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, each lane's
+decide function under its SQS event source poller) with work in both lanes, interleaved (about 60%
+of the items in bulk, the rest in interactive, some items sent once in each), while a seeded
+schedule of faults fires on both; then checks from a Scan of the outcomes table and both lanes'
+DLQs that every work item ended exactly once, per lane and across lanes, and that nothing was
+dead-lettered for being busy or into the other lane's DLQ. The report gives the numbers per lane.
 
   --messages N        messages to send, poison and duplicates included (default 1000; at least 30)
   --seed S            seed of the workload, the fault schedule and each call's fault (default 1)
+  --bulk-share X      share of the valid items sent in the bulk lane, the rest in interactive
+                      (default 0.6)
   --window-scale X    multiplies every fault window (default 1; DynamoDB's outage stays >= 3 s)
   --model <gguf>      model to serve (default: the generated tiny-qwen3 demo model)
   --threads N         llama.cpp threads of the adapter (default: the cores it may use)
@@ -35,6 +41,7 @@ export const chaosCommand: CliCommand = {
         messages: { type: "string" },
         seed: { type: "string" },
         "window-scale": { type: "string" },
+        "bulk-share": { type: "string" },
         model: { type: "string" },
         threads: { type: "string" },
         json: { type: "string" },
@@ -57,9 +64,16 @@ export const chaosCommand: CliCommand = {
         usage: USAGE,
       });
     }
+    const bulkShare = values["bulk-share"] === undefined ? undefined : Number(values["bulk-share"]);
+    if (bulkShare !== undefined && !(bulkShare >= 0 && bulkShare <= 1)) {
+      throw new UsageError(`--bulk-share must be a number in [0, 1], got ${values["bulk-share"]}`, {
+        usage: USAGE,
+      });
+    }
     const result = await runChaos({
       env: process.env,
       messages,
+      ...(bulkShare !== undefined ? { bulkShare } : {}),
       seed,
       windowScale,
       model: values.model,

@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CUSTOM_ATTRIBUTES_HEADER, type Lane, laneOfAttributes } from "../../contract/lanes/lanes.js";
 import type { SeededRandom } from "./SeededRandom.js";
 
 /** What the proxy does to the calls it receives while a fault is set. */
@@ -28,16 +29,25 @@ export interface ProxyExchange {
   body: string;
 }
 
-/** Counters since start. */
-export interface FaultProxyStats {
+/** Counters of the calls of one lane. */
+export interface FaultProxyLaneStats {
   requests: number;
-  forwarded: number;
   /** Calls answered with the injected error status. */
   injectedErrors: number;
   /** Calls whose answer was held back. */
   slowed: number;
   /** Forwarded calls the target did not answer (refused, reset): answered 502. */
   upstreamFailures: number;
+}
+
+/** Counters since start. */
+export interface FaultProxyStats extends FaultProxyLaneStats {
+  forwarded: number;
+  /**
+   * The same counters per lane, as each call names it in `X-Amzn-SageMaker-Custom-Attributes`
+   * (`lane=bulk`); `none` for calls that name no lane.
+   */
+  byLane: Record<Lane | "none", FaultProxyLaneStats>;
 }
 
 /** Options of {@link FaultProxy.start}. */
@@ -76,6 +86,7 @@ export class FaultProxy {
     injectedErrors: 0,
     slowed: 0,
     upstreamFailures: 0,
+    byLane: { interactive: emptyLaneStats(), bulk: emptyLaneStats(), none: emptyLaneStats() },
   };
 
   private constructor(server: Server, url: string, options: FaultProxyOptions) {
@@ -117,7 +128,11 @@ export class FaultProxy {
 
   /** A copy of the counters. */
   stats(): FaultProxyStats {
-    return { ...this.#stats };
+    const { byLane } = this.#stats;
+    return {
+      ...this.#stats,
+      byLane: { interactive: { ...byLane.interactive }, bulk: { ...byLane.bulk }, none: { ...byLane.none } },
+    };
   }
 
   /** Closes the listener and every connection. */
@@ -129,18 +144,26 @@ export class FaultProxy {
 
   #handle(incoming: IncomingMessage, outgoing: ServerResponse): void {
     const stats = this.#stats;
+    const header = incoming.headers[CUSTOM_ATTRIBUTES_HEADER];
+    const laneStats =
+      stats.byLane[laneOfAttributes(Array.isArray(header) ? header.join(",") : header) ?? "none"];
     const { random } = this.#options;
     stats.requests += 1;
+    laneStats.requests += 1;
     const fault = this.#fault;
     if (fault?.kind === "error" && random.chance(fault.share)) {
       stats.injectedErrors += 1;
+      laneStats.injectedErrors += 1;
       incoming.resume();
       answer(outgoing, fault.status, { "retry-after": "1" }, JSON.stringify({ error: "injected fault" }));
       return;
     }
     const delayMs =
       fault?.kind === "slow" && random.chance(fault.share) ? random.between(...fault.delayMs) : 0;
-    if (delayMs > 0) stats.slowed += 1;
+    if (delayMs > 0) {
+      stats.slowed += 1;
+      laneStats.slowed += 1;
+    }
     stats.forwarded += 1;
     const started = performance.now();
     const requestChunks: Buffer[] = [];
@@ -181,6 +204,7 @@ export class FaultProxy {
       if (failed) return;
       failed = true;
       stats.upstreamFailures += 1;
+      laneStats.upstreamFailures += 1;
       this.#options.onExchange?.({
         status: 502,
         upstreamMs: performance.now() - started,
@@ -192,6 +216,10 @@ export class FaultProxy {
     upstream.on("error", fail);
     incoming.pipe(upstream);
   }
+}
+
+function emptyLaneStats(): FaultProxyLaneStats {
+  return { requests: 0, injectedErrors: 0, slowed: 0, upstreamFailures: 0 };
 }
 
 /** Hop-by-hop headers belong to one connection, not to the answer the proxy passes on. */

@@ -1,3 +1,4 @@
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type { WorkItemInput } from "../../functions/common/index.js";
 import { sha256Hex } from "../../functions/common/index.js";
 import type { SeededRandom } from "./SeededRandom.js";
@@ -36,14 +37,25 @@ export interface WorkloadMessage {
   body: string;
   /** Index of its item in {@link ChaosWorkload.items}. */
   item: number;
+  /** The lane whose work queue it is sent to. */
+  lane: Lane;
 }
 
 /** What a chaos run sends, and what each message is. */
 export interface ChaosWorkload {
   items: WorkloadItem[];
-  /** In sending order (shuffled); a duplicated item's two messages are apart. */
+  /** In sending order (shuffled, the lanes interleaved); a duplicated item's two messages are apart. */
   messages: WorkloadMessage[];
-  counts: { valid: number; duplicates: number; dualPairs: number; poison: number };
+  counts: {
+    valid: number;
+    duplicates: number;
+    dualPairs: number;
+    poison: number;
+    /** Duplicated items whose two messages travel in different lanes (one each). */
+    crossLane: number;
+    /** Messages per lane. */
+    byLane: Record<Lane, number>;
+  };
 }
 
 /** Options of {@link buildChaosWorkload}. */
@@ -57,6 +69,11 @@ export interface ChaosWorkloadOptions {
   idPrefix?: string;
   /** Characters of the oversized state. Default 100,000 (far beyond a prompt, well inside SQS's 1 MiB). */
   oversizedChars?: number;
+  /**
+   * The share of valid items sent in the bulk lane (as a batch job's lines travel); the rest go
+   * to the interactive lane, interleaved with them. Default 0.6.
+   */
+  bulkShare?: number;
 }
 
 const TICKET_POLICY = "ticket-routing";
@@ -67,14 +84,22 @@ const SECOND_POLICY = "batch-classification";
  * keep a sample's state exactly, so some batches hold items that share a state and one request),
  * about 2% sent twice, about 0.5% pairs of one id under two policies, and about 1% poison messages
  * (invalid JSON, wrong types, an unknown policy, an oversized state, chat-control text, facts of the
- * wrong type) — at least one of each kind. The same options give the same messages.
+ * wrong type) — at least one of each kind. The messages travel in both lanes, interleaved: about
+ * `bulkShare` of the valid items in bulk, the rest in interactive; half of the duplicated items
+ * (at least one) have one message in each lane, so an item must end once whatever lane it came
+ * by; a dual pair has one half in each lane; the poison kinds alternate lanes (each lane gets
+ * poison). The same options give the same messages.
  *
- * @throws RangeError for fewer than 30 messages, or samples lacking ticket-routing or batch-classification items.
+ * @throws RangeError for fewer than 30 messages, a `bulkShare` outside [0, 1], or samples lacking
+ * ticket-routing or batch-classification items.
  */
 export function buildChaosWorkload(options: ChaosWorkloadOptions): ChaosWorkload {
   const total = options.messages;
   if (!Number.isInteger(total) || total < 30)
     throw new RangeError(`messages must be an integer ≥ 30, got ${total}`);
+  const bulkShare = options.bulkShare ?? 0.6;
+  if (!(bulkShare >= 0 && bulkShare <= 1))
+    throw new RangeError(`bulkShare must be in [0, 1], got ${bulkShare}`);
   const { random } = options;
   const prefix = options.idPrefix ?? "chaos";
   const tickets = options.templates.filter((t) => t.policy === TICKET_POLICY);
@@ -89,29 +114,34 @@ export function buildChaosWorkload(options: ChaosWorkloadOptions): ChaosWorkload
 
   const items: WorkloadItem[] = [];
   const messages: WorkloadMessage[] = [];
-  const add = (item: WorkloadItem, body: string): number => {
+  const add = (item: WorkloadItem, body: string, lane: Lane): number => {
     items.push(item);
-    messages.push({ body, item: items.length - 1 });
+    messages.push({ body, item: items.length - 1, lane });
     return items.length - 1;
   };
-  const validBodies: { index: number; body: string }[] = [];
+  const validBodies: { index: number; body: string; lane: Lane }[] = [];
   for (let n = 0; n < valid; n += 1) {
     const template = options.templates[random.index(options.templates.length)] as WorkItemInput;
     const { body, item } = validMessage(template, `${prefix}-${n}`, n, random);
-    validBodies.push({ index: add(item, body), body });
+    const lane: Lane = random.chance(bulkShare) ? "bulk" : "interactive";
+    validBodies.push({ index: add(item, body, lane), body, lane });
   }
-  for (const { index, body } of random.shuffle(validBodies).slice(0, duplicates)) {
+  let crossLane = 0;
+  for (const [k, { index, body, lane }] of random.shuffle(validBodies).slice(0, duplicates).entries()) {
     (items[index] as WorkloadItem).origin = "duplicated";
-    messages.push({ body, item: index });
+    // Every other one sent again in the other lane: one item, a message in each queue.
+    const across = k % 2 === 0;
+    if (across) crossLane += 1;
+    messages.push({ body, item: index, lane: across ? otherLane(lane) : lane });
   }
   for (let k = 0; k < dualPairs; k += 1) {
     const id = `${prefix}-dual-${k}`;
-    for (const template of [
+    for (const [half, template] of [
       tickets[random.index(tickets.length)],
       documents[random.index(documents.length)],
-    ]) {
+    ].entries()) {
       const { body, item } = validMessage(template as WorkItemInput, id, k, random);
-      add({ ...item, origin: "dual" }, body);
+      add({ ...item, origin: "dual" }, body, half === 0 ? "interactive" : "bulk");
     }
   }
   const ticket = tickets[0] as WorkItemInput;
@@ -124,13 +154,21 @@ export function buildChaosWorkload(options: ChaosWorkloadOptions): ChaosWorkload
       ticket,
       options.oversizedChars ?? 100_000,
     );
-    add({ kind: "poison", origin: kind, ...(key ? { key } : {}) }, body);
+    // Alternating, and shifted by one each round of the kinds, so a kind reaches both lanes over two rounds.
+    const lane: Lane = (p + Math.floor(p / POISON_KINDS.length)) % 2 === 0 ? "interactive" : "bulk";
+    add({ kind: "poison", origin: kind, ...(key ? { key } : {}) }, body, lane);
   }
+  const byLane: Record<Lane, number> = { interactive: 0, bulk: 0 };
+  for (const message of messages) byLane[message.lane] += 1;
   return {
     items,
     messages: random.shuffle(messages),
-    counts: { valid: valid + 2 * dualPairs, duplicates, dualPairs, poison },
+    counts: { valid: valid + 2 * dualPairs, duplicates, dualPairs, poison, crossLane, byLane },
   };
+}
+
+function otherLane(lane: Lane): Lane {
+  return lane === "bulk" ? "interactive" : "bulk";
 }
 
 function validMessage(

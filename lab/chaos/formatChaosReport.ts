@@ -1,9 +1,11 @@
+import { LANES } from "../../contract/lanes/lanes.js";
 import type { ChaosResult } from "./runChaos.js";
 
 /**
  * The chaos run's summary as printed: the faults that fired (with what each did), the counts
- * (`lost`, `not drained`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …), the duration and the verdict,
- * then the first violations when the invariant failed.
+ * (`lost`, `not drained`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …), then the same
+ * per lane (with the endpoint calls each lane made and the faults they met) and across lanes (items
+ * sent in both), the duration and the verdict, then the first violations when the invariant failed.
  */
 export function formatChaosReport(result: ChaosResult): string {
   const { counts } = result.check;
@@ -28,6 +30,20 @@ export function formatChaosReport(result: ChaosResult): string {
       (result.sendFailures > 0 ? ` (${result.sendFailures} sends refused)` : ""),
     `lost ${counts.lost} | not drained ${counts.notDrained} (queue held ${counts.queueRemaining}) | duplicates ${counts.duplicates} | conflicting ${counts.conflicting} | unexpected ${counts.unexpected}`,
     `decided ${counts.decided} | rejected ${counts.rejected} (poison rejected ${counts.poisonRejected}/${counts.poison}) | dead-lettered ${counts.deadLettered} | redundant DLQ copies ${counts.redundantDeadLetters}`,
+    `dead-lettered for being busy ${counts.deadLetteredBusy} | in another lane's DLQ ${counts.deadLetteredElsewhere}`,
+    ...LANES.map((lane) => {
+      const each = counts.lanes[lane];
+      const calls = result.endpointCallsByLane[lane];
+      return (
+        `lane ${lane}: ${each.messages} messages, ${each.items} items | decided ${each.decided} | ` +
+        `poison rejected ${each.poisonRejected}/${each.poison} | dead-lettered ${each.deadLettered} ` +
+        `(busy ${each.deadLetteredBusy}, other lane's ${each.deadLetteredElsewhere}) | lost ${each.lost} | ` +
+        `not drained ${each.notDrained} (queue held ${each.queueRemaining}) | duplicates ${each.duplicates} | ` +
+        `endpoint calls ${calls.requests} (503 injected ${calls.injectedErrors}, held back ${calls.slowed}, ` +
+        `refused while down ${calls.upstreamFailures})`
+      );
+    }),
+    `across lanes: ${counts.crossLane.items} items sent in both lanes, ${counts.crossLane.endedOnce} ended exactly once`,
     `outcomes by status: ${Object.entries(counts.statuses)
       .sort()
       .map(([status, count]) => `${status} ${count}`)

@@ -1,6 +1,6 @@
 /**
  * The function host process of a chaos run: `node functionHostMain.js '<FunctionHostConfig JSON>'`.
- * Runs the decide handler under the event source poller until SIGTERM (drains, exits 0); the chaos
+ * Runs each lane's decide handler under its event source poller until SIGTERM (drains, exits 0); the chaos
  * run SIGKILLs it mid-batch to see what a crashed Lambda leaves behind.
  */
 import { FunctionHostConfigSchema } from "./FunctionHostConfig.js";

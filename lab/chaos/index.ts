@@ -17,11 +17,14 @@ export {
   type ChaosEvidence,
   type ChaosViolation,
   checkChaosInvariant,
+  isBusyReason,
+  type LaneCounts,
   type SentMessage,
 } from "./checkChaosInvariant.js";
 export { ChaosError, FaultInjectionError } from "./errors.js";
 export {
   FaultProxy,
+  type FaultProxyLaneStats,
   type FaultProxyOptions,
   type FaultProxyStats,
   type ProxyExchange,

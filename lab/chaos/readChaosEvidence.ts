@@ -2,6 +2,7 @@ import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
 import { REQUEUE_ATTRIBUTES } from "../../functions/flow/requeueAttributes.js";
 
@@ -13,6 +14,8 @@ export interface DeadLetter {
   receiveCount: number;
   /** For a copy the decide function re-queued for capacity: the message its item first arrived in. */
   firstMessageId?: string;
+  /** The lane whose DLQ held it. Default `interactive` (the stack's `dlqUrl`). */
+  lane?: Lane;
 }
 
 /** Every outcome of the outcomes table (Scan, all pages, strongly consistent; failure records left out). */
@@ -39,10 +42,14 @@ export async function scanOutcomeRows(
 }
 
 /**
- * Every message in the dead-letter queue, each received once (with a visibility timeout long
+ * Every message in a lane's dead-letter queue (`lane`: the one `dlqUrl` is), tagged with the lane, each received once (with a visibility timeout long
  * enough that none comes back while reading). Empty receives twice in a row end the read.
  */
-export async function readDeadLetters(sqs: SQSClient, dlqUrl: string): Promise<DeadLetter[]> {
+export async function readDeadLetters(
+  sqs: SQSClient,
+  dlqUrl: string,
+  lane: Lane = "interactive",
+): Promise<DeadLetter[]> {
   const letters = new Map<string, DeadLetter>();
   let empty = 0;
   while (empty < 2) {
@@ -65,6 +72,7 @@ export async function readDeadLetters(sqs: SQSClient, dlqUrl: string): Promise<D
         messageId,
         body: message.Body ?? "",
         receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 0),
+        lane,
         ...(firstMessageId !== undefined ? { firstMessageId } : {}),
       });
     }

@@ -6,6 +6,7 @@ import { type DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import fc from "fast-check";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
 import { queueDepth } from "../../local/eventSource/queueDepth.js";
@@ -18,8 +19,8 @@ import { checkRecordParsing, type RecordParsingReport } from "../reliability/che
 import { buildChaosWorkload, type ChaosWorkload } from "./buildChaosWorkload.js";
 import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "./checkChaosInvariant.js";
 import { FaultInjectionError } from "./errors.js";
-import { FaultProxy } from "./FaultProxy.js";
-import type { FunctionHostConfig, FunctionHostEvent } from "./FunctionHostConfig.js";
+import { FaultProxy, type FaultProxyLaneStats } from "./FaultProxy.js";
+import type { FunctionHostConfig, FunctionHostEvent, LaneHostConfig } from "./FunctionHostConfig.js";
 import { loadWorkItemTemplates } from "./loadWorkItemTemplates.js";
 import { describePlannedFault, type PlannedFault, planFaultSchedule } from "./planFaultSchedule.js";
 import { readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
@@ -30,6 +31,8 @@ import { type FunctionHost, startFunctionHost } from "./startFunctionHost.js";
 export interface ChaosOptions {
   /** Messages sent in all (valid items, duplicates, dual-policy pairs, ~1% poison). Default 1000. */
   messages?: number;
+  /** The share of valid items sent in the bulk lane; the rest go to interactive, interleaved. Default 0.6. */
+  bulkShare?: number;
   /** Seed of the workload, the fault schedule and the per-call fault decisions. Default 1. */
   seed?: number;
   /** Multiplies every fault window (DynamoDB's outage stays ≥ 3 s). Default 1. */
@@ -100,8 +103,10 @@ export interface ChaosResult {
   fired: FiredFault[];
   /** Whether the queue drained (every message deleted or dead-lettered) before progress stalled. */
   drained: boolean;
-  /** Messages the work queue still held when the evidence was read (0 when drained). */
+  /** Messages the work queues still held when the evidence was read (0 when drained), both lanes. */
   queueRemaining: number;
+  /** Endpoint calls per lane as the fault proxy saw them over the run, with the faults they met. */
+  endpointCallsByLane: Record<Lane, FaultProxyLaneStats>;
   /** Messages SendMessageBatch refused (not part of the check). */
   sendFailures: number;
   durationS: number;
@@ -120,17 +125,27 @@ export interface ChaosResult {
 }
 
 const POLL_MS = 100;
+/**
+ * Each lane's batching, as the local stack's: interactive one record per invocation and none
+ * waited for; bulk 10 records gathered for up to 500 ms (as the CDK app).
+ */
+const LANE_BATCHING: Record<Lane, Pick<LaneHostConfig, "batchSize" | "maximumBatchingWindowMs">> = {
+  interactive: { batchSize: 1, maximumBatchingWindowMs: 0 },
+  bulk: { batchSize: 10, maximumBatchingWindowMs: 500 },
+};
 /** Poison the record parser itself must reject (the rest is refused by the adapter, then rejected). */
 const PARSER_REJECTS = new Set<string>(["invalid-json", "wrong-types", "unknown-policy", "wrong-facts"]);
 
 /**
- * `decisions chaos`: the local pipeline under faults. Starts the local stack (DynamoDB Local on a
- * data folder, fauxqs, the adapter, the gateway) with a fault proxy between the gateway and the
- * adapter and the decide function in a process of its own; sends a seeded workload at a steady
- * backlog while the seeded fault schedule fires (503s, slow answers near the deadline, the adapter
- * killed and restarted, DynamoDB Local stopped and restarted, the function host killed mid-batch
- * and restarted); waits until the queue drains; then checks, from a Scan of the table and the DLQ
- * alone, that every work item ended exactly once ({@link checkChaosInvariant}). Stops everything.
+ * `decisions chaos`: the local pipeline under faults, in both lanes. Starts the local stack
+ * (DynamoDB Local on a data folder, fauxqs with each lane's queue and DLQ, the adapter, the gateway)
+ * with a fault proxy between the gateway and the adapter and each lane's decide function under its
+ * poller in one process of its own; sends a seeded workload to both lanes, interleaved, at a
+ * steady backlog while the seeded fault schedule fires on both (503s, slow answers near the
+ * deadline, the adapter killed and restarted, DynamoDB Local stopped and restarted, the function
+ * host killed mid-batch and restarted); waits until both queues drain; then checks, from a Scan
+ * of the table and the lanes' DLQs alone, that every work item ended exactly once whatever lane it
+ * travelled, per lane and across lanes ({@link checkChaosInvariant}). Stops everything.
  *
  * @throws LocalPartError when a part cannot start; FaultInjectionError when a part does not come back.
  */
@@ -156,6 +171,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     random: random.fork(),
     templates,
     idPrefix: `chaos-${seed}`,
+    ...(options.bulkShare !== undefined ? { bulkShare: options.bulkShare } : {}),
   });
   const schedule = planFaultSchedule({
     random: random.fork(),
@@ -164,7 +180,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   });
   log(
     `chaos: ${total} messages (${workload.counts.valid} valid items, ${workload.counts.duplicates} duplicate sends, ` +
-      `${workload.counts.dualPairs} ids under two policies, ${workload.counts.poison} poison), seed ${seed}`,
+      `${workload.counts.dualPairs} ids under two policies, ${workload.counts.poison} poison; ` +
+      `${workload.counts.byLane.interactive} interactive, ${workload.counts.byLane.bulk} bulk, ` +
+      `${workload.counts.crossLane} items sent in both lanes), seed ${seed}`,
   );
   const properties = runPropertyChecks(options.propertyCases ?? 10_000, policies, workload, seed, log);
   log("fault schedule:");
@@ -185,15 +203,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       maxReceiveCount: options.maxReceiveCount ?? 5,
       adapterThreads: options.adapterThreads,
       log,
-      // This poller is stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
+      // These pollers are stopped below: with a 1 s long poll the stop waits at most 1 s for its receive, which then cannot take what is sent later.
       poller: { waitTimeSeconds: 1 },
-      // The decide function runs in the function host process (so it can be killed); the stack's
-      // own poller is stopped before anything is sent.
+      // Each lane's decide function runs in the function host process (so it can be killed); the
+      // stack's own pollers are stopped before anything is sent.
       createHandler: () => async () => {
-        throw new Error("the chaos run's decide function runs in the function host");
+        throw new Error("the chaos run's decide functions run in the function host");
       },
     });
-    await stack.poller.stop();
+    const stackLanes = stack.lanes;
+    await Promise.all(LANES.map((lane) => stackLanes[lane].poller.stop()));
     const running = stack;
     const proxy = await FaultProxy.start({ target: running.adapterUrl, random: random.fork() });
     cleanups.push(() => proxy.stop());
@@ -205,15 +224,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       sqsEndpoint: running.sqsEndpoint,
       dynamodbEndpoint: running.dynamodbEndpoint,
       gatewayUrl: running.gatewayUrl,
-      queueUrl: running.queueUrl,
-      queueArn: running.queueArn,
       table: running.table,
       endpointName: running.endpointName,
       policyDir,
       functionTimeoutMs,
-      batchSize: 10,
-      maximumBatchingWindowMs: 500,
-      maximumConcurrency: 2,
+      // Each lane's share of the adapter as the stack sizes it (interactive in the reserved places).
+      lanes: {
+        interactive: laneHostConfig(running, "interactive"),
+        bulk: laneHostConfig(running, "bulk"),
+      },
       environment: { DEADLINE_MARGIN_MS: String(deadlineMarginMs) },
     };
     const parts: Parts = {
@@ -239,13 +258,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const seconds = () => (performance.now() - flowStarted) / 1000;
     const progress = setInterval(() => {
       log(
-        `  ${seconds().toFixed(0)} s: ${run.sent.length}/${total} sent, ${run.ended.size} ended, ` +
+        `  ${seconds().toFixed(0)} s: ${run.sent.length}/${total} sent, ${run.ended.size} ended ` +
+          `(interactive ${run.endedIn.interactive}, bulk ${run.endedIn.bulk}), ` +
           `${run.failures.size} records given back so far, ${run.requeues} re-queued for capacity, ${run.inFlight.size} in flight`,
       );
     }, 5_000);
     const fired: FiredFault[] = [];
     try {
-      const sending = sendWorkload(running.clients.sqs, running.queueUrl, workload, run, backlog);
+      const queueUrls = {
+        interactive: running.lanes.interactive.queueUrl,
+        bulk: running.lanes.bulk.queueUrl,
+      };
+      const sending = sendWorkload(running.clients.sqs, queueUrls, workload, run, backlog);
       for (const fault of schedule) {
         // A stalled flow (messages on their way to the DLQ never end) must not hold the schedule.
         await waitFor(() => run.ended.size >= fault.at * total || run.sendDone || run.stalledFor(60_000));
@@ -264,20 +288,32 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       run.faultsDone = true;
       await sending;
       const drainStallMs = options.drainStallMs ?? 120_000 + 2_000 * visibilityTimeoutSeconds;
-      const drained = await waitUntilDrained(running.clients.sqs, running.queueUrl, run, drainStallMs, log);
+      const drained = await waitUntilDrained(
+        running.clients.sqs,
+        Object.values(queueUrls),
+        run,
+        drainStallMs,
+        log,
+      );
       const durationS = seconds();
       await parts.host.stop();
       const rows = await scanOutcomeRows(running.clients.dynamodb, running.table);
       // Read after the host stopped: what is still queued (visible, in flight, delayed) is not lost.
-      const queueRemaining = await queueDepth(running.clients.sqs, running.queueUrl);
+      const queueRemaining = {} as Record<Lane, number>;
+      const deadLetters = [];
+      for (const lane of LANES) {
+        queueRemaining[lane] = await queueDepth(running.clients.sqs, running.lanes[lane].queueUrl);
+        deadLetters.push(...(await readDeadLetters(running.clients.sqs, running.lanes[lane].dlqUrl, lane)));
+      }
       const check = checkChaosInvariant({
         items: workload.items,
         sent: run.sent,
         rows,
-        deadLetters: await readDeadLetters(running.clients.sqs, running.dlqUrl),
+        deadLetters,
         failureReasons: run.failures,
         queueRemaining,
       });
+      const { byLane } = proxy.stats();
       return {
         ok: check.ok && drained && fired.length === schedule.length,
         seed,
@@ -286,7 +322,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
         schedule,
         fired,
         drained,
-        queueRemaining,
+        queueRemaining: queueRemaining.interactive + queueRemaining.bulk,
+        endpointCallsByLane: { interactive: byLane.interactive, bulk: byLane.bulk },
         sendFailures: run.sendFailures,
         durationS,
         startupS,
@@ -368,8 +405,10 @@ class RunState {
   readonly sent: SentMessage[] = [];
   /** Message ids deleted after success. */
   readonly ended = new Set<string>();
-  /** Message ids in a batch the host started and has not finished. */
-  readonly inFlight = new Set<string>();
+  /** How many of them each lane's poller deleted. */
+  readonly endedIn: Record<Lane, number> = { interactive: 0, bulk: 0 };
+  /** Message ids in a batch the host started and has not finished, with their lane. */
+  readonly inFlight = new Map<string, Lane>();
   /** The last reason a record was given back to SQS, by message id. */
   readonly failures = new Map<string, string>();
   recordFailures = 0;
@@ -388,7 +427,7 @@ class RunState {
 
   onEvent(event: FunctionHostEvent): void {
     if (event.chaos === "batch-start") {
-      for (const id of event.messages) this.inFlight.add(id);
+      for (const id of event.messages) this.inFlight.set(id, event.lane);
       if (event.messages.length > 1)
         for (const resolve of this.#batchStarted.splice(0)) resolve(event.messages);
     } else if (event.chaos === "batch-done") {
@@ -398,6 +437,7 @@ class RunState {
         // A re-queued record was deleted, but its item waits in the copy: not an end, not progress.
         if (this.#requeued.delete(id)) continue;
         this.ended.add(id);
+        this.endedIn[event.lane] += 1;
         ended += 1;
       }
       if (ended > 0) this.#lastProgressAt = Date.now();
@@ -452,12 +492,14 @@ async function startHost(config: FunctionHostConfig, run: RunState): Promise<Fun
 }
 
 /**
- * Sends the workload 10 at a time (SendMessageBatch), keeping about `backlog` messages sent but
- * not ended until every fault has fired, so items flow through each fault; then the rest at once.
+ * Sends the workload in its order, 10 messages at a time, each to its lane's queue (one
+ * SendMessageBatch per lane of the ten: the lanes interleaved), keeping about `backlog` messages
+ * sent but not ended until every fault has fired, so items of both lanes flow through each fault;
+ * then the rest at once.
  */
 async function sendWorkload(
   sqs: SQSClient,
-  queueUrl: string,
+  queueUrls: Record<Lane, string>,
   workload: ChaosWorkload,
   run: RunState,
   backlog: number,
@@ -467,22 +509,37 @@ async function sendWorkload(
     await waitFor(
       () => run.faultsDone || run.sent.length - run.ended.size < backlog || run.stalledFor(30_000),
     );
-    const chunk = messages.slice(start, start + 10);
-    const answer = await sqs.send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: message.body })),
-      }),
-    );
-    for (const entry of answer.Successful ?? []) {
-      const message = chunk[Number(entry.Id)];
-      if (message !== undefined && entry.MessageId !== undefined) {
-        run.sent.push({ messageId: entry.MessageId, item: message.item });
+    for (const lane of LANES) {
+      const chunk = messages.slice(start, start + 10).filter((message) => message.lane === lane);
+      if (chunk.length === 0) continue;
+      const answer = await sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrls[lane],
+          Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: message.body })),
+        }),
+      );
+      for (const entry of answer.Successful ?? []) {
+        const message = chunk[Number(entry.Id)];
+        if (message !== undefined && entry.MessageId !== undefined) {
+          run.sent.push({ messageId: entry.MessageId, item: message.item, lane });
+        }
       }
+      run.sendFailures += (answer.Failed ?? []).length;
     }
-    run.sendFailures += (answer.Failed ?? []).length;
   }
   run.sendDone = true;
+}
+
+/** A lane's queue and event source mapping in the function host: its batching and its share of the adapter. */
+function laneHostConfig(stack: LocalStack, lane: Lane): LaneHostConfig {
+  const { queueUrl, queueArn, capacity } = stack.lanes[lane];
+  return {
+    queueUrl,
+    queueArn,
+    ...LANE_BATCHING[lane],
+    maximumConcurrency: capacity.maximumConcurrency,
+    maxConcurrentGroups: capacity.maxConcurrentGroups,
+  };
 }
 
 /** Injects one fault and undoes it; returns what it did. */
@@ -504,10 +561,18 @@ async function fire(
       await sleep(fault.durationMs);
       proxy.inject(undefined);
       const after = proxy.stats();
+      const perLane: Record<string, number> = {};
+      for (const lane of LANES) {
+        const [was, is] = [before.byLane[lane], after.byLane[lane]];
+        perLane[`${lane}_calls`] = is.requests - was.requests;
+        perLane[`${lane}_hit`] =
+          fault.kind === "adapter-errors" ? is.injectedErrors - was.injectedErrors : is.slowed - was.slowed;
+      }
       return {
         calls: after.requests - before.requests,
         answered_error: after.injectedErrors - before.injectedErrors,
         held_back: after.slowed - before.slowed,
+        ...perLane,
       };
     }
     case "adapter-kill": {
@@ -569,7 +634,9 @@ async function fire(
       );
       await parts.host.kill();
       proxy.inject(undefined);
-      const orphaned = [...run.inFlight];
+      const orphaned = [...run.inFlight.keys()];
+      const orphanedIn = (lane: Lane) => [...run.inFlight.values()].filter((each) => each === lane).length;
+      const inFlightByLane = { interactive: orphanedIn("interactive"), bulk: orphanedIn("bulk") };
       run.inFlight.clear();
       const written = await countWritten(parts.stack, run, orphaned);
       await sleep(fault.downMs);
@@ -578,6 +645,8 @@ async function fire(
         mid_batch:
           batch.length === 0 ? "no batch started within 30 s" : halfWritten ? "yes" : "not seen half-written",
         records_in_flight_at_kill: orphaned.length,
+        interactive_in_flight: inFlightByLane.interactive,
+        bulk_in_flight: inFlightByLane.bulk,
         of_which_outcome_written: written,
       };
     }
@@ -615,14 +684,14 @@ async function countRows(dynamodb: DynamoDBClient, table: string): Promise<numbe
 }
 
 /**
- * Waits until the work queue holds nothing (visible, in flight or delayed) and the host runs no
- * batch, twice in a row: every message deleted after its outcome, or moved to the DLQ. The wait
+ * Waits until the work queues hold nothing (visible, in flight or delayed) and the host runs no
+ * batch, twice in a row: every message deleted after its outcome, or moved to its DLQ. The wait
  * is bounded by progress, not by a budget: it gives up (false) once `stallMs` pass with no message
- * ended and the queue no shallower than its shallowest so far (a move to the DLQ is progress too).
+ * ended and the queues no shallower than their shallowest so far (a move to a DLQ is progress too).
  */
 async function waitUntilDrained(
   sqs: SQSClient,
-  queueUrl: string,
+  queueUrls: readonly string[],
   run: RunState,
   stallMs: number,
   log: (line: string) => void,
@@ -631,7 +700,8 @@ async function waitUntilDrained(
   let shallowest = Number.POSITIVE_INFINITY;
   let depthProgressAt = Date.now();
   for (;;) {
-    const depth = await queueDepth(sqs, queueUrl);
+    let depth = 0;
+    for (const queueUrl of queueUrls) depth += await queueDepth(sqs, queueUrl);
     if (depth < shallowest) {
       shallowest = depth;
       depthProgressAt = Date.now();

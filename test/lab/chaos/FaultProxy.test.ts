@@ -90,4 +90,26 @@ describe("FaultProxy", () => {
     assert.equal(answer.status, 502);
     assert.ok(proxy.stats().upstreamFailures >= 1);
   });
+
+  it("counts each lane's calls and the faults they met by the custom attributes each call names", async () => {
+    const before = proxy.stats();
+    proxy.inject({ kind: "error", status: 503, share: 1 });
+    const send = (attributes?: string) =>
+      fetch(`${proxy.url}/invocations`, {
+        method: "POST",
+        body: "x",
+        headers: attributes === undefined ? {} : { "X-Amzn-SageMaker-Custom-Attributes": attributes },
+      }).then((response) => response.text());
+    await send("lane=bulk");
+    await send("trace=1;lane=bulk");
+    await send("lane=interactive");
+    await send();
+    proxy.inject(undefined);
+
+    const { byLane } = proxy.stats();
+    assert.equal(byLane.bulk.requests - before.byLane.bulk.requests, 2);
+    assert.equal(byLane.bulk.injectedErrors - before.byLane.bulk.injectedErrors, 2);
+    assert.equal(byLane.interactive.injectedErrors - before.byLane.interactive.injectedErrors, 1);
+    assert.equal(byLane.none.requests - before.byLane.none.requests, 1);
+  });
 });

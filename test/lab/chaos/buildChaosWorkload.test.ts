@@ -42,6 +42,25 @@ describe("buildChaosWorkload", () => {
     }
   });
 
+  it("sends to both lanes, interleaved, with poison in each and duplicated items across the lanes", () => {
+    const workload = buildChaosWorkload({ messages: 150, random: new SeededRandom(7), templates });
+
+    const { byLane, crossLane } = workload.counts;
+    assert.equal(byLane.interactive + byLane.bulk, 150);
+    assert.ok(byLane.interactive > 0 && byLane.bulk > byLane.interactive, JSON.stringify(byLane));
+    const lanesOf = new Map<number, Set<string>>();
+    for (const message of workload.messages)
+      lanesOf.set(message.item, (lanesOf.get(message.item) ?? new Set()).add(message.lane));
+    assert.ok(crossLane >= 1);
+    assert.equal([...lanesOf.values()].filter((lanes) => lanes.size === 2).length, crossLane);
+    const poisonLanes = new Set(
+      workload.messages.filter((m) => workload.items[m.item]?.kind === "poison").map((m) => m.lane),
+    );
+    assert.deepEqual([...poisonLanes].sort(), ["bulk", "interactive"]);
+    // Interleaved: the first 20 messages sent are not all of one lane.
+    assert.equal(new Set(workload.messages.slice(0, 20).map((m) => m.lane)).size, 2);
+  });
+
   it("refuses fewer than 30 messages", () => {
     assert.throws(
       () => buildChaosWorkload({ messages: 29, random: new SeededRandom(1), templates }),

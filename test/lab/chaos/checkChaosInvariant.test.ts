@@ -2,7 +2,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { WorkloadItem } from "../../../lab/chaos/buildChaosWorkload.js";
-import { type ChaosEvidence, checkChaosInvariant } from "../../../lab/chaos/checkChaosInvariant.js";
+import {
+  type ChaosEvidence,
+  checkChaosInvariant,
+  isBusyReason,
+  type SentMessage,
+} from "../../../lab/chaos/checkChaosInvariant.js";
 
 const items: WorkloadItem[] = [
   { kind: "valid", origin: "duplicated", key: { policy: "ticket-routing", id: "a" }, stateSha256: "s-a" },
@@ -186,5 +191,133 @@ describe("checkChaosInvariant", () => {
 
     assert.equal(check.ok, false);
     assert.equal(check.counts.unexpected, 1);
+  });
+
+  describe("with both lanes", () => {
+    // Item a is sent in both lanes (m1 interactive, m2 bulk); the dual pair and the poison are split.
+    const laneSent: SentMessage[] = [
+      { messageId: "m1", item: 0, lane: "interactive" },
+      { messageId: "m2", item: 0, lane: "bulk" },
+      { messageId: "m3", item: 1, lane: "interactive" },
+      { messageId: "m4", item: 2, lane: "bulk" },
+      { messageId: "m5", item: 3, lane: "interactive" },
+      { messageId: "m6", item: 4, lane: "bulk" },
+    ];
+    const lanes = (overrides: Partial<ChaosEvidence> = {}) =>
+      evidence({ sent: laneSent, queueRemaining: { interactive: 0, bulk: 0 }, ...overrides });
+    const withoutD1 = () => cleanRows().filter((r) => !(r.id === "d" && r.policy === "ticket-routing"));
+
+    it("counts each lane by the message that ended the item, and an item sent in both lanes as ended once", () => {
+      const check = checkChaosInvariant(lanes());
+
+      assert.equal(check.ok, true, JSON.stringify(check.violations));
+      const { interactive, bulk } = check.counts.lanes;
+      assert.deepEqual([interactive.messages, bulk.messages], [3, 3]);
+      // a ended from m2 (bulk), d1 from m3 (interactive), d2 from m4 (bulk).
+      assert.deepEqual([interactive.decided, bulk.decided], [1, 2]);
+      assert.deepEqual([interactive.poison, bulk.poison], [1, 1]);
+      assert.deepEqual([interactive.poisonRejected, bulk.poisonRejected], [1, 1]);
+      assert.deepEqual(check.counts.crossLane, { items: 1, endedOnce: 1 });
+    });
+
+    it("finds a second outcome of an item sent in both lanes as a duplicate of the lane that wrote it", () => {
+      const rows = [...cleanRows(), row("ticket-routing", "a", "decided", "m1", { state_sha256: "s-a" })];
+
+      const check = checkChaosInvariant(lanes({ rows }));
+
+      assert.equal(check.ok, false);
+      assert.equal(check.counts.duplicates, 1);
+      assert.equal(check.counts.lanes.interactive.duplicates, 1);
+      assert.equal(check.counts.lanes.bulk.duplicates, 0);
+      assert.deepEqual(check.counts.crossLane, { items: 1, endedOnce: 0 });
+      assert.match(check.violations[0]?.detail ?? "", /sent in both lanes/);
+    });
+
+    it("accepts a dead letter in its own lane's DLQ and refuses one in the other lane's", () => {
+      const reasons = new Map([["m3", "TransientEndpointError: … ModelError (model status 500)"]]);
+      const own = checkChaosInvariant(
+        lanes({
+          rows: withoutD1(),
+          deadLetters: [{ messageId: "m3", body: "{}", receiveCount: 5, lane: "interactive" }],
+          failureReasons: reasons,
+        }),
+      );
+      const other = checkChaosInvariant(
+        lanes({
+          rows: withoutD1(),
+          deadLetters: [{ messageId: "m3", body: "{}", receiveCount: 5, lane: "bulk" }],
+          failureReasons: reasons,
+        }),
+      );
+
+      assert.equal(own.ok, true, JSON.stringify(own.violations));
+      assert.equal(own.counts.lanes.interactive.deadLettered, 1);
+      assert.equal(other.ok, false);
+      assert.equal(other.counts.deadLetteredElsewhere, 1);
+      assert.equal(other.counts.lanes.bulk.deadLetteredElsewhere, 1);
+      assert.equal(other.violations[0]?.kind, "dead-lettered-in-other-lane");
+    });
+
+    it("refuses a message dead-lettered only for being busy", () => {
+      const check = checkChaosInvariant(
+        lanes({
+          rows: withoutD1(),
+          deadLetters: [{ messageId: "m3", body: "{}", receiveCount: 5, lane: "interactive" }],
+          failureReasons: new Map([
+            [
+              "m3",
+              "EndpointBusyError: no call to the decision endpoint decisions could start before the deadline",
+            ],
+          ]),
+        }),
+      );
+
+      assert.equal(check.ok, false);
+      assert.equal(check.counts.deadLetteredBusy, 1);
+      assert.equal(check.counts.lanes.interactive.deadLetteredBusy, 1);
+      assert.equal(check.violations[0]?.kind, "dead-lettered-busy");
+    });
+
+    it("tells not drained from lost per lane: a lane's queued messages cover only its own items", () => {
+      // d1 travelled in interactive (empty queue), d2 in bulk (one message queued).
+      const rows = cleanRows().filter((r) => r.id !== "d");
+
+      const check = checkChaosInvariant(lanes({ rows, queueRemaining: { interactive: 0, bulk: 1 } }));
+
+      assert.equal(check.ok, false);
+      assert.equal(check.counts.lanes.bulk.notDrained, 1);
+      assert.equal(check.counts.lanes.interactive.lost, 1);
+      assert.deepEqual([check.counts.notDrained, check.counts.lost, check.counts.queueRemaining], [1, 1, 1]);
+    });
+
+    it("lets an item sent in both lanes be queued in either", () => {
+      const rows = cleanRows().filter((r) => r.id !== "a");
+
+      const check = checkChaosInvariant(lanes({ rows, queueRemaining: { interactive: 1, bulk: 0 } }));
+
+      assert.equal(check.counts.lost, 0);
+      assert.equal(check.counts.lanes.interactive.notDrained, 1);
+    });
+  });
+
+  it("reads a busy failure from the decide function's log reason as its isBusyFailure does", () => {
+    assert.equal(isBusyReason("EndpointBusyError: no call could start before the deadline"), true);
+    assert.equal(isBusyReason("DeadlineExceededError: the invocation ran out of time"), true);
+    assert.equal(
+      isBusyReason(
+        "RetriesExhaustedError: gave up after 3 attempts: the decision endpoint failed for now: decisions ModelError (model status 503): busy",
+      ),
+      true,
+    );
+    assert.equal(
+      isBusyReason(
+        "TransientEndpointError: the decision endpoint failed for now: decisions ModelError (model status 500)",
+      ),
+      false,
+    );
+    assert.equal(
+      isBusyReason("RetriesExhaustedError: gave up after 3 attempts: connect ECONNREFUSED"),
+      false,
+    );
   });
 });
