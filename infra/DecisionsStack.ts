@@ -503,7 +503,7 @@ export class DecisionsStack extends Stack {
   /** The review console: its page, its HTTP API and the API's function. */
   private addReviewConsole({ settings, projectRoot, logRetention }: StackInputs): ReviewConsole {
     return new ReviewConsole(this, "ReviewConsole", {
-      entry: join(projectRoot, "console", "lambda", "handler.ts"),
+      entry: join(projectRoot, "functions", "reviewConsole", "handler.ts"),
       projectRoot,
       site: readConsoleSite(),
       table: this.outcomes.table,

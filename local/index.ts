@@ -4,19 +4,17 @@
  * SQS event source mapping — for `npm start`, `decisions up` and the integration tests.
  */
 
-export { buildDemoBatch, withIdSuffix } from "./buildDemoBatch.js";
-export type { LambdaContextOptions } from "./createLambdaContext.js";
-export { createLambdaContext } from "./createLambdaContext.js";
-export type { LocalClients, LocalEndpoints } from "./createLocalClients.js";
-export { createLocalClients, LOCAL_CREDENTIALS } from "./createLocalClients.js";
-export type { FunctionLogLevel, LocalDecideHandlerOptions } from "./createLocalDecideHandler.js";
-export { createLocalDecideHandler } from "./createLocalDecideHandler.js";
-export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
-export { createLocalIngestHandler } from "./createLocalIngestHandler.js";
-export type { CreateWorkQueueOptions, WorkQueue } from "./createWorkQueue.js";
-export { createWorkQueue } from "./createWorkQueue.js";
-export type { LaneCapacity, LocalAdmission } from "./deriveLocalLaneCapacity.js";
-export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./deriveLocalLaneCapacity.js";
+export { buildDemoBatch, withIdSuffix } from "./demo/buildDemoBatch.js";
+export type { DeadLetter, DemoSummaryContext } from "./demo/formatDemoSummary.js";
+export { formatDemoSummary } from "./demo/formatDemoSummary.js";
+export type { LaneDemoReport } from "./demo/formatLaneSummary.js";
+export { formatLaneSummary } from "./demo/formatLaneSummary.js";
+export type { DemoInputs, DemoMessage, DemoObject, ReadDemoInputsOptions } from "./demo/readDemoInputs.js";
+export { readDemoInputs } from "./demo/readDemoInputs.js";
+export type { DemoOutput, DemoResult, RunDemoOptions } from "./demo/runDemo.js";
+export { runDemo } from "./demo/runDemo.js";
+export type { IncidentTiming, ProbeItem, TimeIncidentsOptions } from "./demo/timeIncidents.js";
+export { probeIncidents, timeIncidents } from "./demo/timeIncidents.js";
 export {
   IngestWorkflowError,
   JavaNotFoundError,
@@ -24,43 +22,59 @@ export {
   PartStartError,
   PortInUseError,
 } from "./errors.js";
-export type { DeadLetter, DemoSummaryContext } from "./formatDemoSummary.js";
-export { formatDemoSummary } from "./formatDemoSummary.js";
-export type { LaneDemoReport } from "./formatLaneSummary.js";
-export { formatLaneSummary } from "./formatLaneSummary.js";
-export type { IngestedObjectReport, IngestTriggerOptions } from "./IngestTrigger.js";
-export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./IngestTrigger.js";
-export type { ObjectCreatedEvent } from "./objectCreatedEvent.js";
-export { objectCreatedEvent } from "./objectCreatedEvent.js";
-export type { StackModel } from "./prepareStackModel.js";
-export { DEMO_MODEL_KIND, DEMO_MODEL_NOTICE, prepareStackModel } from "./prepareStackModel.js";
-export type { BatchOutcome, InvocationResult } from "./readBatchResponse.js";
-export { readBatchResponse } from "./readBatchResponse.js";
-export type { DemoInputs, DemoMessage, DemoObject, ReadDemoInputsOptions } from "./readDemoInputs.js";
-export { readDemoInputs } from "./readDemoInputs.js";
-export type { CreatedObject } from "./readObjectCreated.js";
-export { readObjectCreated } from "./readObjectCreated.js";
-export type { DemoOutput, DemoResult, RunDemoOptions } from "./runDemo.js";
-export { runDemo } from "./runDemo.js";
-export type { IngestWorkflowResult, RunIngestWorkflowOptions } from "./runIngestWorkflow.js";
-export { runIngestWorkflow } from "./runIngestWorkflow.js";
+export type { LambdaContextOptions } from "./eventSource/createLambdaContext.js";
+export { createLambdaContext } from "./eventSource/createLambdaContext.js";
+export type { CreateWorkQueueOptions, WorkQueue } from "./eventSource/createWorkQueue.js";
+export { createWorkQueue } from "./eventSource/createWorkQueue.js";
+export type { BatchOutcome, InvocationResult } from "./eventSource/readBatchResponse.js";
+export { readBatchResponse } from "./eventSource/readBatchResponse.js";
 export type {
   BatchReport,
   PollerStats,
   SqsBatchHandler,
   SqsEventSourcePollerOptions,
-} from "./SqsEventSourcePoller.js";
-export { FunctionTimeoutError, SqsEventSourcePoller } from "./SqsEventSourcePoller.js";
-export type { S3PutObject } from "./s3PutEvent.js";
-export { s3PutEvent } from "./s3PutEvent.js";
-export type { AdapterProcess, StartAdapterProcessOptions } from "./startAdapterProcess.js";
-export { startAdapterProcess } from "./startAdapterProcess.js";
-export type { DynamoDbLocal, StartDynamoDbLocalOptions } from "./startDynamoDbLocal.js";
-export { startDynamoDbLocal } from "./startDynamoDbLocal.js";
-export type { Fauxqs, StartFauxqsOptions } from "./startFauxqs.js";
-export { startFauxqs } from "./startFauxqs.js";
-export type { GatewayProcess, StartGatewayProcessOptions, UpstreamFailures } from "./startGatewayProcess.js";
-export { startGatewayProcess } from "./startGatewayProcess.js";
+} from "./eventSource/SqsEventSourcePoller.js";
+export { FunctionTimeoutError, SqsEventSourcePoller } from "./eventSource/SqsEventSourcePoller.js";
+export type { SqsRecordSource } from "./eventSource/toSqsRecord.js";
+export { toSqsRecord } from "./eventSource/toSqsRecord.js";
+export type { IngestedObjectReport, IngestTriggerOptions } from "./ingest/IngestTrigger.js";
+export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./ingest/IngestTrigger.js";
+export type { ObjectCreatedEvent } from "./ingest/objectCreatedEvent.js";
+export { objectCreatedEvent } from "./ingest/objectCreatedEvent.js";
+export type { CreatedObject } from "./ingest/readObjectCreated.js";
+export { readObjectCreated } from "./ingest/readObjectCreated.js";
+export type { IngestWorkflowResult, RunIngestWorkflowOptions } from "./ingest/runIngestWorkflow.js";
+export { runIngestWorkflow } from "./ingest/runIngestWorkflow.js";
+export type { S3PutObject } from "./ingest/s3PutEvent.js";
+export { s3PutEvent } from "./ingest/s3PutEvent.js";
+export type { AdapterProcess, StartAdapterProcessOptions } from "./services/startAdapterProcess.js";
+export { startAdapterProcess } from "./services/startAdapterProcess.js";
+export type { DynamoDbLocal, StartDynamoDbLocalOptions } from "./services/startDynamoDbLocal.js";
+export { startDynamoDbLocal } from "./services/startDynamoDbLocal.js";
+export type { Fauxqs, StartFauxqsOptions } from "./services/startFauxqs.js";
+export { startFauxqs } from "./services/startFauxqs.js";
+export type {
+  GatewayProcess,
+  StartGatewayProcessOptions,
+  UpstreamFailures,
+} from "./services/startGatewayProcess.js";
+export { startGatewayProcess } from "./services/startGatewayProcess.js";
+export type {
+  SageMakerGateway,
+  StartSageMakerGatewayOptions,
+  UpstreamFailure,
+} from "./services/startSageMakerGateway.js";
+export { startSageMakerGateway } from "./services/startSageMakerGateway.js";
+export type { LocalClients, LocalEndpoints } from "./stack/createLocalClients.js";
+export { createLocalClients, LOCAL_CREDENTIALS } from "./stack/createLocalClients.js";
+export type { FunctionLogLevel, LocalDecideHandlerOptions } from "./stack/createLocalDecideHandler.js";
+export { createLocalDecideHandler } from "./stack/createLocalDecideHandler.js";
+export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./stack/createLocalIngestHandler.js";
+export { createLocalIngestHandler } from "./stack/createLocalIngestHandler.js";
+export type { LaneCapacity, LocalAdmission } from "./stack/deriveLocalLaneCapacity.js";
+export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./stack/deriveLocalLaneCapacity.js";
+export type { StackModel } from "./stack/prepareStackModel.js";
+export { DEMO_MODEL_KIND, DEMO_MODEL_NOTICE, prepareStackModel } from "./stack/prepareStackModel.js";
 export type {
   ConnectionInfo,
   LocalIngestOptions,
@@ -69,15 +83,5 @@ export type {
   LocalStack,
   StackHandlerContext,
   StartLocalStackOptions,
-} from "./startLocalStack.js";
-export { startLocalStack } from "./startLocalStack.js";
-export type {
-  SageMakerGateway,
-  StartSageMakerGatewayOptions,
-  UpstreamFailure,
-} from "./startSageMakerGateway.js";
-export { startSageMakerGateway } from "./startSageMakerGateway.js";
-export type { IncidentTiming, ProbeItem, TimeIncidentsOptions } from "./timeIncidents.js";
-export { probeIncidents, timeIncidents } from "./timeIncidents.js";
-export type { SqsRecordSource } from "./toSqsRecord.js";
-export { toSqsRecord } from "./toSqsRecord.js";
+} from "./stack/startLocalStack.js";
+export { startLocalStack } from "./stack/startLocalStack.js";

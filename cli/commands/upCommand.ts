@@ -6,9 +6,9 @@
  */
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { ReviewApi } from "../../console/index.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { loadPolicies } from "../../functions/policy/index.js";
+import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../functions/states/index.js";
 import {
   createLocalDecideHandler,
@@ -17,7 +17,7 @@ import {
   type LocalPollerSettings,
   startLocalStack,
 } from "../../local/index.js";
-import { type ReviewServer, startReviewServer } from "../../local/startReviewServer.js";
+import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";

@@ -1,4 +1,4 @@
-/** The API's JSON shapes as the page reads them (the server's are in console/api). */
+/** The API's JSON shapes as the page reads them (the server's are in functions/reviewConsole/api). */
 
 export interface QueueItem {
   policy: string;

@@ -2,7 +2,7 @@ import type { Setting } from "./Setting.js";
 import { nonEmptyTextSetting, textSetting } from "./settingSchemas.js";
 
 /**
- * The deployed review console's API function's environment (`console/lambda/readReviewConsoleConfig.ts`
+ * The deployed review console's API function's environment (`functions/reviewConsole/readReviewConsoleConfig.ts`
  * reads it at cold start; the CDK app's `ReviewConsoleApi` writes it).
  */
 export const REVIEW_CONSOLE_SETTINGS = {

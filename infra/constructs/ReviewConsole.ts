@@ -12,7 +12,7 @@ import { ReviewerPool } from "./ReviewerPool.js";
 
 /** Props of {@link ReviewConsole}. */
 export interface ReviewConsoleProps {
-  /** The API function's handler module (`console/lambda/handler.ts`). */
+  /** The API function's handler module (`functions/reviewConsole/handler.ts`). */
   entry: string;
   projectRoot: string;
   /** The page as built at synth (`readConsoleSite`). */

@@ -20,7 +20,7 @@ import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link ReviewConsoleApi}. */
 export interface ReviewConsoleApiProps {
-  /** The handler module (`console/lambda/handler.ts`). */
+  /** The handler module (`functions/reviewConsole/handler.ts`). */
   entry: string;
   projectRoot: string;
   table: ITable;
@@ -41,7 +41,7 @@ export interface ReviewConsoleApiProps {
  * (GetItem, consistent), lists the queue through the by-status index and a policy's newest outcomes
  * (Query), and records a review as a conditional put of the whole outcome (PutItem with a
  * condition on `updated_at`, `functions/outcomes/reviewOutcome.ts`). No Scan, no DeleteItem, no
- * batch or transaction actions; test/console/lambda checks the calls against this list.
+ * batch or transaction actions; test/functions/reviewConsole checks the calls against this list.
  */
 export const REVIEW_CONSOLE_TABLE_ACTIONS = [
   "dynamodb:GetItem",
@@ -49,7 +49,7 @@ export const REVIEW_CONSOLE_TABLE_ACTIONS = [
   "dynamodb:Query",
 ] as const;
 
-/** The routes of the API (the router's, `console/api/routeReviewRequest.ts`), each behind the authorizer. */
+/** The routes of the API (the router's, `functions/reviewConsole/api/routeReviewRequest.ts`), each behind the authorizer. */
 export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string }[] = [
   { method: HttpMethod.GET, path: "/api/me" },
   { method: HttpMethod.GET, path: "/api/policies" },
@@ -60,7 +60,7 @@ export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string 
 ];
 
 /**
- * The review console's HTTP API: the Lambda function on `console/lambda/handler.ts` (the router
+ * The review console's HTTP API: the Lambda function on `functions/reviewConsole/handler.ts` (the router
  * `decisions up` serves locally), an HTTP API with one route per operation (no `$default` route:
  * anything else is API Gateway's 404 and never reaches the function), a `$default` stage with
  * throttling and JSON access logs. The routes are added with {@link authorizeRoutes}, each behind

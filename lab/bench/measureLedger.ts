@@ -6,7 +6,7 @@ import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
 import { JobLedger } from "../../functions/jobs/JobLedger.js";
 import { jobsTableDefinition } from "../../functions/jobs/jobsTable.js";
 import { outcomesTableDefinition } from "../../functions/outcomes/outcomesTable.js";
-import { LOCAL_CREDENTIALS } from "../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { type BenchMachine, describeMachine } from "./describeMachine.js";
 import { SingleRecordLedger } from "./ledger/SingleRecordLedger.js";
 import { TransactionObserver, type TransactionTally } from "./ledger/TransactionObserver.js";

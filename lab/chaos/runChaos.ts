@@ -8,10 +8,10 @@ import fc from "fast-check";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
 import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
-import { queueDepth } from "../../local/queueDepth.js";
-import { type AdapterProcess, startAdapterProcess } from "../../local/startAdapterProcess.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/startDynamoDbLocal.js";
-import { type LocalStack, startLocalStack } from "../../local/startLocalStack.js";
+import { queueDepth } from "../../local/eventSource/queueDepth.js";
+import { type AdapterProcess, startAdapterProcess } from "../../local/services/startAdapterProcess.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
+import { type LocalStack, startLocalStack } from "../../local/stack/startLocalStack.js";
 // The two property runs by their own files: reliability's index also holds the load runner (autocannon).
 import { checkPolicyLoading, type PolicyLoadingReport } from "../reliability/checkPolicyLoading.js";
 import { checkRecordParsing, type RecordParsingReport } from "../reliability/checkRecordParsing.js";

@@ -1,8 +1,8 @@
-import { createLocalClients } from "../../local/createLocalClients.js";
-import { createLocalDecideHandler } from "../../local/createLocalDecideHandler.js";
-import { deriveLocalLaneCapacity } from "../../local/deriveLocalLaneCapacity.js";
-import { SqsEventSourcePoller } from "../../local/SqsEventSourcePoller.js";
-import type { StackHandlerContext } from "../../local/startLocalStack.js";
+import { SqsEventSourcePoller } from "../../local/eventSource/SqsEventSourcePoller.js";
+import { createLocalClients } from "../../local/stack/createLocalClients.js";
+import { createLocalDecideHandler } from "../../local/stack/createLocalDecideHandler.js";
+import { deriveLocalLaneCapacity } from "../../local/stack/deriveLocalLaneCapacity.js";
+import type { StackHandlerContext } from "../../local/stack/startLocalStack.js";
 import type { FunctionHostConfig, FunctionHostEvent } from "./FunctionHostConfig.js";
 
 /**

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { ManagedProcess } from "../../local/ManagedProcess.js";
+import { ManagedProcess } from "../../local/services/ManagedProcess.js";
 import type { FunctionHostConfig, FunctionHostEvent } from "./FunctionHostConfig.js";
 
 /** A decide function log line: a record given back to SQS, with its message id and the reason. */

@@ -23,8 +23,11 @@ const NOT_YET_MOVED: ReadonlyMap<string, string> = new Map([
   // Issue 34: both add variables to the caller's environment, which defaults to this process's;
   // the local stack and the integration tests start them without one. Passing it from the commands
   // through startLocalStack waits for local/'s regrouping.
-  ["local/startAdapterProcess.ts", "adds the adapter's malloc settings to this process's environment"],
-  ["local/startDynamoDbLocal.ts", "adds DDB_LOCAL_TELEMETRY=0 to this process's environment"],
+  [
+    "local/services/startAdapterProcess.ts",
+    "adds the adapter's malloc settings to this process's environment",
+  ],
+  ["local/services/startDynamoDbLocal.ts", "adds DDB_LOCAL_TELEMETRY=0 to this process's environment"],
 ]);
 
 describe("process.env", () => {
@@ -76,13 +79,13 @@ describe("process.env", () => {
       "functions/decide/handler.ts",
       "bin/decisions.js",
       "cli/commands/serveCommand.ts",
-      "local/adapterProcessMain.ts",
+      "local/services/adapterProcessMain.ts",
       "lab/scripts/writeConfigurationPage.ts",
     ];
     const units = [
       "functions/decide/createDecideDeps.ts",
       "cli/commands/localStackArgs.ts",
-      "local/startAdapterProcess.ts",
+      "local/services/startAdapterProcess.ts",
       "lab/scripts/configurationPage.ts",
     ];
 

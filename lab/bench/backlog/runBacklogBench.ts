@@ -10,6 +10,7 @@ import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 // The CDK app's own rule, by its file (pure arithmetic): the bench sizes the pipeline as a deployment is sized.
 import { deriveLaneCapacity } from "../../../infra/capacity/deriveDecideCapacity.js";
+import { queueDepth } from "../../../local/eventSource/queueDepth.js";
 import {
   createLocalDecideHandler,
   type LocalStack,
@@ -18,7 +19,6 @@ import {
   type StackHandlerContext,
   startLocalStack,
 } from "../../../local/index.js";
-import { queueDepth } from "../../../local/queueDepth.js";
 // By their files: the chaos index also holds the chaos run, which the bench does not need.
 import type { WorkloadItem } from "../../chaos/buildChaosWorkload.js";
 import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "../../chaos/checkChaosInvariant.js";

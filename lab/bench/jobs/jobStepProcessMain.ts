@@ -9,10 +9,10 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { RetryPolicy } from "../../../functions/common/index.js";
 import { JobLedger, JobResultsWriter } from "../../../functions/jobs/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { createLocalIngestHandler } from "../../../local/createLocalIngestHandler.js";
-import { objectCreatedEvent } from "../../../local/objectCreatedEvent.js";
-import { runIngestWorkflow } from "../../../local/runIngestWorkflow.js";
+import { objectCreatedEvent } from "../../../local/ingest/objectCreatedEvent.js";
+import { runIngestWorkflow } from "../../../local/ingest/runIngestWorkflow.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
+import { createLocalIngestHandler } from "../../../local/stack/createLocalIngestHandler.js";
 import type { JobStepReport, JobStepRequest } from "./jobStepProtocol.js";
 
 function send(message: JobStepReport | { ready: true }): Promise<void> {

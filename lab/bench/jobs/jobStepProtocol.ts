@@ -1,4 +1,4 @@
-import type { IngestWorkflowResult } from "../../../local/runIngestWorkflow.js";
+import type { IngestWorkflowResult } from "../../../local/ingest/runIngestWorkflow.js";
 
 /** Where the local stack's parts are, as a job step's child process needs them. */
 export interface JobStepStack {

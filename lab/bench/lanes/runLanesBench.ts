@@ -7,6 +7,7 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import type { JobCompletedDetail, JobCounts } from "../../../contract/index.js";
 import { LANES } from "../../../contract/lanes/lanes.js";
+import { queueDepth } from "../../../local/eventSource/queueDepth.js";
 import {
   createLocalDecideHandler,
   type IncidentTiming,
@@ -16,7 +17,6 @@ import {
   startLocalStack,
   timeIncidents,
 } from "../../../local/index.js";
-import { queueDepth } from "../../../local/queueDepth.js";
 import { type BenchMachine, describeMachine } from "../describeMachine.js";
 import { startBusyProcesses } from "../startBusyProcesses.js";
 import { buildLanesWorkload, type LanesWorkload } from "./buildLanesWorkload.js";

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
+import { startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { formatLedgerReport, measureLedger } from "../measureLedger.js";
 
 const { values } = parseArgs({

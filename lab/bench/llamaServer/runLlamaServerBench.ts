@@ -12,7 +12,7 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { type JevBenchCase, loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 import { quantile, timed } from "../../../evaluation/metrics/statistics.js";
-import { type AdapterProcess, startAdapterProcess } from "../../../local/startAdapterProcess.js";
+import { type AdapterProcess, startAdapterProcess } from "../../../local/services/startAdapterProcess.js";
 import type { Figure } from "../BenchContext.js";
 import { distinctQuestions } from "../benchWorkload.js";
 import { type BenchMachine, describeMachine } from "../describeMachine.js";

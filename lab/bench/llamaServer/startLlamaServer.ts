@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { crashFixFor } from "../../../adapter/engine/builds/crashFixFor.js";
 import { type CpuFeatures, describeCpuFeatures } from "../../../adapter/engine/builds/readCpuFeatures.js";
 import { LlamaBuildCrashError } from "../../../adapter/engine/errors.js";
-import { ManagedProcess } from "../../../local/ManagedProcess.js";
+import { ManagedProcess } from "../../../local/services/ManagedProcess.js";
 
 /** llama-server's `-fa`: flash attention on, off, or on when the model supports it. */
 export type FlashAttention = "auto" | "on" | "off";

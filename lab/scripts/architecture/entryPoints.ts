@@ -17,11 +17,7 @@ export interface EntryPoint {
 export const ENTRY_POINTS: readonly EntryPoint[] = [
   {
     pattern: "functions/*/handler.ts",
-    what: "a Lambda function's handler: reads its settings once at cold start and wires the units",
-  },
-  {
-    pattern: "console/lambda/handler.ts",
-    what: "the review console API's Lambda handler (the deployed console)",
+    what: "a Lambda function's handler (the review console's API included): reads its settings once at cold start and wires the units",
   },
   {
     pattern: "bin/*.js",

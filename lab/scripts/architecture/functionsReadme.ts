@@ -8,6 +8,7 @@ import {
   INGEST_SETTINGS,
   JOBS_MONITOR_SETTINGS,
   RESULTS_WRITER_SETTINGS,
+  REVIEW_CONSOLE_SETTINGS,
   type Setting,
 } from "../../../contract/index.js";
 import { replaceGeneratedBlock } from "./generatedBlock.js";
@@ -35,6 +36,7 @@ export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment 
   driftMonitor: { settings: DRIFT_MONITOR_SETTINGS, section: "the-drift-monitor" },
   jobEvents: "none",
   capacityController: { settings: CAPACITY_CONTROLLER_SETTINGS, section: "the-capacity-controller" },
+  reviewConsole: { settings: REVIEW_CONSOLE_SETTINGS, section: "the-review-consoles-api-function" },
 };
 
 /** A function folder has a handler that {@link FUNCTION_ENVIRONMENTS} does not know. */

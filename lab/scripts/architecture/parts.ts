@@ -52,7 +52,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "functions",
-    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the endpoint client, the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), used alike by the functions, the console API, the operators' commands and the local stack, the failure-record and state-archive stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
+    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the review console's API and its Lambda entry (`reviewConsole/`), the endpoint client, the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), used alike by the functions, the console API, the operators' commands and the local stack, the failure-record and state-archive stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
     imports: [{ part: "contract" }],
     note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.test.ts`)",
   },
@@ -79,12 +79,12 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "console",
-    what: "the review console: its HTTP API, its web page and the Lambda entry that serves the API when deployed",
-    imports: [{ part: "contract" }, { part: "functions" }],
+    what: "the review console's web page (Preact + htm) and the esbuild step that bundles it, for the local server of `decisions up` and the deployed site; the API it calls is `functions/reviewConsole`",
+    imports: [],
   },
   {
     name: "local",
-    what: "the pipeline on one machine: DynamoDB Local and fauxqs on loopback, the SageMaker runtime gateway, the SQS event-source poller, the adapter as a child process, the review console's server, the stack, the demo",
+    what: "the pipeline on one machine: the services it starts on loopback (`services/`: DynamoDB Local, fauxqs for SQS and S3, the adapter as a child process, the SageMaker runtime gateway, the review console's server), the side of Lambda's SQS event source (`eventSource/`: the poller, the visibility heartbeat, SQS records, queue creation), the stack that wires them with the functions per lane (`stack/`), the S3 ingest trigger and workflow (`ingest/`), the demo (`demo/`)",
     imports: [{ part: "adapter" }, { part: "console" }, { part: "contract" }, { part: "functions" }],
   },
   {
@@ -123,7 +123,6 @@ export const PARTS: readonly Part[] = [
     what: "the `decisions` command: `main.ts`, the command registry, one module per command in `cli/commands`, each loaded only when run; a module parses its command's flags, calls the part that does the work and formats what comes back",
     imports: [
       { part: "adapter" },
-      { part: "console" },
       { part: "contract" },
       { part: "evaluation" },
       { part: "functions" },

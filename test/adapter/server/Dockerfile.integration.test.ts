@@ -94,7 +94,7 @@ for (const image of IMAGES) {
       const known = new Set(SERVER_SETTINGS.flatMap((s) => s.env));
       for (const name of env.map((pair) => pair.split("=")[0] ?? "")) {
         assert.ok(
-          // The MALLOC_ settings are glibc's (see local/startAdapterProcess.ts), read by the C library.
+          // The MALLOC_ settings are glibc's (see local/services/startAdapterProcess.ts), read by the C library.
           known.has(name) || name === "NODE_ENV" || name.startsWith("MALLOC_") || name.startsWith("NVIDIA_"),
           `${name} is a setting the server reads`,
         );

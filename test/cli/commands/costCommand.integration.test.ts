@@ -18,7 +18,7 @@ import {
   type StoredOutcome,
 } from "../../../contract/index.js";
 import { OutcomesReader } from "../../../functions/outcomes/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { parseS3Uri } from "../../../operations/jobs/readJobResults.js";
 import { createOutcomesClient } from "../../../operations/outcomes/index.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";

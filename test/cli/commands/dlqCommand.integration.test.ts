@@ -13,9 +13,9 @@ import {
 } from "@aws-sdk/client-sqs";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { createWorkQueue, type WorkQueue } from "../../../local/createWorkQueue.js";
-import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
+import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
+import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 
 function capture() {
   let out = "";

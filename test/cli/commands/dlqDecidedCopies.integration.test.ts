@@ -11,11 +11,11 @@ import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { outcomesTableDefinition, SUPERSEDE_ATTRIBUTE } from "../../../functions/outcomes/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { createWorkQueue, type WorkQueue } from "../../../local/createWorkQueue.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
-import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
-import { waitingOutcome } from "../../console/waitingOutcome.js";
+import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
+import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
+import { waitingOutcome } from "../../support/waitingOutcome.js";
 
 const POLICY = "ticket-routing";
 const DECIDED_AT = "2026-12-01T10:00:00.000Z";

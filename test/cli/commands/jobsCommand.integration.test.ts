@@ -19,9 +19,9 @@ import {
   jobIdOf,
   jobsTableDefinition,
 } from "../../../functions/jobs/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
-import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
+import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { JobResultsNotReadyError } from "../../../operations/jobs/index.js";
 
 const TABLE = "jobs";

@@ -24,8 +24,8 @@ import {
   ReviewConflictError,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/startDynamoDbLocal.js";
+import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { parseCsv } from "../../support/parseCsv.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));

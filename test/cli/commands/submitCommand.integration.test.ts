@@ -7,8 +7,8 @@ import { after, before, describe, it } from "node:test";
 import { CreateQueueCommand, type Message, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
-import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
+import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 
 function capture() {
   let out = "";

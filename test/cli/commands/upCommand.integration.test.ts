@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;

@@ -17,7 +17,7 @@ import { createJobsCommand } from "../../../cli/commands/jobsCommand.js";
 import { type JobResultLine, JobResultLineSchema } from "../../../contract/index.js";
 import { UNPARSED_POLICY } from "../../../contract/outcome/outcomesTableKeys.js";
 import { lineId } from "../../../functions/ingest/prepareLine.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const ticket = (id: string, subject: string) =>

@@ -17,7 +17,7 @@ import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { isFinalJobStatus, type Job } from "../../../contract/index.js";
 import { JobsReader } from "../../../functions/jobs/index.js";
 import { buildJobObject } from "../../../lab/bench/jobs/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 /** Lines of the job: enough to keep draining while the interactive items are decided, cheap on CI. */

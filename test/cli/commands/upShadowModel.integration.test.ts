@@ -20,7 +20,7 @@ import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import type { ShadowRecord } from "../../../contract/outcome/ShadowRecordSchema.js";
 import { ShadowRecordStore, type StoredOutcome } from "../../../functions/outcomes/index.js";
 import { shadowOf } from "../../../functions/pipeline/index.js";
-import { LOCAL_CREDENTIALS } from "../../../local/createLocalClients.js";
+import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const POLICY = "ticket-routing";

@@ -6,8 +6,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { readWorthCursor, writeWorthCursor } from "../../../console/api/reviewQueueCursor.js";
-import { ReviewRequestError } from "../../../console/index.js";
 import {
   compareReviewOrderKeys,
   normalisedEntropy,
@@ -15,6 +13,8 @@ import {
   reviewWorth,
 } from "../../../contract/outcome/reviewOrder.js";
 import type { StoredOutcome } from "../../../functions/outcomes/index.js";
+import { readWorthCursor, writeWorthCursor } from "../../../functions/reviewConsole/api/reviewQueueCursor.js";
+import { ReviewRequestError } from "../../../functions/reviewConsole/index.js";
 import { orderOutcomes } from "../../../operations/outcomes/index.js";
 
 type Answers = NonNullable<StoredOutcome["answers"]>;

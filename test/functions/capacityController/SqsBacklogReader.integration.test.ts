@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { SqsBacklogReader } from "../../../functions/capacityController/index.js";
-import { createWorkQueue } from "../../../local/createWorkQueue.js";
+import { createWorkQueue } from "../../../local/eventSource/createWorkQueue.js";
 import { LOCAL_CREDENTIALS } from "../../../local/index.js";
-import { type Fauxqs, startFauxqs } from "../../../local/startFauxqs.js";
+import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
 
 describe("SqsBacklogReader on fauxqs (integration)", () => {
   let fauxqs: Fauxqs;

@@ -12,7 +12,7 @@ import {
   createCapacityControllerHandler,
   readCapacityControllerConfig,
 } from "../../../functions/capacityController/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import { captureStdout } from "../support/captureStdout.js";
 
 const ENVIRONMENT = {

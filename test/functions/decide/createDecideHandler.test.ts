@@ -7,7 +7,7 @@ import { ModelError, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemak
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import { LOCAL_CREDENTIALS } from "../../../local/index.js";
 import { captureStdout } from "../support/captureStdout.js";
 import { sqsEvent } from "../support/sqsEvent.js";

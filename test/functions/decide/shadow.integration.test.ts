@@ -25,7 +25,7 @@ import {
 } from "../../../functions/outcomes/index.js";
 import { shadowOf } from "../../../functions/pipeline/index.js";
 import { loadPolicies, PolicySet, parsePolicy } from "../../../functions/policy/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,
   LOCAL_CREDENTIALS,

@@ -17,7 +17,7 @@ import { Deadline } from "../../../functions/common/Deadline.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { createDriftMonitorDeps, createDriftMonitorHandler } from "../../../functions/driftMonitor/index.js";
 import { type Outcome, OutcomeStore, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { generateTraffic, MIX_AFTER, MIX_BEFORE, TICKET_KINDS } from "../../support/driftTraffic.js";
 import { ManualClock } from "../../support/ManualClock.js";

@@ -15,9 +15,9 @@ import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { type FailureRecord, isFailureRecordKey } from "../../../contract/failures/FailureRecordSchema.js";
 import { FailureRecordStore } from "../../../functions/failures/index.js";
-import { createLocalDecideHandler } from "../../../local/createLocalDecideHandler.js";
-import type { SqsBatchHandler } from "../../../local/SqsEventSourcePoller.js";
-import { type LocalStack, startLocalStack } from "../../../local/startLocalStack.js";
+import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
+import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";
 
 const ITEMS = readFileSync("events/work-items/tickets.jsonl", "utf8").split("\n").filter(Boolean).slice(0, 3);
 const IDS = ITEMS.map((line) => (JSON.parse(line) as { id: string }).id);

@@ -22,7 +22,7 @@ import { createIngestHandler } from "../../../functions/ingest/createIngestHandl
 import { IngestLineError } from "../../../functions/ingest/errors.js";
 import type { IngestResult } from "../../../functions/ingest/types.js";
 import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,
   type Fauxqs,

@@ -23,7 +23,7 @@ import { createIngestHandler } from "../../../functions/ingest/createIngestHandl
 import type { IngestResult } from "../../../functions/ingest/types.js";
 import { jobsTableDefinition } from "../../../functions/jobs/index.js";
 import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,
   type Fauxqs,

@@ -24,9 +24,9 @@ import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { createDecideDeps, createDecideHandler, readDecideConfig } from "../../../functions/decide/index.js";
 import { createIngestDeps, createIngestHandler, readIngestConfig } from "../../../functions/ingest/index.js";
 import { JobLedger, JobResultsWriter, jobsTableDefinition } from "../../../functions/jobs/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import { type LocalStack, startLocalStack } from "../../../local/index.js";
-import { s3PutEvent } from "../../../local/s3PutEvent.js";
+import { s3PutEvent } from "../../../local/ingest/s3PutEvent.js";
 
 const JOBS_TABLE = "jobs-it";
 

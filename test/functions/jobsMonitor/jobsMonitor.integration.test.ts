@@ -9,7 +9,7 @@ import { Deadline } from "../../../functions/common/Deadline.js";
 import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
 import { JobLedger, jobsTableDefinition } from "../../../functions/jobs/index.js";
 import { createJobsMonitorDeps, createJobsMonitorHandler } from "../../../functions/jobsMonitor/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { ManualClock } from "../../support/ManualClock.js";
 import { captureStdout } from "../support/captureStdout.js";

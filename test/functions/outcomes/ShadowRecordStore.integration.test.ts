@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
-import { ReviewApi } from "../../../console/api/ReviewApi.js";
 import { FailureRecordStore } from "../../../functions/failures/index.js";
 import {
   MalformedShadowRecordError,
@@ -22,6 +21,7 @@ import {
   type StoredOutcome,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
+import { ReviewApi } from "../../../functions/reviewConsole/api/ReviewApi.js";
 import { OUTCOME_EVENTS_PATTERN } from "../../../infra/constructs/OutcomesTable.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { exportOutcomes } from "../../../operations/outcomes/index.js";

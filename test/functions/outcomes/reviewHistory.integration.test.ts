@@ -13,8 +13,6 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { ReviewApi } from "../../../console/api/ReviewApi.js";
-import { routeReviewRequest } from "../../../console/api/routeReviewRequest.js";
 import {
   AmendRequiredError,
   MAX_KEPT_REVIEWS,
@@ -23,6 +21,8 @@ import {
   type StoredOutcome,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
+import { ReviewApi } from "../../../functions/reviewConsole/api/ReviewApi.js";
+import { routeReviewRequest } from "../../../functions/reviewConsole/api/routeReviewRequest.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
 import { formatReviewHistory } from "../../../operations/outcomes/index.js";
 

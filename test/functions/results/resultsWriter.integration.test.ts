@@ -21,7 +21,7 @@ import {
   jobsTableDefinition,
 } from "../../../functions/jobs/index.js";
 import { createResultsWriterDeps, createResultsWriterHandler } from "../../../functions/results/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,
   type Fauxqs,

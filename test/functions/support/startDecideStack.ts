@@ -17,7 +17,7 @@ import { createDecideHandler } from "../../../functions/decide/createDecideHandl
 import type { DecideConfig } from "../../../functions/decide/readDecideConfig.js";
 import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
 import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
-import { createLambdaContext } from "../../../local/createLambdaContext.js";
+import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,
   LOCAL_CREDENTIALS,

@@ -9,8 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Match } from "aws-cdk-lib/assertions";
-import { CONSOLE_CONTENT_SECURITY_POLICY, REVIEWERS_GROUP } from "../../../console/index.js";
-import { readReviewConsoleConfig } from "../../../console/lambda/readReviewConsoleConfig.js";
+import { CONSOLE_CONTENT_SECURITY_POLICY } from "../../../console/index.js";
+import { REVIEWERS_GROUP } from "../../../functions/reviewConsole/index.js";
+import { readReviewConsoleConfig } from "../../../functions/reviewConsole/readReviewConsoleConfig.js";
 import {
   REVIEW_CONSOLE_ROUTES,
   REVIEW_CONSOLE_TABLE_ACTIONS,

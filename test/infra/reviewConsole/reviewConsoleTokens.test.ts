@@ -6,15 +6,15 @@
  * - API Gateway does the JWT check in AWS. `checkLikeApiGateway` reproduces the checks AWS
  *   documents for HTTP API JWT authorizers against the synthesized configuration; it is not API
  *   Gateway, and this test does not reach AWS.
- * - The handler (`console/lambda/createReviewConsoleHandler.ts`, the real one) then gets the claims
+ * - The handler (`functions/reviewConsole/createReviewConsoleHandler.ts`, the real one) then gets the claims
  *   as API Gateway passes them, and decides who reviews and whether the group may.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { exportJWK, generateKeyPair, type JSONWebKeySet, SignJWT, UnsecuredJWT } from "jose";
-import type { ReviewApi, Reviewer } from "../../../console/index.js";
-import { createReviewConsoleHandler } from "../../../console/lambda/createReviewConsoleHandler.js";
-import { apiGatewayEvent } from "../../console/lambda/apiGatewayEvent.js";
+import { createReviewConsoleHandler } from "../../../functions/reviewConsole/createReviewConsoleHandler.js";
+import type { ReviewApi, Reviewer } from "../../../functions/reviewConsole/index.js";
+import { apiGatewayEvent } from "../../functions/reviewConsole/apiGatewayEvent.js";
 import { synthVariant } from "../synthVariant.js";
 import { checkLikeApiGateway, type JwtAuthorizerConfig, TokenRefusedError } from "./apiGatewayJwtCheck.js";
 import { resolveTemplateValue } from "./templateValue.js";

@@ -12,7 +12,7 @@ import { LlamaBuildCrashError } from "../../../adapter/engine/errors.js";
 import { smokeTestLlamaServer } from "../../../lab/bench/llamaServer/smokeTestLlamaServer.js";
 import { startLlamaServer } from "../../../lab/bench/llamaServer/startLlamaServer.js";
 import { PartStartError } from "../../../local/errors.js";
-import { ManagedProcess } from "../../../local/ManagedProcess.js";
+import { ManagedProcess } from "../../../local/services/ManagedProcess.js";
 import { XEON_WITH_AMX } from "../../adapter/engine/builds/cpuInfoFixtures.js";
 
 const xeon = parseCpuInfo(XEON_WITH_AMX);

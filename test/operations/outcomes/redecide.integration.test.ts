@@ -24,9 +24,9 @@ import { modelManifestPath, readModelManifest } from "../../../adapter/models/mo
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
 import type { StoredOutcome } from "../../../functions/outcomes/index.js";
-import { createLocalDecideHandler } from "../../../local/createLocalDecideHandler.js";
-import type { SqsBatchHandler } from "../../../local/SqsEventSourcePoller.js";
-import { type LocalStack, startLocalStack } from "../../../local/startLocalStack.js";
+import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
+import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";
 import { supersedeMarker } from "../../../operations/outcomes/index.js";
 
 const POLICY = "ticket-routing";

@@ -19,8 +19,8 @@ import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
 import type { StoredOutcome } from "../../../functions/outcomes/index.js";
-import { createLocalDecideHandler } from "../../../local/createLocalDecideHandler.js";
-import { type LocalStack, startLocalStack } from "../../../local/startLocalStack.js";
+import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
+import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";
 import type { RedecideDiff } from "../../../operations/outcomes/index.js";
 
 const POLICY = "ticket-routing";

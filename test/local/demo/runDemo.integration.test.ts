@@ -1,0 +1,72 @@
+/** `npm start` end to end: the sample events through the whole local pipeline, then the summary. */
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { describe, it } from "node:test";
+import { type DemoResult, runDemo } from "../../../local/demo/runDemo.js";
+
+describe("runDemo (integration)", () => {
+  it("ends every sample item decided, rejected or dead-lettered, prints the summary, stops everything", {
+    timeout: 900_000,
+  }, async () => {
+    let stdout = "";
+    let stderr = "";
+    const errors = new PassThrough();
+    errors.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const result: DemoResult = await runDemo({
+      stack: { adapterThreads: 2 },
+      // Small enough for CI, large enough that the job still drains while the incidents are decided.
+      batchLines: 100,
+      incidents: 3,
+      timeoutMs: 840_000,
+      output: {
+        stdout: {
+          write: (text: string) => {
+            stdout += text;
+          },
+        },
+        stderr: errors,
+      },
+    });
+
+    assert.equal(result.exitCode, 0, stderr);
+    // One outcome per item (duplicates of an id collapse into the first), or a dead letter.
+    assert.ok(result.outcomes.length + result.deadLetters.length > 0);
+    assert.equal(result.outcomes.length + result.deadLetters.length <= result.sent, true);
+    const policies = new Set(result.outcomes.map((outcome) => outcome.policy));
+    for (const policy of ["ticket-routing", "incident-priority", "batch-classification"])
+      assert.ok(policies.has(policy), policy);
+    assert.ok(
+      result.outcomes.some((outcome) => outcome.source.kind === "s3"),
+      "the batch file went through S3 ingest",
+    );
+    assert.ok(
+      result.outcomes.some((outcome) => outcome.source.kind === "eventbridge"),
+      "an EventBridge event was mapped",
+    );
+    assert.match(stdout, /^Summary: \d+ items sent, \d+ outcomes, \d+ dead-lettered/m);
+    assert.match(stdout, /^ticket-routing — \d+ items:/m);
+    assert.match(stdout, /^Sent to human review \(status fallback\): \d+/m);
+    // The incidents sent while the batch job drained were decided before it completed, and the job
+    // counted each of its lines once.
+    const lanes = result.lanes;
+    assert.ok(lanes !== undefined, "the batch file made a job");
+    assert.equal(lanes.batchLines, 100);
+    assert.equal(lanes.alone.length, 3);
+    assert.equal(lanes.during.length, 3);
+    const completedAt = Date.parse(lanes.job?.completed_at ?? "");
+    for (const timing of [...lanes.alone, ...lanes.during])
+      assert.ok(timing.decidedAt !== undefined, timing.id);
+    for (const timing of lanes.during) assert.ok((timing.decidedAt ?? Infinity) < completedAt, timing.id);
+    assert.equal(lanes.job?.counts.lines, 100);
+    assert.equal(lanes.job?.counts.ended, 100);
+    assert.equal(lanes.job?.counts.duplicates, 0);
+    assert.equal(lanes.job?.counts.dead_lettered, 0);
+    assert.match(stdout, /^Lanes: incidents \(interactive lane\) alone/m);
+    assert.match(stdout, /3 of 3 decided before the job completed/);
+    assert.match(stdout, /every line counted once/);
+    assert.match(stderr, /weights are random/);
+    assert.match(stderr, /local stack stopped/);
+  });
+});

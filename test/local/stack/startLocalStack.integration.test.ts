@@ -1,0 +1,235 @@
+/** The whole local stack with a stand-in handler: every part wired, stopped in order, failures named. */
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import { InvokeEndpointCommand } from "@aws-sdk/client-sagemaker-runtime";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import type { SQSBatchResponse } from "aws-lambda";
+import { JavaNotFoundError, PortInUseError } from "../../../local/errors.js";
+import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import {
+  type LocalStack,
+  type StackHandlerContext,
+  startLocalStack,
+} from "../../../local/stack/startLocalStack.js";
+import { listeningSockets } from "../listeningSockets.js";
+
+const handlerErrors: unknown[] = [];
+
+/** Asks the endpoint one question per record and writes what it answered: every part on the path. */
+function standInHandler(context: StackHandlerContext): SqsBatchHandler {
+  return async (event): Promise<SQSBatchResponse> => {
+    const batchItemFailures = [];
+    for (const record of event.Records) {
+      try {
+        const item = JSON.parse(record.body) as { id: string; state: string };
+        const answer = await context.sagemakerRuntime.send(
+          new InvokeEndpointCommand({
+            EndpointName: context.endpointName,
+            ContentType: "application/json",
+            Body: JSON.stringify({
+              state: item.state,
+              questions: {
+                team: { type: "choice", instructions: "Which team?", criteria: ["billing", "technical"] },
+              },
+            }),
+          }),
+        );
+        const choice = JSON.parse(new TextDecoder().decode(answer.Body)).answers.team.choice as string;
+        await context.dynamodb.send(
+          new PutItemCommand({
+            TableName: context.table,
+            Item: {
+              policy: { S: "stand-in" },
+              id: { S: item.id },
+              choice: { S: choice },
+              lane: { S: context.lane },
+              receive_count: { N: record.attributes.ApproximateReceiveCount },
+            },
+          }),
+        );
+      } catch (error) {
+        handlerErrors.push(error);
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  };
+}
+
+describe("startLocalStack (integration)", () => {
+  let stack: LocalStack;
+  const lines: string[] = [];
+
+  before(async () => {
+    stack = await startLocalStack({
+      createHandler: standInHandler,
+      adapterThreads: 2,
+      log: (line) => lines.push(line),
+    });
+  });
+
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it("reports every endpoint on 127.0.0.1 and the names a client needs", () => {
+    const info = stack.connectionInfo();
+    for (const key of [
+      "sqs_endpoint",
+      "dynamodb_endpoint",
+      "s3_endpoint",
+      "gateway_url",
+      "adapter_url",
+      "queue_url",
+      "dlq_url",
+    ]) {
+      assert.match(String(info[key]), /^http:\/\/127\.0\.0\.1:\d+/, key);
+    }
+    assert.equal(info.table, "outcomes");
+    assert.equal(info.bucket, "ingest");
+    assert.equal(info.endpoint_name, "decisions");
+    assert.equal(info.region, "us-east-1");
+    const queueUrls = info.queue_urls as Record<string, string>;
+    const dlqUrls = info.dlq_urls as Record<string, string>;
+    assert.deepEqual(Object.keys(queueUrls).sort(), ["bulk", "interactive"]);
+    assert.equal(queueUrls.interactive, info.queue_url);
+    assert.equal(dlqUrls.interactive, info.dlq_url);
+    assert.match(queueUrls.bulk ?? "", /^http:\/\/127\.0\.0\.1:\d+\/\d+\/work-bulk$/);
+    assert.match(dlqUrls.bulk ?? "", /^http:\/\/127\.0\.0\.1:\d+\/\d+\/work-bulk-dlq$/);
+    assert.equal(stack.lanes.interactive.poller, stack.poller);
+    assert.notEqual(stack.lanes.bulk.poller, stack.poller);
+    assert.equal(stack.model.generated, true);
+    assert.ok(lines.some((line) => line.startsWith("DynamoDB Local ready")));
+  });
+
+  it("carries a work item from the queue through the poller, the gateway and the adapter into the table", {
+    timeout: 120_000,
+  }, async () => {
+    await stack.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: stack.queueUrl,
+        MessageBody: JSON.stringify({ id: "t-1", state: "My invoice is wrong" }),
+      }),
+    );
+    let item: Record<string, { S?: string; N?: string }> | undefined;
+    while (item === undefined) {
+      const got = await stack.clients.dynamodb.send(
+        new GetItemCommand({ TableName: stack.table, Key: { policy: { S: "stand-in" }, id: { S: "t-1" } } }),
+      );
+      item = got.Item as typeof item;
+      if (item === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(["billing", "technical"].includes(item.choice?.S ?? ""), JSON.stringify(item));
+    assert.equal(item.receive_count?.N, "1");
+    assert.equal(item.lane?.S, "interactive");
+    assert.equal(stack.gateway.invocations("decisions"), 1);
+    assert.deepEqual(handlerErrors, []);
+  });
+
+  it("drains the bulk lane's queue with the handler built for the bulk lane", {
+    timeout: 120_000,
+  }, async () => {
+    await stack.clients.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: stack.lanes.bulk.queueUrl,
+        MessageBody: JSON.stringify({ id: "b-1", state: "Please classify this line" }),
+      }),
+    );
+    let item: Record<string, { S?: string }> | undefined;
+    while (item === undefined) {
+      const got = await stack.clients.dynamodb.send(
+        new GetItemCommand({ TableName: stack.table, Key: { policy: { S: "stand-in" }, id: { S: "b-1" } } }),
+      );
+      item = got.Item as typeof item;
+      if (item === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(item.lane?.S, "bulk");
+    assert.equal(stack.lanes.bulk.poller.stats().succeeded, 1);
+    assert.deepEqual(handlerErrors, []);
+  });
+
+  it("stops every part: no process of it listens afterwards", { timeout: 60_000 }, async () => {
+    const pids = [stack.dynamodb.pid, stack.adapter.pid];
+    await stack.stop();
+    assert.equal(await stack.dynamodb.exited, 143);
+    assert.equal(await stack.adapter.exited, 0);
+    for (const pid of pids) assert.ok(pid !== undefined && !alive(pid));
+    const mine = (await listeningSockets(process.pid)).map((socket) => socket.port);
+    assert.ok(!mine.includes(stack.fauxqs.port));
+    assert.ok(!mine.includes(stack.gateway.port));
+  });
+});
+
+describe("startLocalStack when a part cannot start", () => {
+  let holder: Server;
+  let takenPort: number;
+
+  before(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    takenPort = (holder.address() as { port: number }).port;
+  });
+
+  after(async () => {
+    await new Promise((resolve) => holder.close(resolve));
+  });
+
+  it("names the part whose port is taken, and stops the parts already started", {
+    timeout: 120_000,
+  }, async () => {
+    const before = new Set((await listeningSockets(process.pid)).map((socket) => socket.port));
+    const lines: string[] = [];
+    await assert.rejects(
+      startLocalStack({
+        createHandler: standInHandler,
+        adapterThreads: 2,
+        ports: { gateway: takenPort },
+        log: (line) => lines.push(line),
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof PortInUseError, String(error));
+        assert.equal(error.part, "the SageMaker gateway");
+        assert.equal(error.port, takenPort);
+        return true;
+      },
+    );
+    // DynamoDB Local, fauxqs and the adapter had started: none of them is left.
+    const urls = lines.flatMap(
+      (line) => /^(?:DynamoDB Local|fauxqs|the adapter) ready on (\S+)/.exec(line)?.[1] ?? [],
+    );
+    assert.equal(urls.length, 3, lines.join("\n"));
+    for (const url of urls) {
+      await assert.rejects(
+        fetch(url),
+        (error: unknown) => (error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED",
+      );
+    }
+    const after = (await listeningSockets(process.pid))
+      .map((socket) => socket.port)
+      .filter((port) => !before.has(port));
+    assert.deepEqual(after, []);
+  });
+
+  it("names Java when it is missing", { timeout: 120_000 }, async () => {
+    await assert.rejects(
+      startLocalStack({ createHandler: standInHandler, adapterThreads: 2, java: "/nonexistent/bin/java" }),
+      (error: unknown) => {
+        assert.ok(error instanceof JavaNotFoundError, String(error));
+        assert.match(error.message, /^DynamoDB Local: Java is needed/);
+        return true;
+      },
+    );
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
+  }
+}
