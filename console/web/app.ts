@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { ApiError, call, itemApiPath, loadConfig, localReviewer, setLocalReviewer } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
 import { DriftSection } from "./drift.js";
+import { ShadowSection } from "./shadow.js";
 import type { ItemView, PolicyStats, QueueAnswer, QueueItem } from "./types.js";
 
 type Route =
@@ -507,7 +508,8 @@ function StatsPage({ policy }: { policy: string }) {
             <p class="note">Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p></figure>`,
       )}
     </div>
-    <${DriftSection} policy=${policy} />`;
+    <${DriftSection} policy=${policy} />
+    <${ShadowSection} policy=${policy} />`;
 }
 
 const config = await loadConfig();

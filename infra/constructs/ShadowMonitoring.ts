@@ -78,6 +78,8 @@ export class ShadowMonitoring extends Construct {
         .join(" + ");
       return new MathExpression({ expression, usingMetrics, label, period: window });
     };
+    // The endpoint's own metrics (Invocations, Invocation5XXErrors, InvocationModelErrors, ModelLatency
+    // in microseconds): https://docs.aws.amazon.com/sagemaker/latest/dg/monitoring-cloudwatch.html
     const endpoint = (metricName: string, statistic: string, label: string): Metric =>
       new Metric({
         namespace: "AWS/SageMaker",
@@ -134,7 +136,8 @@ export class ShadowMonitoring extends Construct {
     const threshold = props.failureRatePercent ?? 50;
     this.failureRateAlarm = new Alarm(this, "FailureRate", {
       metric: new MathExpression({
-        // IF without an else leaves no data point below the minimum volume: not breaching.
+        // IF without an else leaves no data point below the minimum volume: not breaching. IF and FILL:
+        // https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/using-metric-math.html
         expression: `IF((${records.expression}) >= ${minimum}, 100 * (${failures.expression}) / (${records.expression}))`,
         usingMetrics: { ...failures.usingMetrics, ...records.usingMetrics },
         label: "shadow records without a result (%)",
