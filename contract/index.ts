@@ -99,6 +99,7 @@ export { DECIDE_METRICS } from "./metrics/decideMetrics.js";
 export { DRIFT_METRICS } from "./metrics/driftMetrics.js";
 export { INGEST_METRICS } from "./metrics/ingestMetrics.js";
 export { JOB_METRICS } from "./metrics/jobMetrics.js";
+export { SHADOW_METRICS } from "./metrics/shadowMetrics.js";
 export {
   type DecisionUsage,
   DecisionUsageSchema,

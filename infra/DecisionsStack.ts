@@ -39,7 +39,8 @@ import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
 import type { PipelineLane } from "./constructs/pipelineMetrics.js";
 import { ReviewConsole } from "./constructs/ReviewConsole.js";
-import { ShadowEndpoint } from "./constructs/ShadowEndpoint.js";
+import { SHADOW_VARIANT_NAME, ShadowEndpoint } from "./constructs/ShadowEndpoint.js";
+import { ShadowMonitoring } from "./constructs/ShadowMonitoring.js";
 import { StandardEndpoint } from "./constructs/StandardEndpoint.js";
 import { WorkQueue } from "./constructs/WorkQueue.js";
 
@@ -92,6 +93,8 @@ export class DecisionsStack extends Stack {
   readonly standardEndpoint: StandardEndpoint | undefined;
   /** The candidate endpoint of the shadow step, with the `shadowModelDataUrl` knob. */
   readonly shadowEndpoint: ShadowEndpoint | undefined;
+  /** The shadow step's dashboard row and failure-rate alarm, with the candidate endpoint only. */
+  readonly shadowMonitoring: ShadowMonitoring | undefined;
   readonly outcomes: OutcomesTable;
   /** Batch jobs: one per ingested object version, counted by the decide and ingest functions. */
   readonly jobs: JobsTable;
@@ -142,6 +145,7 @@ export class DecisionsStack extends Stack {
     this.capacityController = this.addCapacityController(inputs);
     this.reviewConsole = this.addReviewConsole(inputs);
     DriftMonitorFunction.addTo(this, inputs);
+    this.shadowMonitoring = this.addShadowMonitoring(inputs.settings);
 
     this.warnWhenNoPolicyMapsIncidents(inputs.settings);
     this.acknowledgeBucketNotificationsHandler();
@@ -471,6 +475,19 @@ export class DecisionsStack extends Stack {
     controller.errors.addOkAction(action);
     this.dashboard.dashboard.addWidgets(...controller.widgets());
     return controller;
+  }
+
+  /** The shadow step's dashboard row and alarm, when the candidate endpoint is deployed (none otherwise). */
+  private addShadowMonitoring(settings: InfraSettings): ShadowMonitoring | undefined {
+    if (this.shadowEndpoint === undefined) return undefined;
+    return new ShadowMonitoring(this, "ShadowMonitoring", {
+      metricsNamespace: settings.metricsNamespace,
+      policies: this.policies.map((policy) => policy.name),
+      endpointName: this.shadowEndpoint.endpointName,
+      variantName: SHADOW_VARIANT_NAME,
+      dashboard: this.dashboard.dashboard,
+      alarmTopic: this.alarms.topic,
+    });
   }
 
   /** The lanes as the alarms and the dashboard see them, in `LANES` order. */

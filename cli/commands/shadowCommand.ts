@@ -4,9 +4,9 @@
  * the candidate decides anything. Reads the shadow records the decide function keeps in the
  * outcomes table (DynamoDB Local or AWS).
  */
-import { compareDecisions, formatComparison } from "../../evaluation/comparison/index.js";
+import { formatComparison } from "../../evaluation/comparison/index.js";
 import { OutcomesReader, ShadowRecordStore } from "../../functions/outcomes/index.js";
-import { readShadowComparison } from "../../operations/compare/index.js";
+import { readShadowReport } from "../../functions/shadowReport/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines } from "../inertText.js";
@@ -78,7 +78,7 @@ export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand
       const tableName = values.table ?? DEFAULT_TABLE;
       const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
       try {
-        const input = await readShadowComparison({
+        const report = await readShadowReport({
           shadows: new ShadowRecordStore({ client, tableName }),
           outcomes: new OutcomesReader({ client, tableName }),
           policy,
@@ -86,21 +86,12 @@ export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand
           ...(until === undefined ? {} : { until }),
           ...(values.candidate === undefined ? {} : { candidate: values.candidate }),
         });
-        const report = compareDecisions({ a: input.live, b: input.shadow, labels: input.labels });
         if (values.json === true) {
-          stdout.write(
-            `${inertJson({
-              policy,
-              candidate: input.candidate ?? null,
-              records: input.records,
-              failed: input.failed.length,
-              missing_live: input.missing_live.length,
-              ...report,
-            })}\n`,
-          );
+          const { failures: _listed, ...printed } = report;
+          stdout.write(`${inertJson(printed)}\n`);
           return 0;
         }
-        if (input.records === 0) {
+        if (report.records === 0) {
           stdout.write(
             inertLines(
               `no shadow records of ${policy}${since === undefined ? "" : ` since ${since}`} in ${tableName}\n`,
@@ -108,24 +99,24 @@ export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand
           );
           return 0;
         }
-        const name = input.candidate?.name ?? "candidate";
+        const name = report.candidate?.name ?? "candidate";
         const what = [
-          input.candidate?.model_sha256 === undefined
+          report.candidate?.model_sha256 === undefined
             ? ""
-            : `model ${input.candidate.model_sha256.slice(0, 12)}`,
-          input.candidate?.policy_version === undefined
+            : `model ${report.candidate.model_sha256.slice(0, 12)}`,
+          report.candidate?.policy_version === undefined
             ? ""
-            : `policy version ${input.candidate.policy_version}`,
+            : `policy version ${report.candidate.policy_version}`,
         ]
           .filter((part) => part !== "")
           .join(", ");
         stdout.write(
           inertLines(
-            `shadow report of ${policy}: candidate ${name}${what === "" ? "" : ` (${what})`}, ${input.records} record(s), ${input.failed.length} failed, ${input.missing_live.length} without a live outcome\n`,
+            `shadow report of ${policy}: candidate ${name}${what === "" ? "" : ` (${what})`}, ${report.records} record(s), ${report.failed} failed, ${report.missing_live} without a live outcome\n`,
           ),
         );
         stdout.write(inertLines(`${formatComparison(report, { a: "live", b: name }).join("\n")}\n`));
-        for (const failure of input.failed.slice(0, 10))
+        for (const failure of report.failures)
           stderr.write(
             inertLines(`candidate failed on ${failure.id}: ${failure.error}: ${failure.reason}\n`),
           );

@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { call } from "./api.js";
 import { ConfidenceHistogram, FallbackRateChart, ReliabilityDiagram } from "./charts.js";
 import { DriftSection } from "./drift.js";
+import { ShadowSection } from "./shadow.js";
 import type { PolicyStats } from "./types.js";
 
 /** The pictures of one policy. */
@@ -29,5 +30,6 @@ export function StatsPage({ policy }: { policy: string }) {
             <p class="note">Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p></figure>`,
       )}
     </div>
-    <${DriftSection} policy=${policy} />`;
+    <${DriftSection} policy=${policy} />
+    <${ShadowSection} policy=${policy} />`;
 }

@@ -1,4 +1,4 @@
-import type { AccuracyEstimate, DecisionComparison, Share } from "./compareDecisions.js";
+import type { AccuracyEstimate, DecisionComparison, Share } from "../../functions/shadowReport/index.js";
 
 /** Names of the two sides in a printed comparison. */
 export interface ComparisonSides {

@@ -12,5 +12,5 @@ export {
   modelAnswerOf,
   type QuestionComparison,
   type Share,
-} from "./compareDecisions.js";
+} from "../../functions/shadowReport/index.js";
 export { type ComparisonSides, formatComparison } from "./formatComparison.js";

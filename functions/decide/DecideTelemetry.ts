@@ -2,12 +2,18 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { DECIDE_METRIC_DIMENSIONS, DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
+import { SHADOW_METRICS } from "../../contract/metrics/shadowMetrics.js";
 import { ConfigurationError } from "../common/errors.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
 import type { EndpointInvocation } from "../endpoint/index.js";
 import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
 import type { OutcomeStatus } from "../outcomes/index.js";
-import type { PipelineTelemetry, ShadowTelemetry } from "../pipeline/index.js";
+import {
+  CandidateTimeoutError,
+  type LiveAgreement,
+  type PipelineTelemetry,
+  type ShadowTelemetry,
+} from "../pipeline/index.js";
 
 /**
  * The decide function's logs and metrics (Powertools): the pipeline core's telemetry port, and the
@@ -155,8 +161,36 @@ export class DecideTelemetry implements PipelineTelemetry, ShadowTelemetry {
     });
   }
 
-  /** A shadow record was written: the candidate's result, or (`failure` set) why it gave none. */
-  shadowRecorded(policy: string, id: string, candidate: string, failure: unknown): void {
+  /** The candidate endpoint is asked about a group: one `ShadowCalls` of the policy. */
+  candidateCalled(policy: string, _candidate: string): void {
+    this.#shadowMetric(policy, SHADOW_METRICS.calls, MetricUnit.Count, 1);
+  }
+
+  /**
+   * A shadow record was written: the candidate's result, or (`failure` set) why it gave none. The
+   * policy's shadow metrics: `ShadowRecords` 1, `ShadowFailures` and `ShadowTimeouts` 0 or 1 (their
+   * Average is a rate) and, for a result, `ShadowAgreement` (percent of the questions both answered
+   * that agree; none when no question was compared) and `ShadowStatusChanges` 0 or 1.
+   */
+  shadowRecorded(
+    policy: string,
+    id: string,
+    candidate: string,
+    failure: unknown,
+    versusLive: LiveAgreement | undefined,
+  ): void {
+    this.#shadowMetric(policy, SHADOW_METRICS.records, MetricUnit.Count, 1);
+    this.#shadowMetric(policy, SHADOW_METRICS.failures, MetricUnit.Count, failure === undefined ? 0 : 1);
+    const timedOut = failure instanceof CandidateTimeoutError ? 1 : 0;
+    this.#shadowMetric(policy, SHADOW_METRICS.timeouts, MetricUnit.Count, timedOut);
+    if (failure === undefined && versusLive !== undefined) {
+      if (versusLive.questions > 0) {
+        const percent = (100 * versusLive.agreed) / versusLive.questions;
+        this.#shadowMetric(policy, SHADOW_METRICS.agreement, MetricUnit.Percent, percent);
+      }
+      const changed = versusLive.statusChanged ? 1 : 0;
+      this.#shadowMetric(policy, SHADOW_METRICS.statusChanges, MetricUnit.Count, changed);
+    }
     if (failure === undefined) {
       this.logger.debug("shadow record written", { policy, itemId: id, candidate });
       return;
@@ -172,6 +206,7 @@ export class DecideTelemetry implements PipelineTelemetry, ShadowTelemetry {
 
   /** A sampled item's shadow record was not written: the live outcome stands. */
   shadowNotWritten(policy: string, id: string, candidate: string, reason: unknown): void {
+    this.#shadowMetric(policy, SHADOW_METRICS.notWritten, MetricUnit.Count, 1);
     this.logger.warn("shadow record not written, the live outcome stands", {
       policy,
       itemId: id,
@@ -179,6 +214,22 @@ export class DecideTelemetry implements PipelineTelemetry, ShadowTelemetry {
       error: reason instanceof Error ? reason.name : typeof reason,
       reason: reason instanceof Error ? reason.message : String(reason),
     });
+  }
+
+  /**
+   * One shadow metric with the `policy` dimension, published at once. A single metric of its own
+   * each time: Powertools publishes a single metric on each `addMetric` and clears its dimensions
+   * with it, so a second value on the same one would lose `policy`.
+   */
+  #shadowMetric(
+    policy: string,
+    name: string,
+    unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+    value: number,
+  ): void {
+    const metric = this.metrics.singleMetric();
+    metric.addDimension(SHADOW_METRICS.policyDimension, policy);
+    metric.addMetric(name, unit, value);
   }
 
   /** Emits the batch's per-(policy, status) counts and the request count, and resets them. */

@@ -45,6 +45,7 @@ export type {
   StateArchiveWriter,
 } from "./ports.js";
 export { readSystemOneResponse } from "./readSystemOneResponse.js";
+export { agreementWithLive, type LiveAgreement } from "./shadow/agreementWithLive.js";
 export { CandidateEndpointAbsentError, CandidateTimeoutError } from "./shadow/errors.js";
 export {
   SHADOW_DEFAULTS,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { StoredOutcomeSchema } from "../../functions/outcomes/index.js";
+import { asDecided, type DecidedItem } from "../../functions/shadowReport/index.js";
 import { InputFileError } from "../common/errors.js";
-import { asDecided, type DecidedItem } from "./asDecided.js";
 
 /** The decisions of a results file by `<policy>/<id>`, and what people answered on them. */
 export interface ResultsDecisions {

@@ -9,6 +9,7 @@ import { applyPolicy, type Policy, type PolicyShadow } from "../../policy/index.
 import { buildSystemOneBody } from "../buildSystemOneBody.js";
 import type { DecisionEndpoint, ShadowedGroup, ShadowStep } from "../ports.js";
 import { type ReadResponse, readSystemOneResponse } from "../readSystemOneResponse.js";
+import { agreementWithLive, type LiveAgreement } from "./agreementWithLive.js";
 import { CandidateEndpointAbsentError, CandidateTimeoutError } from "./errors.js";
 import { shadowOf } from "./shadowOf.js";
 
@@ -18,10 +19,21 @@ export interface ShadowSink {
   put(input: ShadowRecordInput, options: { signal?: AbortSignal }): Promise<unknown>;
 }
 
-/** What the shadow step reports (logs in the decide function). */
+/** What the shadow step reports (logs and the shadow metrics of the decide function). */
 export interface ShadowTelemetry {
-  /** A shadow record was written: the candidate's result, or (`failure`) why it gave none. */
-  shadowRecorded(policy: string, id: string, candidate: string, failure: unknown): void;
+  /** The candidate endpoint is being asked about a group (one request, whatever its end). */
+  candidateCalled(policy: string, candidate: string): void;
+  /**
+   * A shadow record was written: the candidate's result, with how it compares with the live outcome
+   * (`versusLive`), or (`failure`) why it gave none.
+   */
+  shadowRecorded(
+    policy: string,
+    id: string,
+    candidate: string,
+    failure: unknown,
+    versusLive: LiveAgreement | undefined,
+  ): void;
   /** A sampled item's shadow record was not written (the live outcome stands). */
   shadowNotWritten(policy: string, id: string, candidate: string, reason: unknown): void;
 }
@@ -190,8 +202,17 @@ export class ShadowRunner implements ShadowStep {
     );
     for (const [index, result] of written.entries()) {
       const input = inputs[index] as ShadowRecordInput;
+      const live = sampled[index]?.outcome;
       if (result.status === "fulfilled")
-        this.#telemetry?.shadowRecorded(input.policy, input.id, plan.candidate, input.failure);
+        this.#telemetry?.shadowRecorded(
+          input.policy,
+          input.id,
+          plan.candidate,
+          input.failure,
+          input.result !== undefined && live !== undefined
+            ? agreementWithLive(live, input.result)
+            : undefined,
+        );
       else this.#telemetry?.shadowNotWritten(input.policy, input.id, plan.candidate, result.reason);
     }
   }
@@ -216,6 +237,7 @@ export class ShadowRunner implements ShadowStep {
     try {
       await this.#place(controller.signal);
       try {
+        this.#telemetry?.candidateCalled(group.policy.name, plan.candidate);
         const invocation = await settledBefore(
           endpoint.invoke(body, {
             deadline: new Deadline(this.#clock.now() + budgetMs, this.#clock),

@@ -19,8 +19,10 @@ import {
   StoredOutcomeSchema,
 } from "../../outcomes/index.js";
 import type { Policy, PolicySet } from "../../policy/index.js";
+import type { ShadowReport } from "../../shadowReport/index.js";
 import { ReviewRequestError, UnknownReviewPolicyError } from "./errors.js";
 import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
+import { type PolicyShadowQuery, readPolicyShadow } from "./policyShadow.js";
 import { summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
 import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
@@ -253,6 +255,11 @@ export class ReviewApi {
   /** A policy's drift: the last hour (or since `query.since`) against its baseline (`readPolicyDrift`). @throws UnknownReviewPolicyError, ReviewRequestError */
   async drift(policyName: string, query: PolicyDriftQuery): Promise<PolicyDriftReport> {
     return readPolicyDrift({ ...this.#options, policy: this.#policy(policyName), now: this.#now(), query });
+  }
+
+  /** A policy's shadow report: its candidate against the live outcomes (`readPolicyShadow`). @throws UnknownReviewPolicyError, ReviewRequestError */
+  async shadow(policyName: string, query: PolicyShadowQuery): Promise<ShadowReport> {
+    return readPolicyShadow({ ...this.#options, policy: this.#policy(policyName), query });
   }
 
   #policy(name: string): Policy {

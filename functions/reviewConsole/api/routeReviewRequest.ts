@@ -81,6 +81,17 @@ export async function routeReviewRequest(
       parts.length === 4
     )
       return { status: 200, body: await api.drift(first, { since: request.query.since }) };
+    if (
+      request.method === "GET" &&
+      kind === "policies" &&
+      first !== undefined &&
+      second === "shadow" &&
+      parts.length === 4
+    )
+      return {
+        status: 200,
+        body: await api.shadow(first, { since: request.query.since, candidate: request.query.candidate }),
+      };
     if (request.method === "GET" && kind === "queue" && parts.length === 2)
       return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
     if (kind === "items" && first !== undefined && second !== undefined) {

@@ -20,6 +20,8 @@ import {
   type ShadowResult,
 } from "../../../functions/outcomes/index.js";
 import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { ReviewApi } from "../../../functions/reviewConsole/api/ReviewApi.js";
+import { routeReviewRequest } from "../../../functions/reviewConsole/api/routeReviewRequest.js";
 import type { DynamoDbLocal } from "../../../local/index.js";
 import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
@@ -167,6 +169,41 @@ describe("decisions shadow report and decisions compare (integration)", () => {
     assert.equal(report.questions.queue.accuracy.a.correct, 1, "the live model's answer under the fallback");
     assert.equal(report.questions.queue.accuracy.b.correct, 1);
     assert.equal(report.questions.priority.agreement, 1);
+  });
+
+  it("the console's GET /api/policies/{policy}/shadow answers the same report, with the first failures listed", async () => {
+    const api = new ReviewApi({
+      client: documents,
+      tableName: TABLE,
+      policies: await loadPolicies(POLICIES),
+    });
+    const cli = await run("shadow", ["report", ...tableFlags(), "--json"]);
+    const since = "2026-12-01T10:00:02.500Z";
+    const cliSince = await run("shadow", ["report", ...tableFlags(), "--since", since, "--json"]);
+
+    const response = await routeReviewRequest(api, {
+      method: "GET",
+      path: `/api/policies/${POLICY}/shadow`,
+      query: {},
+    });
+    const later = await routeReviewRequest(api, {
+      method: "GET",
+      path: `/api/policies/${POLICY}/shadow`,
+      query: { since },
+    });
+    const wrongTime = await routeReviewRequest(api, {
+      method: "GET",
+      path: `/api/policies/${POLICY}/shadow`,
+      query: { since: "yesterday" },
+    });
+
+    assert.equal(response.status, 200);
+    const { failures, ...report } = JSON.parse(JSON.stringify(response.body));
+    assert.deepEqual(report, JSON.parse(cli.out), "the CLI's --json object, field for field");
+    assert.deepEqual(failures, [{ id: "T-4", error: "Error", reason: "candidate timed out" }]);
+    const { failures: _later, ...reportSince } = JSON.parse(JSON.stringify(later.body));
+    assert.deepEqual(reportSince, JSON.parse(cliSince.out));
+    assert.equal(wrongTime.status, 400);
   });
 
   it("prints the comparison for a person, and only records since a time", async () => {

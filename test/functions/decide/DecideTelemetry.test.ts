@@ -5,6 +5,7 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { RetriesExhaustedError } from "../../../functions/common/errors.js";
 import { DecideTelemetry } from "../../../functions/decide/DecideTelemetry.js";
 import { EndpointConfigurationError } from "../../../functions/endpoint/errors.js";
+import { CandidateTimeoutError } from "../../../functions/pipeline/index.js";
 
 /** Runs `action` with stdout (EMF metrics) and stderr (warn and error logs) captured, as JSON lines. */
 async function captured(action: () => void): Promise<{ stdout: unknown[]; stderr: unknown[] }> {
@@ -116,5 +117,109 @@ describe("DecideTelemetry.sendToOutcome", () => {
 
     const emf = stdout[0] as { SendToOutcome: number; lane: string };
     assert.deepEqual([emf.SendToOutcome, emf.lane], [0, "interactive"]);
+  });
+});
+
+/** The EMF documents of `stdout` merged per metric name: value, unit, dimensions. */
+function shadowValues(
+  stdout: unknown[],
+): Record<string, { value: number; unit: string; dimensions: string[][]; policy: string }> {
+  const values: Record<string, { value: number; unit: string; dimensions: string[][]; policy: string }> = {};
+  for (const document of stdout as Array<Record<string, unknown>>) {
+    const directive = (
+      document._aws as {
+        CloudWatchMetrics: Array<{ Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }>;
+      }
+    ).CloudWatchMetrics[0];
+    for (const metric of directive?.Metrics ?? [])
+      values[metric.Name] = {
+        value: document[metric.Name] as number,
+        unit: metric.Unit,
+        dimensions: directive?.Dimensions ?? [],
+        policy: document.policy as string,
+      };
+  }
+  return values;
+}
+
+describe("DecideTelemetry's shadow metrics", () => {
+  it("emits a record with a result: ShadowRecords 1, no failure, its agreement in percent and its status change, per policy", async () => {
+    const { metrics, telemetry: target } = telemetry();
+
+    const { stdout } = await captured(() =>
+      target.shadowRecorded("ticket-routing", "T-1", "cand-1", undefined, {
+        questions: 4,
+        agreed: 3,
+        statusChanged: true,
+      }),
+    );
+
+    const values = shadowValues(stdout);
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(values).map(([name, { value, unit }]) => [name, [value, unit]])),
+      {
+        ShadowRecords: [1, "Count"],
+        ShadowFailures: [0, "Count"],
+        ShadowTimeouts: [0, "Count"],
+        ShadowAgreement: [75, "Percent"],
+        ShadowStatusChanges: [1, "Count"],
+      },
+    );
+    for (const { dimensions, policy } of Object.values(values)) {
+      assert.deepEqual(dimensions, [["service", "policy"]]);
+      assert.equal(policy, "ticket-routing");
+    }
+    assert.equal(metrics.hasStoredMetrics(), false, "nothing left for the batch's flush");
+  });
+
+  it("emits a failure as ShadowFailures 1, a timeout as ShadowTimeouts 1 too, neither with an agreement", async () => {
+    const { telemetry: target } = telemetry();
+
+    const failed = shadowValues(
+      (await captured(() => target.shadowRecorded("p", "T-2", "cand-1", new Error("503"), undefined))).stdout,
+    );
+    const timedOut = shadowValues(
+      (
+        await captured(() =>
+          target.shadowRecorded("p", "T-3", "cand-1", new CandidateTimeoutError("cand-1", 5000), undefined),
+        )
+      ).stdout,
+    );
+
+    assert.deepEqual(
+      [failed.ShadowRecords?.value, failed.ShadowFailures?.value, failed.ShadowTimeouts?.value],
+      [1, 1, 0],
+    );
+    assert.deepEqual(
+      [timedOut.ShadowRecords?.value, timedOut.ShadowFailures?.value, timedOut.ShadowTimeouts?.value],
+      [1, 1, 1],
+    );
+    for (const values of [failed, timedOut]) {
+      assert.equal(values.ShadowAgreement, undefined);
+      assert.equal(values.ShadowStatusChanges, undefined);
+    }
+  });
+
+  it("leaves out the agreement when no question was compared, counts candidate calls and records not written per policy", async () => {
+    const { telemetry: target } = telemetry();
+
+    const { stdout } = await captured(() => {
+      target.shadowRecorded("p", "T-4", "cand-1", undefined, {
+        questions: 0,
+        agreed: 0,
+        statusChanged: false,
+      });
+      target.candidateCalled("p", "cand-1");
+      target.shadowNotWritten("p", "T-5", "cand-1", new Error("table refused the write"));
+    });
+
+    const values = shadowValues(stdout);
+    assert.equal(values.ShadowAgreement, undefined);
+    assert.equal(values.ShadowStatusChanges?.value, 0);
+    assert.deepEqual([values.ShadowCalls?.value, values.ShadowCalls?.policy], [1, "p"]);
+    assert.deepEqual(
+      [values.ShadowRecordsNotWritten?.value, values.ShadowRecordsNotWritten?.policy],
+      [1, "p"],
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   type DecisionEndpoint,
   decideItems,
   type EndpointCallOptions,
+  type LiveAgreement,
   ShadowRunner,
   type ShadowRunnerOptions,
   type ShadowSink,
@@ -96,6 +97,10 @@ interface Run {
   runner: ShadowRunner | undefined;
   pendingAfterLive: number;
   telemetry: string[];
+  /** The policies of the candidate calls told, in order. */
+  calls: string[];
+  /** Per shadow record written: how its result compared with the live outcome (none for a failure). */
+  versusLive: Map<string, LiveAgreement | undefined>;
 }
 
 async function run(
@@ -113,14 +118,19 @@ async function run(
   const sink = new MemoryShadowSink();
   prepare?.(sink);
   const telemetry: string[] = [];
+  const calls: string[] = [];
+  const versusLive = new Map<string, LiveAgreement | undefined>();
   const runner =
     shadow === undefined
       ? undefined
       : new ShadowRunner({
           records: sink,
           telemetry: {
-            shadowRecorded: (p, id, c, failure) =>
-              telemetry.push(`recorded ${p}/${id} ${c}${failure === undefined ? "" : " failure"}`),
+            candidateCalled: (p, c) => calls.push(`${p} ${c}`),
+            shadowRecorded: (p, id, c, failure, compared) => {
+              versusLive.set(id, compared);
+              telemetry.push(`recorded ${p}/${id} ${c}${failure === undefined ? "" : " failure"}`);
+            },
             shadowNotWritten: (p, id, c) => telemetry.push(`not written ${p}/${id} ${c}`),
           },
           ...shadow,
@@ -142,7 +152,7 @@ async function run(
     },
   );
   const pendingAfterLive = runner?.pending ?? 0;
-  return { result, outcomes, live, sink, runner, pendingAfterLive, telemetry };
+  return { result, outcomes, live, sink, runner, pendingAfterLive, telemetry, calls, versusLive };
 }
 
 const liveOf = (r: Run) => ({
@@ -245,6 +255,34 @@ describe("the shadow step", () => {
         );
       }
     }
+  });
+
+  it("tells of each candidate call, one per group with sampled items, and how each result compares with the live outcome", async () => {
+    // Live answers at 0.9 (billing, decided); the same answer agrees, 0.3 falls back to technical.
+    const same = await run({ candidate: new MemoryEndpoint(() => confidentAnswer(shadowed, 0.9)) });
+    await same.runner?.drain();
+    const sampledGroups = new Set(sampledIds.map((id) => (id.startsWith("S-") ? "S" : id))).size;
+    assert.deepEqual(
+      same.calls,
+      Array.from({ length: sampledGroups }, () => "test-policy cand-1"),
+    );
+    assert.deepEqual([...same.versusLive.keys()].sort(), sampledIds);
+    for (const [id, compared] of same.versusLive)
+      assert.deepEqual(compared, { questions: 1, agreed: 1, statusChanged: false }, id);
+
+    const unsure = await run({ candidate: new MemoryEndpoint(() => confidentAnswer(shadowed, 0.3)) });
+    await unsure.runner?.drain();
+    for (const [id, compared] of unsure.versusLive)
+      assert.deepEqual(compared, { questions: 1, agreed: 0, statusChanged: true }, id);
+
+    const timingOut = await run({ candidate: silent, budgetMs: 30 });
+    await timingOut.runner?.drain();
+    assert.equal(timingOut.calls.length, sampledGroups, "a call that times out was made");
+    assert.ok([...timingOut.versusLive.values()].every((compared) => compared === undefined));
+
+    const absent = await run({});
+    await absent.runner?.drain();
+    assert.deepEqual(absent.calls, [], "no endpoint, no call");
   });
 
   it("logs a record it cannot write, and nothing else changes", async () => {

@@ -1,6 +1,6 @@
-import type { OutcomesReader, ShadowRecord, ShadowRecordStore } from "../../functions/outcomes/index.js";
+import type { OutcomesReader, ShadowRecord, ShadowRecordStore } from "../outcomes/index.js";
 import { asDecided, type DecidedItem, shadowDecision } from "./asDecided.js";
-import { CompareInputError } from "./errors.js";
+import { SeveralCandidatesError } from "./errors.js";
 
 /** Options of {@link readShadowComparison}. */
 export interface ReadShadowComparisonOptions {
@@ -36,7 +36,7 @@ export interface ShadowComparisonInput {
  * Reads a policy's shadow records (the newest per item) and the live outcome of each shadowed
  * item, for `decisions shadow report`. Live outcomes are taken as the pipeline decided them (see
  * {@link asDecided}); their people's answers become the labels.
- * @throws CompareInputError when the records hold several candidates and none was chosen.
+ * @throws SeveralCandidatesError when the records hold several candidates and none was chosen.
  * @throws what the store and the reader throw (OutcomesTableError, …).
  */
 export async function readShadowComparison(
@@ -48,10 +48,7 @@ export async function readShadowComparison(
     ...(options.candidate === undefined ? {} : { candidate: options.candidate }),
   });
   const names = [...new Set(records.map((record) => record.candidate.name))].sort();
-  if (names.length > 1)
-    throw new CompareInputError(
-      `the shadow records of ${options.policy} hold ${names.length} candidates (${names.join(", ")}); choose one with --candidate`,
-    );
+  if (names.length > 1) throw new SeveralCandidatesError(options.policy, names);
   const input: ShadowComparisonInput = {
     candidate: records.at(-1)?.candidate,
     records: records.length,

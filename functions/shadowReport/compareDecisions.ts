@@ -1,4 +1,4 @@
-import { type ProportionInterval, wilsonScoreInterval } from "../metrics/wilsonScoreInterval.js";
+import { type ProportionInterval, wilsonScoreInterval } from "../common/wilsonScoreInterval.js";
 
 /** An answer value: a label, a level, or yes/no. */
 export type AnswerValue = string | number | boolean;

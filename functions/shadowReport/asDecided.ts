@@ -1,9 +1,4 @@
-import {
-  type OutcomeAnswer,
-  reviewsOf,
-  type ShadowResult,
-  type StoredOutcome,
-} from "../../functions/outcomes/index.js";
+import { type OutcomeAnswer, reviewsOf, type ShadowResult, type StoredOutcome } from "../outcomes/index.js";
 
 /** An item's decision as the pipeline (or a candidate) made it, before any person's review. */
 export interface DecidedItem {
