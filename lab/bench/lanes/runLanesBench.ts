@@ -304,11 +304,11 @@ async function bulkWithInteractive(
   const phase = runBulkPhase(rig, "bulk-during", (job) => {
     draining ||= (job?.counts.ended ?? 0) > 0;
   });
-  const ended = phase.finally(() => {
+  const markEnded = () => {
     phaseEnded = true;
-  });
-  // Observed through `phase` below; this only marks the end.
-  ended.catch(() => undefined);
+  };
+  // Only marks the end: the phase's result or error is taken by `await phase` below.
+  void phase.then(markEnded, markEnded);
   // The phase itself is bounded by progress: waiting on it bounds this loop.
   while (!draining && !phaseEnded) await sleep(50);
   const items = rig.workload.interactive("during", 100_000);
