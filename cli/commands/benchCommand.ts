@@ -51,10 +51,13 @@ const USAGE = `usage: decisions bench [--quick] [--model <file.gguf>] [--threads
   --lanes      both lanes of the local pipeline on the generated tiny-qwen3, in one run: interactive
                items alone at a steady rate, a bulk job alone, then the job again while interactive
                items arrive at that rate: interactive p50/p95/max send→outcome during ÷ alone, bulk
-               lines/s during ÷ alone, dead-lettered/lost/duplicated, the goals with pass/fail
-               (exit 1 when one is missed), in lanes-<timestamp>.json. --quick: a 200-line job and
-               8 items alone (a few minutes on 2 idle cores); else 1000 lines and 30 items
-  --lines N    with --lanes: lines of the bulk job
+               lines/s during ÷ alone, per lane dead-lettered (DLQ), not ended (no outcome, still
+               queued when nothing had moved for 10 minutes), lost (no outcome, in no queue or DLQ),
+               duplicated, the goals with pass/fail (exit 1 when one is missed), in
+               lanes-<timestamp>.json. Each wait lasts as long as outcomes keep coming. --quick: a
+               200-line job and 8 items alone (a few minutes on 2 idle cores); else 1000 lines and
+               30 items
+  --lines N    with --lanes: lines of the bulk job (default 200 with --quick, else 1000; e.g. 3000)
   --rate R     with --lanes: interactive items per second (default: one per 10 evaluations timed
                at the warm-up, at most 1/s: a tenth of one evaluation slot)
   --busy N     with --lanes as with --backlog

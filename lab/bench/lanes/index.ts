@@ -5,6 +5,7 @@
 export { formatLanesReport } from "./formatLanesReport.js";
 export {
   type BulkPhase,
+  type LaneCheck,
   type LanesBenchOptions,
   type LanesBenchReport,
   runLanesBench,
@@ -19,3 +20,4 @@ export {
   summarizeLanes,
   summarizeLatency,
 } from "./summarizeLanes.js";
+export { type LaneEnds, type LaneEvidence, tallyLaneEnds } from "./tallyLaneEnds.js";

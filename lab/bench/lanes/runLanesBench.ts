@@ -2,25 +2,26 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
-import type { JobCompletedDetail, JobCounts } from "../../../contract/index.js";
+import type { Job, JobCompletedDetail, JobCounts, Lane } from "../../../contract/index.js";
 import { LANES } from "../../../contract/lanes/lanes.js";
+import { JobsReader } from "../../../functions/jobs/index.js";
 import { queueDepth } from "../../../local/eventSource/queueDepth.js";
 import {
   createLocalDecideHandler,
-  type IncidentTiming,
   type LocalStack,
-  type ProbeItem,
   readDemoInputs,
   startLocalStack,
-  timeIncidents,
 } from "../../../local/index.js";
 import { type BenchMachine, describeMachine } from "../describeMachine.js";
 import { startBusyProcesses } from "../startBusyProcesses.js";
 import { buildLanesWorkload, type LanesWorkload } from "./buildLanesWorkload.js";
+import { InteractiveProbes } from "./InteractiveProbes.js";
 import { type LanesSummary, summarizeLanes } from "./summarizeLanes.js";
+import { type LaneEnds, tallyLaneEnds } from "./tallyLaneEnds.js";
+import { waitForProgress } from "./waitForProgress.js";
 
 /** Options of {@link runLanesBench}; every default is applied here. */
 export interface LanesBenchOptions {
@@ -46,7 +47,11 @@ export interface LanesBenchOptions {
   threads?: number;
   /** Folder for `lanes-<timestamp>.json`; null writes nothing. Default lab/bench/results. */
   outDir?: string | null;
-  /** A phase fails when nothing moves for this long. Default 300000 ms. */
+  /**
+   * A wait (a job's lines, the interactive items' outcomes) goes on while outcomes keep arriving,
+   * and gives up after this long without one; what had not ended then is reported `not ended`.
+   * Default 600000 ms.
+   */
   stallMs?: number;
   /** Progress lines. Default: stderr. */
   log?: (line: string) => void;
@@ -55,14 +60,29 @@ export interface LanesBenchOptions {
 /** One bulk job phase: its lines, put → completed, and the job's counts. */
 export interface BulkPhase {
   lines: number;
+  /** Put → the job's `completed_at`; for a job that did not complete, put → its last progress. */
   ms: number;
+  /** `lines` ÷ `ms`; for a job that did not complete, its ended lines ÷ `ms`. */
   lines_per_s: number;
   job_id: string;
+  /** The job's status as the jobs table holds it at the end of the phase. */
   status: string;
+  /** Whether the job completed (its "Decision Job Completed" event came). */
+  completed: boolean;
   counts: JobCounts;
   /** Rows of the outcomes table under this job's item ids, and the distinct ids its lines name. */
   outcome_rows: number;
   item_ids: number;
+}
+
+/** What each lane holds at the end of the run, and where its items without an outcome are. */
+export interface LaneCheck extends LaneEnds {
+  /** Work items sent to the lane (interactive: items; bulk: the jobs' distinct item ids). */
+  items: number;
+  /** Of them, those with a row in the outcomes table. */
+  outcomes: number;
+  /** Messages the lane's work queue still held. */
+  queued: number;
 }
 
 /** Everything one lanes bench run measured; written as `lanes-<timestamp>.json`. */
@@ -76,7 +96,16 @@ export interface LanesBenchReport extends LanesSummary {
     busy_processes: number;
   };
   model: string;
-  settings: { lines: number; rate_per_s: number; interactive_alone: number };
+  settings: {
+    lines: number;
+    rate_per_s: number;
+    /** `warm-up`: one item per 10 evaluations timed at the warm-up, at most 1/s; `--rate`: given. */
+    rate_from: "warm-up" | "--rate";
+    /** The warm-up's evaluation (median `timings.endpoint_ms`) the default rate was derived from. */
+    warm_up_evaluation_ms: number;
+    interactive_alone: number;
+    stall_ms: number;
+  };
   /** The p50 of the interactive items' `timings.endpoint_ms` alone: one evaluation, the goal's allowance. */
   evaluation_ms: number;
   bulk_alone: BulkPhase;
@@ -84,24 +113,45 @@ export interface LanesBenchReport extends LanesSummary {
   /** Interactive items sent during the drain, and how many were decided before the job completed. */
   interactive_during_sent: number;
   interactive_during_before_completion: number;
-  dead_letter_queues: Record<string, number>;
+  /** Per lane: items, outcomes, queued, dead-lettered, not ended, lost — from the queues, DLQs and outcomes table. */
+  lanes: Record<Lane, LaneCheck>;
   dead_lettered: number;
+  not_ended: number;
   lost: number;
   duplicated: number;
 }
 
 const KEY_PREFIX = "incoming/";
+const JOBS_TABLE = "jobs";
+const DEFAULT_STALL_MS = 600_000;
+/** Between two reads of a job's counts or of the interactive items' outcomes. */
+const POLL_MS = 250;
+
+/** The running stack and what every phase reads. */
+interface LanesRig {
+  stack: LocalStack;
+  documents: DynamoDBDocumentClient;
+  jobs: JobsReader;
+  workload: LanesWorkload;
+  /** "Decision Job Completed" events, as they come. */
+  completed: JobCompletedDetail[];
+  ingestErrors: unknown[];
+  stallMs: number;
+  log: (line: string) => void;
+}
 
 /**
  * `decisions bench --lanes`: on the local stack (both lanes, the generated tiny model), in one
  * run: (a) interactive items alone, one every 1/rate s; (b) a bulk job of `lines` lines alone
  * (put into the bucket: ingest makes it a job in the bulk lane); (c) the same job again (new item
- * ids) while interactive items arrive at the same rate until it completes. Reports interactive
- * send→outcome during ÷ alone, bulk lines/s (put → completed) during ÷ alone, and what was
- * dead-lettered (both DLQs, the jobs' counts), lost (interactive items without an outcome, job
- * lines that never ended or have no outcome row) or duplicated (the jobs' counts), with the goals.
+ * ids) while interactive items arrive at the same rate until it completes. Every wait lasts as
+ * long as outcomes keep arriving (given up after `stallMs` without one). Reports interactive
+ * send→outcome during ÷ alone, bulk lines/s (put → completed) during ÷ alone, and per lane, from
+ * the real queues, DLQs and outcomes table: dead-lettered (DLQ messages), not ended (no outcome
+ * yet, still queued when the run stopped waiting), lost (no outcome, in no queue or DLQ), and the
+ * jobs' duplicates, with the goals.
  *
- * @throws Error when a phase makes no progress for `stallMs`, or ingest fails.
+ * @throws Error when ingest fails.
  */
 export async function runLanesBench(
   options: LanesBenchOptions,
@@ -111,7 +161,7 @@ export async function runLanesBench(
   const quick = options.quick ?? false;
   const lines = options.lines ?? (quick ? 200 : 1000);
   const aloneCount = options.interactiveAlone ?? (quick ? 8 : 30);
-  const stallMs = options.stallMs ?? 300_000;
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   const busy = startBusyProcesses(options.busy ?? 0);
   try {
     const loadStart = loadavg();
@@ -119,259 +169,364 @@ export async function runLanesBench(
     const workload = buildLanesWorkload(await readDemoInputs(join(packageRoot(), "events")), lines);
     log(
       `bench --lanes: ${aloneCount} interactive items alone, a ${lines}-line bulk job alone, the job again ` +
-        `with interactive items; ${options.busy ?? 0} busy processes beside; load average ${fmt(loadStart)}`,
+        `with interactive items; ${busy.length} busy processes beside; load average ${fmt(loadStart)}`,
     );
-    const completed: JobCompletedDetail[] = [];
-    const ingestErrors: unknown[] = [];
-    const stack = await startLocalStack({
-      env: options.env,
-      model: modelPath,
-      adapterThreads: options.threads,
-      log,
-      createHandler: (context) => createLocalDecideHandler(context, { laneGroups: true }),
-      ingest: {
-        onIngested: (report) => {
-          if (report.error !== undefined) ingestErrors.push(report.error);
-        },
-      },
-      jobs: { onCompleted: (detail) => completed.push(detail) },
-    });
+    const rig = await startLanesRig(workload, modelPath, options, stallMs, log);
     try {
-      const documents = DynamoDBDocumentClient.from(stack.clients.dynamodb);
-      // warm-up: the model's first evaluations are not part of any phase; the last one is timed
-      const warmItems = workload.interactive("warm", 3);
-      for (const item of warmItems) await timeOne(stack, documents, item, stallMs);
-      const warmEvaluationMs = median(await endpointTimes(stack, documents, warmItems.slice(1)));
+      const probes = (): InteractiveProbes =>
+        new InteractiveProbes({
+          sqs: rig.stack.clients.sqs,
+          documents: rig.documents,
+          queueUrl: rig.stack.lanes.interactive.queueUrl,
+          table: rig.stack.table,
+        });
+      const warm = probes();
+      const warmEvaluationMs = await warmUp(rig, warm);
       const rate =
         options.rate ?? Math.min(1, Math.round((1000 / (10 * Math.max(1, warmEvaluationMs))) * 1000) / 1000);
-      log(`warm-up done: one evaluation ${warmEvaluationMs} ms; interactive items at ${rate}/s`);
-      const send = (items: readonly ProbeItem[]) => sendSteadily(stack, documents, items, rate, stallMs);
+      log(
+        `warm-up done: one evaluation ${warmEvaluationMs} ms; interactive items at ${rate}/s` +
+          (options.rate === undefined ? " (one per 10 evaluations, at most 1/s)" : " (--rate)"),
+      );
 
-      // (a) interactive alone
-      const aloneItems = workload.interactive("alone", aloneCount);
-      const alone = await Promise.all(await send(aloneItems));
-      const evaluationMs = median(await endpointTimes(stack, documents, aloneItems));
+      const alone = probes();
+      await interactiveAlone(rig, alone, aloneCount, rate);
+      const evaluationMs = alone.medianEndpointMs();
       log(`interactive alone: ${describe(alone)}; one evaluation ${evaluationMs} ms`);
 
-      // (b) the bulk job alone
-      const bulkAlone = await runBulkPhase(
-        stack,
-        documents,
-        workload,
-        "bulk-alone",
-        completed,
-        ingestErrors,
-        stallMs,
-      );
-      log(`bulk alone: ${bulkAlone.lines_per_s} lines/s`);
+      const bulkAlone = await runBulkPhase(rig, "bulk-alone");
+      log(`bulk alone: ${describeBulk(bulkAlone)}`);
 
-      // (c) the bulk job draining while interactive items arrive
-      const succeededBefore = stack.lanes.bulk.poller.stats().succeeded;
-      let draining = false;
-      const duringTimings: Promise<IncidentTiming>[] = [];
-      const bulkDuringPromise = runBulkPhase(
-        stack,
-        documents,
-        workload,
-        "bulk-during",
-        completed,
-        ingestErrors,
-        stallMs,
-        () => {
-          draining = stack.lanes.bulk.poller.stats().succeeded > succeededBefore;
-          return draining;
-        },
-      );
-      let jobDone = false;
-      void bulkDuringPromise.then(
-        () => {
-          jobDone = true;
-        },
-        () => {
-          jobDone = true;
-        },
-      );
-      await waitUntil(() => draining || jobDone, stallMs, "the bulk job's first lines to end");
-      const duringItems = workload.interactive("during", 10_000);
-      const t0 = Date.now();
-      for (let index = 0; !jobDone && index < duringItems.length; index++) {
-        const item = duringItems[index] as ProbeItem;
-        await sleepUntil(t0 + (index * 1000) / rate);
-        if (jobDone) break;
-        duringTimings.push(timeOne(stack, documents, item, stallMs));
-      }
-      const bulkDuring = await bulkDuringPromise;
-      const during = await Promise.all(duringTimings);
+      const during = probes();
+      const bulkDuring = await bulkWithInteractive(rig, during, rate);
+      log(`interactive during the drain: ${describe(during)}; bulk during: ${describeBulk(bulkDuring)}`);
+
+      const checks = await checkLanes(rig, [warm, alone, during], [bulkAlone, bulkDuring]);
       const completedAt = Date.parse(
-        completed.find((job) => job.job_id === bulkDuring.job_id)?.completed_at ?? "",
+        rig.completed.find((job) => job.job_id === bulkDuring.job_id)?.completed_at ?? "",
       );
-      log(
-        `interactive during the drain: ${describe(during)}; bulk during: ${bulkDuring.lines_per_s} lines/s`,
-      );
-
-      // checks: both DLQs, outcomes of every interactive item, the jobs' counts and rows
-      const dlqs = Object.fromEntries(
-        await Promise.all(
-          LANES.map(async (lane) => [lane, await queueDepth(stack.clients.sqs, stack.lanes[lane].dlqUrl)]),
-        ),
-      ) as Record<string, number>;
-      const jobs = [bulkAlone, bulkDuring];
-      const deadLettered =
-        Object.values(dlqs).reduce((sum, depth) => sum + depth, 0) +
-        jobs.reduce((sum, job) => sum + job.counts.dead_lettered, 0);
-      const interactiveLost = [...alone, ...during].filter((timing) => timing.decidedAt === undefined).length;
-      const lost =
-        interactiveLost +
-        jobs.reduce(
-          (sum, job) =>
-            sum +
-            Math.max(0, (job.counts.lines ?? job.lines) - job.counts.ended, job.item_ids - job.outcome_rows),
-          0,
-        );
-      const duplicated = jobs.reduce((sum, job) => sum + job.counts.duplicates, 0);
-      const summary = summarizeLanes({
-        interactiveAlone: times(alone),
-        interactiveDuring: times(during),
-        bulkAloneLinesPerS: bulkAlone.lines_per_s,
-        bulkDuringLinesPerS: bulkDuring.lines_per_s,
-        evaluationMs,
-        deadLettered,
-        lost,
-        duplicated,
-      });
-      const report: LanesBenchReport = {
-        command: [
-          "decisions bench --lanes",
-          ...(quick ? ["--quick"] : []),
-          ...(options.busy ? [`--busy ${options.busy}`] : []),
-          ...(options.lines !== undefined ? [`--lines ${lines}`] : []),
-          ...(options.rate !== undefined ? [`--rate ${rate}`] : []),
-        ].join(" "),
-        started_at: startedAt.toISOString(),
-        duration_s: 0,
-        machine: {
-          ...describeMachine(),
-          load_average_start: round2(loadStart),
-          load_average_end: [],
-          busy_processes: busy.length,
+      const report = buildReport({
+        options,
+        quick,
+        startedAt,
+        loadStart,
+        busyProcesses: busy.length,
+        modelPath,
+        settings: {
+          lines,
+          rate_per_s: rate,
+          rate_from: options.rate === undefined ? "warm-up" : "--rate",
+          warm_up_evaluation_ms: warmEvaluationMs,
+          interactive_alone: aloneCount,
+          stall_ms: stallMs,
         },
-        model: modelPath.replace(`${packageRoot()}/`, ""),
-        settings: { lines, rate_per_s: rate, interactive_alone: aloneCount },
-        evaluation_ms: evaluationMs,
-        bulk_alone: bulkAlone,
-        bulk_during: bulkDuring,
-        interactive_during_sent: during.length,
-        interactive_during_before_completion: during.filter(
-          (timing) => timing.decidedAt !== undefined && timing.decidedAt < completedAt,
-        ).length,
-        dead_letter_queues: dlqs,
-        dead_lettered: deadLettered,
-        lost,
-        duplicated,
-        ...summary,
-      };
-      report.machine.load_average_end = round2(loadavg());
-      report.duration_s = Math.round((Date.now() - startedAt.getTime()) / 1000);
-      if (options.outDir === null) return { report };
-      const outDir = options.outDir ?? join(packageRoot(), "lab", "bench", "results");
-      await mkdir(outDir, { recursive: true });
-      const stamp = startedAt.toISOString().replaceAll(":", "-").replaceAll(".", "-");
-      const jsonPath = join(outDir, `lanes-${stamp}.json`);
-      await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-      return { report, jsonPath };
+        evaluationMs,
+        alone,
+        during,
+        bulkAlone,
+        bulkDuring,
+        completedAt,
+        checks,
+      });
+      return await writeReport(report, options.outDir, startedAt);
     } finally {
-      await stack.stop();
+      await rig.stack.stop();
     }
   } finally {
     for (const child of busy) child.kill("SIGKILL");
   }
 }
 
-/** Starts one item's send→outcome timing every 1/rate s; resolves once all are started. */
-async function sendSteadily(
-  stack: LocalStack,
-  documents: DynamoDBDocumentClient,
-  items: readonly ProbeItem[],
-  rate: number,
-  timeoutMs: number,
-): Promise<Promise<IncidentTiming>[]> {
-  const t0 = Date.now();
-  const timings: Promise<IncidentTiming>[] = [];
-  for (const [index, item] of items.entries()) {
-    await sleepUntil(t0 + (index * 1000) / rate);
-    timings.push(timeOne(stack, documents, item, timeoutMs));
-  }
-  return timings;
-}
-
-async function timeOne(
-  stack: LocalStack,
-  documents: DynamoDBDocumentClient,
-  item: ProbeItem,
-  timeoutMs: number,
-): Promise<IncidentTiming> {
-  const [timing] = await timeIncidents({
-    sqs: stack.clients.sqs,
-    documents,
-    queueUrl: stack.lanes.interactive.queueUrl,
-    table: stack.table,
-    items: [item],
-    timeoutMs,
+/** Starts the local stack with both lanes, ingest and jobs; collects completions and ingest errors. */
+async function startLanesRig(
+  workload: LanesWorkload,
+  modelPath: string,
+  options: { env: Readonly<NodeJS.ProcessEnv>; threads?: number },
+  stallMs: number,
+  log: (line: string) => void,
+): Promise<LanesRig> {
+  const completed: JobCompletedDetail[] = [];
+  const ingestErrors: unknown[] = [];
+  const stack = await startLocalStack({
+    env: options.env,
+    model: modelPath,
+    adapterThreads: options.threads,
+    log,
+    createHandler: (context) => createLocalDecideHandler(context, { laneGroups: true }),
+    ingest: {
+      onIngested: (report) => {
+        if (report.error !== undefined) ingestErrors.push(report.error);
+      },
+    },
+    jobs: { table: JOBS_TABLE, onCompleted: (detail) => completed.push(detail) },
   });
-  if (timing === undefined) throw new Error(`no timing for ${item.policy}/${item.id}`);
-  return timing;
+  const documents = DynamoDBDocumentClient.from(stack.clients.dynamodb);
+  const jobs = new JobsReader({ client: documents, tableName: JOBS_TABLE });
+  return { stack, documents, jobs, workload, completed, ingestErrors, stallMs, log };
 }
 
 /**
- * Puts the job's object, waits for its "Decision Job Completed" and counts the outcome rows under
- * its item ids. `onPoll` is called at each poll until the job completes.
+ * Three interactive items, one after the other: the model's first evaluations are in no phase.
+ * Returns the median `endpoint_ms` of the last two (the default rate is derived from it).
+ */
+async function warmUp(rig: LanesRig, warm: InteractiveProbes): Promise<number> {
+  for (const item of rig.workload.interactive("warm", 3)) {
+    await warm.send(item);
+    await waitForOutcomes(rig, warm);
+  }
+  const [, ...timed] = warm.timings;
+  return median(timed.flatMap((timing) => timing.endpointMs ?? []));
+}
+
+/** Sends `count` interactive items at `rate` with nothing else in the pipeline; waits for their outcomes. */
+async function interactiveAlone(
+  rig: LanesRig,
+  probes: InteractiveProbes,
+  count: number,
+  rate: number,
+): Promise<void> {
+  const t0 = Date.now();
+  for (const [index, item] of rig.workload.interactive("alone", count).entries()) {
+    await sleepUntil(t0 + (index * 1000) / rate);
+    await probes.send(item);
+  }
+  await waitForOutcomes(rig, probes);
+}
+
+/**
+ * Puts the bulk job again (new item ids); once its first lines have ended, sends interactive
+ * items at `rate` until the job's phase ends; then waits for the items' outcomes.
+ */
+async function bulkWithInteractive(
+  rig: LanesRig,
+  probes: InteractiveProbes,
+  rate: number,
+): Promise<BulkPhase> {
+  let draining = false;
+  let phaseEnded = false;
+  const phase = runBulkPhase(rig, "bulk-during", (job) => {
+    draining ||= (job?.counts.ended ?? 0) > 0;
+  });
+  const markEnded = () => {
+    phaseEnded = true;
+  };
+  // Only marks the end: the phase's result or error is taken by `await phase` below.
+  void phase.then(markEnded, markEnded);
+  // The phase itself is bounded by progress: waiting on it bounds this loop.
+  while (!draining && !phaseEnded) await sleep(50);
+  const items = rig.workload.interactive("during", 100_000);
+  const t0 = Date.now();
+  try {
+    for (let index = 0; !phaseEnded && index < items.length; index++) {
+      await sleepUntil(t0 + (index * 1000) / rate);
+      if (phaseEnded) break;
+      await probes.send(items[index] as (typeof items)[number]);
+    }
+  } catch (error) {
+    // The job's phase is still running: let it end before the stack stops under it.
+    await Promise.allSettled([phase]);
+    throw error;
+  }
+  const bulk = await phase;
+  await waitForOutcomes(rig, probes);
+  return bulk;
+}
+
+/** Waits for the outcomes of every item sent, as long as they keep coming. */
+async function waitForOutcomes(rig: LanesRig, probes: InteractiveProbes): Promise<void> {
+  const wait = await waitForProgress({
+    done: () => probes.decided === probes.sent,
+    progress: () => probes.refresh(),
+    stallMs: rig.stallMs,
+    pollMs: POLL_MS,
+  });
+  if (!wait.done)
+    rig.log(
+      `gave up after ${rig.stallMs} ms without a new outcome: ${probes.sent - probes.decided} of ${probes.sent} interactive items have none`,
+    );
+}
+
+/**
+ * Puts the job's object and follows its job until its "Decision Job Completed" event, for as long
+ * as its lines keep being read or ending; counts the outcome rows under its item ids. `onJob` is
+ * told of the job at each poll.
+ *
+ * @throws Error when ingest fails, or when no job was ever made of the object.
  */
 async function runBulkPhase(
-  stack: LocalStack,
-  documents: DynamoDBDocumentClient,
-  workload: LanesWorkload,
+  rig: LanesRig,
   tag: string,
-  completed: readonly JobCompletedDetail[],
-  ingestErrors: readonly unknown[],
-  stallMs: number,
-  onPoll?: () => void,
+  onJob?: (job: Job | undefined) => void,
 ): Promise<BulkPhase> {
-  const body = workload.bulkBody(tag);
+  const body = rig.workload.bulkBody(tag);
   const key = `${KEY_PREFIX}lanes-${tag}.jsonl`;
-  const source = `s3://${stack.bucket}/${key}`;
+  const source = `s3://${rig.stack.bucket}/${key}`;
   const putAt = Date.now();
-  await stack.clients.s3.send(
-    new PutObjectCommand({ Bucket: stack.bucket, Key: key, Body: body, ContentType: "application/x-ndjson" }),
+  await rig.stack.clients.s3.send(
+    new PutObjectCommand({
+      Bucket: rig.stack.bucket,
+      Key: key,
+      Body: body,
+      ContentType: "application/x-ndjson",
+    }),
   );
-  let lastSucceeded = -1;
-  let movedAt = Date.now();
-  for (;;) {
-    onPoll?.();
-    if (ingestErrors.length > 0) throw new Error(`ingest failed: ${String(ingestErrors[0])}`);
-    const job = completed.find((detail) => detail.source === source);
-    if (job !== undefined) {
-      const ms = Date.parse(job.completed_at) - putAt;
-      const bodyLines = body.split("\n").filter((line) => line.trim() !== "");
-      const ids = new Set(bodyLines.flatMap((line) => idOf(line) ?? []));
-      return {
-        lines: bodyLines.length,
-        ms,
-        lines_per_s: Math.round((bodyLines.length / (ms / 1000)) * 10) / 10,
-        job_id: job.job_id,
-        status: job.status,
-        counts: job.counts,
-        outcome_rows: await countRows(stack, documents, `-${tag}`),
-        item_ids: ids.size,
-      };
-    }
-    const succeeded = stack.lanes.bulk.poller.stats().succeeded;
-    if (succeeded !== lastSucceeded) {
-      lastSucceeded = succeeded;
-      movedAt = Date.now();
-    }
-    if (Date.now() - movedAt > stallMs) throw new Error(`the ${tag} job made no progress for ${stallMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let jobId: string | undefined;
+  const readJob = async (): Promise<Job | undefined> => {
+    jobId ??= (await rig.jobs.newest(10)).find((job) => job.source === source)?.job_id;
+    return jobId === undefined ? undefined : await rig.jobs.find(jobId);
+  };
+  const completion = () => rig.completed.find((detail) => detail.source === source);
+  const wait = await waitForProgress({
+    done: () => completion() !== undefined || rig.ingestErrors.length > 0,
+    progress: async () => {
+      const job = await readJob();
+      onJob?.(job);
+      return job === undefined ? 0 : 1 + job.counts.sent + job.counts.rejected_at_ingest + job.counts.ended;
+    },
+    stallMs: rig.stallMs,
+    pollMs: POLL_MS,
+  });
+  if (rig.ingestErrors.length > 0) throw new Error(`ingest failed: ${String(rig.ingestErrors[0])}`);
+  const job = await readJob();
+  if (job === undefined)
+    throw new Error(`no job was made of ${source} in ${wait.waitedMs} ms: is ingest running?`);
+  const event = completion();
+  if (event === undefined)
+    rig.log(
+      `gave up on the ${tag} job after ${rig.stallMs} ms without progress: ${job.counts.ended} lines ended`,
+    );
+  const bodyLines = body.split("\n").filter((line) => line.trim() !== "");
+  const ms = event !== undefined ? Date.parse(event.completed_at) - putAt : Date.now() - putAt - rig.stallMs;
+  const linesDone = event !== undefined ? bodyLines.length : job.counts.ended;
+  return {
+    lines: bodyLines.length,
+    ms,
+    lines_per_s: ms > 0 ? Math.round((linesDone / (ms / 1000)) * 10) / 10 : 0,
+    job_id: job.job_id,
+    status: job.status,
+    completed: event !== undefined,
+    counts: job.counts,
+    outcome_rows: await countRows(rig, `-${tag}`),
+    item_ids: new Set(bodyLines.flatMap((line) => idOf(line) ?? [])).size,
+  };
+}
+
+/**
+ * Where each lane's items ended, from the real queues, DLQs and outcomes table: interactive items
+ * and the jobs' item ids without an outcome row, told apart by {@link tallyLaneEnds}.
+ */
+async function checkLanes(
+  rig: LanesRig,
+  interactive: readonly InteractiveProbes[],
+  bulk: readonly BulkPhase[],
+): Promise<Record<Lane, LaneCheck>> {
+  for (const probes of interactive) await probes.refresh();
+  const items: Record<Lane, { items: number; outcomes: number }> = {
+    interactive: {
+      items: interactive.reduce((sum, probes) => sum + probes.sent, 0),
+      outcomes: interactive.reduce((sum, probes) => sum + probes.decided, 0),
+    },
+    bulk: {
+      items: bulk.reduce((sum, phase) => sum + phase.item_ids, 0),
+      outcomes: bulk.reduce((sum, phase) => sum + phase.outcome_rows, 0),
+    },
+  };
+  const entries = await Promise.all(
+    LANES.map(async (lane): Promise<[Lane, LaneCheck]> => {
+      const queued = await queueDepth(rig.stack.clients.sqs, rig.stack.lanes[lane].queueUrl);
+      const deadLettered = await queueDepth(rig.stack.clients.sqs, rig.stack.lanes[lane].dlqUrl);
+      const { items: sent, outcomes } = items[lane];
+      const ends = tallyLaneEnds({ withoutOutcome: sent - outcomes, queued, deadLettered });
+      return [lane, { items: sent, outcomes, queued, ...ends }];
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Lane, LaneCheck>;
+}
+
+interface ReportInputs {
+  options: LanesBenchOptions;
+  quick: boolean;
+  startedAt: Date;
+  loadStart: number[];
+  busyProcesses: number;
+  modelPath: string;
+  settings: LanesBenchReport["settings"];
+  evaluationMs: number;
+  alone: InteractiveProbes;
+  during: InteractiveProbes;
+  bulkAlone: BulkPhase;
+  bulkDuring: BulkPhase;
+  /** The during job's `completed_at` (epoch ms; NaN when it did not complete). */
+  completedAt: number;
+  checks: Record<Lane, LaneCheck>;
+}
+
+/** The report: settings, machine, phases, per-lane checks, ratios and goals. */
+function buildReport(inputs: ReportInputs): LanesBenchReport {
+  const { options, checks, bulkAlone, bulkDuring } = inputs;
+  const sum = (field: keyof LaneEnds) => LANES.reduce((total, lane) => total + checks[lane][field], 0);
+  const deadLettered = sum("dead_lettered");
+  const notEnded = sum("not_ended");
+  const lost = sum("lost");
+  const duplicated = bulkAlone.counts.duplicates + bulkDuring.counts.duplicates;
+  const summary = summarizeLanes({
+    interactiveAlone: inputs.alone.sendToOutcomeMs(),
+    interactiveDuring: inputs.during.sendToOutcomeMs(),
+    bulkAloneLinesPerS: bulkAlone.lines_per_s,
+    bulkDuringLinesPerS: bulkDuring.lines_per_s,
+    evaluationMs: inputs.evaluationMs,
+    deadLettered,
+    notEnded,
+    lost,
+    duplicated,
+  });
+  return {
+    command: [
+      "decisions bench --lanes",
+      ...(inputs.quick ? ["--quick"] : []),
+      ...(options.busy ? [`--busy ${options.busy}`] : []),
+      ...(options.lines !== undefined ? [`--lines ${inputs.settings.lines}`] : []),
+      ...(options.rate !== undefined ? [`--rate ${inputs.settings.rate_per_s}`] : []),
+    ].join(" "),
+    started_at: inputs.startedAt.toISOString(),
+    duration_s: Math.round((Date.now() - inputs.startedAt.getTime()) / 1000),
+    machine: {
+      ...describeMachine(),
+      load_average_start: round2(inputs.loadStart),
+      load_average_end: round2(loadavg()),
+      busy_processes: inputs.busyProcesses,
+    },
+    model: inputs.modelPath.replace(`${packageRoot()}/`, ""),
+    settings: inputs.settings,
+    evaluation_ms: inputs.evaluationMs,
+    bulk_alone: bulkAlone,
+    bulk_during: bulkDuring,
+    interactive_during_sent: inputs.during.sent,
+    interactive_during_before_completion: inputs.during.timings.filter(
+      (timing) => timing.decidedAt !== undefined && timing.decidedAt < inputs.completedAt,
+    ).length,
+    lanes: checks,
+    dead_lettered: deadLettered,
+    not_ended: notEnded,
+    lost,
+    duplicated,
+    ...summary,
+  };
+}
+
+/** Writes `lanes-<timestamp>.json` unless `outDir` is null. */
+async function writeReport(
+  report: LanesBenchReport,
+  outDir: string | null | undefined,
+  startedAt: Date,
+): Promise<{ report: LanesBenchReport; jsonPath?: string }> {
+  if (outDir === null) return { report };
+  const folder = outDir ?? join(packageRoot(), "lab", "bench", "results");
+  await mkdir(folder, { recursive: true });
+  const stamp = startedAt.toISOString().replaceAll(":", "-").replaceAll(".", "-");
+  const jsonPath = join(folder, `lanes-${stamp}.json`);
+  await writeFile(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  return { report, jsonPath };
 }
 
 function idOf(line: string): string | undefined {
@@ -386,16 +541,12 @@ function idOf(line: string): string | undefined {
 }
 
 /** Outcome rows whose id ends with `suffix` (a scan: the local table holds a few thousand rows). */
-async function countRows(
-  stack: LocalStack,
-  documents: DynamoDBDocumentClient,
-  suffix: string,
-): Promise<number> {
+async function countRows(rig: LanesRig, suffix: string): Promise<number> {
   let rows = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await documents.send(
-      new ScanCommand({ TableName: stack.table, ProjectionExpression: "id", ExclusiveStartKey: start }),
+    const page = await rig.documents.send(
+      new ScanCommand({ TableName: rig.stack.table, ProjectionExpression: "id", ExclusiveStartKey: start }),
     );
     rows += (page.Items ?? []).filter(
       (item) => typeof item.id === "string" && item.id.endsWith(suffix),
@@ -405,40 +556,13 @@ async function countRows(
   return rows;
 }
 
-/** `timings.endpoint_ms` of each item's outcome. */
-async function endpointTimes(
-  stack: LocalStack,
-  documents: DynamoDBDocumentClient,
-  items: readonly ProbeItem[],
-): Promise<number[]> {
-  const out: number[] = [];
-  for (const item of items) {
-    const found = await documents.send(
-      new GetCommand({ TableName: stack.table, Key: { policy: item.policy, id: item.id } }),
-    );
-    const ms = (found.Item?.timings as { endpoint_ms?: unknown } | undefined)?.endpoint_ms;
-    if (typeof ms === "number") out.push(ms);
-  }
-  return out;
-}
-
-async function waitUntil(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function sleepUntil(at: number): Promise<void> {
   const wait = at - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-}
-
-function times(timings: readonly IncidentTiming[]): number[] {
-  return timings.flatMap((timing) =>
-    timing.decidedAt === undefined ? [] : [timing.decidedAt - timing.sentAt],
-  );
+  if (wait > 0) await sleep(wait);
 }
 
 function median(values: readonly number[]): number {
@@ -446,9 +570,13 @@ function median(values: readonly number[]): number {
   return Math.round(sorted[Math.floor((sorted.length - 1) / 2)] ?? 0);
 }
 
-function describe(timings: readonly IncidentTiming[]): string {
-  const measured = times(timings).sort((a, b) => a - b);
-  return `${measured.length}/${timings.length} decided, send→outcome ${measured[0] ?? "?"}–${measured.at(-1) ?? "?"} ms`;
+function describe(probes: InteractiveProbes): string {
+  const measured = probes.sendToOutcomeMs().sort((a, b) => a - b);
+  return `${measured.length}/${probes.sent} decided, send→outcome ${measured[0] ?? "?"}–${measured.at(-1) ?? "?"} ms`;
+}
+
+function describeBulk(phase: BulkPhase): string {
+  return `${phase.lines_per_s} lines/s${phase.completed ? "" : ` (not completed: ${phase.counts.ended}/${phase.lines} lines ended)`}`;
 }
 
 function round2(values: number[]): number[] {

@@ -17,11 +17,16 @@ export interface LanesMeasurements {
   bulkDuringLinesPerS: number;
   /** One evaluation's time measured in the run (ms): the allowance of the interactive goal. */
   evaluationMs: number;
-  /** Messages in both lanes' DLQs plus lines the jobs counted dead-lettered. */
+  /** Messages in both lanes' DLQs (what ended without an outcome). */
   deadLettered: number;
-  /** Interactive items without an outcome plus job lines that never ended. */
+  /**
+   * Items without an outcome that their lane's queue still held when the run stopped waiting
+   * (nothing had moved for the stall time): not decided, but not lost either.
+   */
+  notEnded: number;
+  /** Items never decided and in no queue or DLQ. */
   lost: number;
-  /** Job lines counted more than once. */
+  /** Job lines counted more than once (the jobs' `duplicates`). */
   duplicated: number;
 }
 
@@ -53,7 +58,8 @@ export const BULK_GOODPUT_SHARE = 0.9;
 /**
  * The lanes bench's ratios (during ÷ alone) and its goals: interactive p95 during ≤
  * {@link INTERACTIVE_P95_FACTOR} × alone + one evaluation's time; bulk goodput during ≥
- * {@link BULK_GOODPUT_SHARE} × alone; nothing dead-lettered, lost or duplicated. A phase with no
+ * {@link BULK_GOODPUT_SHARE} × alone; nothing dead-lettered, lost or duplicated, and nothing left
+ * not ended (a run that stopped waiting has not measured every item). A phase with no
  * interactive item misses the interactive goal (NaN ratios), rather than passing it unmeasured.
  */
 export function summarizeLanes(measured: LanesMeasurements): LanesSummary {
@@ -79,6 +85,7 @@ export function summarizeLanes(measured: LanesMeasurements): LanesSummary {
       met: bulkMet,
     },
     { name: "dead-lettered", measured: measured.deadLettered, bound: 0, met: measured.deadLettered === 0 },
+    { name: "not ended", measured: measured.notEnded, bound: 0, met: measured.notEnded === 0 },
     { name: "lost", measured: measured.lost, bound: 0, met: measured.lost === 0 },
     { name: "duplicated", measured: measured.duplicated, bound: 0, met: measured.duplicated === 0 },
   ];

@@ -9,6 +9,7 @@ export {
   type OverheadRow,
   type PipelineBenchOptions,
   type PipelineBenchReport,
+  type PipelineBenchSizes,
   runPipelineBench,
 } from "./runPipelineBench.js";
 export { type PhaseMapping, type PipelinePhase, runPipelinePhase } from "./runPipelinePhase.js";

@@ -28,8 +28,24 @@ export interface PipelineBenchOptions {
   threads?: number;
   /** Where the JSON goes. Default: `lab/bench/results`. */
   outDir?: string;
+  /**
+   * Items of each measurement, to replace some of the run's own (`quick` or full): a smaller run
+   * for a test of the report's shape. Default: the run's sizes.
+   */
+  sizes?: Partial<Pick<PipelineBenchSizes, "p5" | "grouping" | "overhead">>;
   /** Progress lines. Default: stderr. */
   log?: (line: string) => void;
+}
+
+/** Items of each measurement of {@link runPipelineBench}. */
+export interface PipelineBenchSizes {
+  /** Items of P5 (the adapter alone, then through the pipeline, then alone again). */
+  p5: number;
+  /** Tickets of the grouping measurement (35 % duplicates). */
+  grouping: number;
+  /** Batches of the overhead measurement at each batch size. */
+  overhead: number;
+  batchSizes: readonly number[];
 }
 
 /** One row of the overhead table: the pipeline's own time per item at one batch size. */
@@ -84,10 +100,10 @@ export interface PipelineBenchReport {
 }
 
 const POLICY = "ticket-routing";
-const SIZES = {
+const SIZES: Record<"quick" | "full", PipelineBenchSizes> = {
   quick: { p5: 24, grouping: 24, overhead: 8, batchSizes: [1, 5, 10] },
   full: { p5: 12, grouping: 15, overhead: 2, batchSizes: [1, 5, 10] },
-} as const;
+};
 const PIPELINE_MAPPING = { batchSize: 10, maximumBatchingWindowMs: 500, maximumConcurrency: 2 } as const;
 /** Clients of the adapter-alone run: enough that the engine always has the next request waiting. */
 const ADAPTER_CLIENTS = 4;
@@ -107,7 +123,7 @@ export async function runPipelineBench(
   const startedAt = new Date();
   const loadStart = loadavg();
   const quick = options.quick ?? false;
-  const sizes = quick ? SIZES.quick : SIZES.full;
+  const sizes: PipelineBenchSizes = { ...(quick ? SIZES.quick : SIZES.full), ...options.sizes };
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const modelPath =
     options.modelPath ?? (await ensureGeneratedModel(quick ? "tiny-qwen3" : "qwen3-0.6b-shape"));

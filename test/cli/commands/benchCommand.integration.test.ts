@@ -1,24 +1,60 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { promisify } from "node:util";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 
-const run = promisify(execFile);
+/** How long the bench may print nothing before it is taken for stalled (its progress lines reset it). */
+const SILENT_MS = 300_000;
+
+/**
+ * Runs `decisions <args>` and resolves with its stdout once it exits 0. It is stopped only when it
+ * prints nothing for {@link SILENT_MS}: a slow, busy machine is waited for, a stalled bench is not.
+ */
+function runCli(args: readonly string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["bin/decisions.js", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let watchdog: NodeJS.Timeout | undefined;
+    const heard = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => child.kill("SIGKILL"), SILENT_MS);
+    };
+    heard();
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      heard();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      heard();
+    });
+    child.on("error", (error) => {
+      clearTimeout(watchdog);
+      reject(error);
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(watchdog);
+      if (code === 0) resolve({ stdout });
+      else
+        reject(
+          new Error(`decisions ${args.join(" ")} ended with ${signal ?? `exit code ${code}`}:\n${stderr}`),
+        );
+    });
+  });
+}
 
 describe("decisions bench", () => {
   it("runs --quick end to end on a tiny model and writes the report and the chart", async () => {
     const model = await ensureGeneratedModel("tiny-qwen3");
     const out = await mkdtemp(join(tmpdir(), "bench-"));
     try {
-      const { stdout } = await run(
-        process.execPath,
-        ["bin/decisions.js", "bench", "--quick", "--model", model, "--threads", "2", "--out", out],
-        { maxBuffer: 16 * 1024 * 1024, timeout: 300_000 },
-      );
+      const { stdout } = await runCli(["bench", "--quick", "--model", model, "--threads", "2", "--out", out]);
       assert.match(stdout, /^P1 /m);
       assert.match(stdout, /^P6 /m);
       const files = (await readdir(out)).sort();

@@ -20,11 +20,16 @@ import { buildJobObject } from "../../../lab/bench/jobs/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
-/** Lines of the job: enough to keep draining while the interactive items are decided, cheap on CI. */
-const LINES = 300;
-/** Polls without a new ended line before the test gives up (a stalled job, not a slow machine). */
-const STILL_POLLS = 600;
-const POLL_MS = 500;
+/**
+ * Lines of the job: enough to keep draining while the interactive items are decided (sent once
+ * its first line has ended, they wait for at most the evaluations running then and their own: a
+ * few, against the job's 100), cheap on CI.
+ */
+const LINES = 100;
+/** How long the job's ended lines may stand still before the test gives up (a stalled job, not a slow machine). */
+const STILL_MS = 300_000;
+/** Between two reads of the job: short, so the incidents are sent soon after its first line ended. */
+const POLL_MS = 100;
 
 describe("decisions up: the interactive lane overtakes a draining batch job (integration)", () => {
   let up: UpProcess;
@@ -127,16 +132,15 @@ describe("decisions up: the interactive lane overtakes a draining batch job (int
 async function followJob(reader: JobsReader, source: string, done: (job: Job) => boolean): Promise<Job> {
   let jobId: string | undefined;
   let last = -1;
-  let still = 0;
+  let movedAt = Date.now();
   for (;;) {
     jobId ??= (await reader.newest(10)).find((found) => found.source === source)?.job_id;
     const job = jobId === undefined ? undefined : await reader.find(jobId);
     if (job !== undefined && done(job)) return job;
     const ended = job?.counts.ended ?? 0;
-    if (ended === last) still += 1;
-    else [last, still] = [ended, 0];
+    if (ended !== last) [last, movedAt] = [ended, Date.now()];
     assert.ok(
-      still < STILL_POLLS,
+      Date.now() - movedAt < STILL_MS,
       `the job stopped at ${ended} lines ended (${job?.status ?? "no job yet"})`,
     );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

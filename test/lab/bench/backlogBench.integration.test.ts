@@ -1,6 +1,7 @@
 /**
- * `decisions bench --backlog` with a few items on the generated tiny-qwen3: the whole local
- * pipeline drains them and the report has its shape. No number that depends on the machine's
+ * `decisions bench --backlog` with a few items on the generated tiny-qwen3 (12: each of the two
+ * rounds holds items of all three policies, the run shared states and single ones): the whole
+ * local pipeline drains them and the report has its shape. No number that depends on the machine's
  * speed is asserted; that every item ended exactly once is.
  */
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import { after, describe, it } from "node:test";
 import { benchCommand } from "../../../cli/commands/benchCommand.js";
 import type { BacklogBenchReport } from "../../../lab/bench/backlog/index.js";
 
-describe("decisions bench --backlog (integration, 24 items)", () => {
+describe("decisions bench --backlog (integration, 12 items)", () => {
   let folder: string | undefined;
 
   after(async () => {
@@ -27,7 +28,7 @@ describe("decisions bench --backlog (integration, 24 items)", () => {
       "--backlog",
       "--quick",
       "--items",
-      "24",
+      "12",
       "--rounds",
       "2",
       "--out",
@@ -38,12 +39,12 @@ describe("decisions bench --backlog (integration, 24 items)", () => {
     assert.equal(files.length, 1);
     const report = JSON.parse(await readFile(join(folder, files[0] as string), "utf8")) as BacklogBenchReport;
     assert.equal(exitCode, report.goal_met ? 0 : 1);
-    assert.equal(report.items, 24);
+    assert.equal(report.items, 12);
     assert.deepEqual(report.check.violations, []);
     assert.equal(report.lost, 0);
     assert.equal(report.not_drained, 0);
     assert.equal(report.dead_lettered, 0);
-    assert.equal(report.check.counts.decided, 24);
+    assert.equal(report.check.counts.decided, 12);
     assert.equal(report.check.counts.duplicates, 0);
     assert.deepEqual(Object.keys(report.workload.policies).sort(), [
       "batch-classification",
@@ -57,8 +58,8 @@ describe("decisions bench --backlog (integration, 24 items)", () => {
     assert.deepEqual(
       report.rounds.map((round) => [round.items, round.order]),
       [
-        [12, "alone first"],
-        [12, "pipeline first"],
+        [6, "alone first"],
+        [6, "pipeline first"],
       ],
     );
     // Sized as the CDK app sizes a deployment for 1 running + 8 waiting: 2 instances × 4 groups.

@@ -9,6 +9,7 @@ const clean = {
   bulkDuringLinesPerS: 19,
   evaluationMs: 200,
   deadLettered: 0,
+  notEnded: 0,
   lost: 0,
   duplicated: 0,
 };
@@ -58,13 +59,14 @@ describe("summarizeLanes", () => {
     assert.equal(summary.bulk.ratio, 0.895);
   });
 
-  it("misses a goal for each dead-lettered, lost or duplicated item", () => {
-    const summary = summarizeLanes({ ...clean, deadLettered: 1, lost: 2, duplicated: 3 });
+  it("misses a goal for each dead-lettered, not ended, lost or duplicated item", () => {
+    const summary = summarizeLanes({ ...clean, deadLettered: 1, notEnded: 4, lost: 2, duplicated: 3 });
 
     assert.deepEqual(
       summary.goals.slice(2).map((goal) => [goal.name, goal.measured, goal.met]),
       [
         ["dead-lettered", 1, false],
+        ["not ended", 4, false],
         ["lost", 2, false],
         ["duplicated", 3, false],
       ],

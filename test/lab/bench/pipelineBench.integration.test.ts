@@ -1,16 +1,21 @@
 /**
- * `decisions bench --pipeline --quick` on the generated tiny-qwen3: the report's shape (the figures'
- * values depend on the machine, so none is asserted beyond being measured).
+ * The pipeline bench's quick run (`decisions bench --pipeline --quick`) on the generated tiny-qwen3,
+ * with fewer items per measurement than the command's (P5 8, grouping 12, one batch per overhead
+ * size): the report's shape (the figures' values depend on the machine, so none is asserted
+ * beyond being measured).
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { benchCommand } from "../../../cli/commands/benchCommand.js";
-import type { PipelineBenchReport } from "../../../lab/bench/pipeline/index.js";
+import {
+  formatPipelineReport,
+  type PipelineBenchReport,
+  runPipelineBench,
+} from "../../../lab/bench/pipeline/index.js";
 
-describe("decisions bench --pipeline --quick (integration)", () => {
+describe("bench --pipeline, quick and smaller (integration)", () => {
   let folder: string | undefined;
 
   after(async () => {
@@ -22,14 +27,20 @@ describe("decisions bench --pipeline --quick (integration)", () => {
   }, async () => {
     folder = await mkdtemp(join(tmpdir(), "pipeline-bench-"));
 
-    const exitCode = await benchCommand.run(["--pipeline", "--quick", "--out", folder]);
+    const { report: returned } = await runPipelineBench({
+      env: process.env,
+      quick: true,
+      sizes: { p5: 8, grouping: 12, overhead: 1 },
+      outDir: folder,
+    });
 
-    assert.equal(exitCode, 0);
     const files = (await readdir(folder)).filter((name) => /^pipeline-.*\.json$/.test(name));
     assert.equal(files.length, 1);
     const report = JSON.parse(
       await readFile(join(folder, files[0] as string), "utf8"),
     ) as PipelineBenchReport;
+    assert.equal(report.started_at, returned.started_at, "the JSON is the report returned");
+    assert.match(formatPipelineReport(report), /^P5 {2}\d/m);
     assert.equal(report.quick, true);
     assert.match(report.model, /tiny-qwen3/);
     assert.ok(report.P5.value > 0 && Number.isFinite(report.P5.value));
