@@ -20,7 +20,8 @@ export function formatLanesReport(report: LanesBenchReport): string {
     `  load: --busy ${machine.busy_processes} (CPU-bound processes of the bench's own), load average ` +
       `${machine.load_average_start.join(", ")} → ${machine.load_average_end.join(", ")}`,
     `  ${settings.lines}-line bulk job (bulk lane); interactive items at ${settings.rate_per_s}/s (${rateFrom}) ` +
-      `on the interactive lane; one evaluation ${report.evaluation_ms} ms; model ${report.model}`,
+      `on the interactive lane; one evaluation: interactive p50 ${report.evaluation_ms} ms, bulk line p50 ` +
+      `${report.bulk_alone.evaluation_ms.p50} ms / p95 ${report.bulk_alone.evaluation_ms.p95} ms; model ${report.model}`,
     "",
     row("", "alone", "during", "÷ alone"),
     row(

@@ -19,7 +19,7 @@ import { type BenchMachine, describeMachine } from "../describeMachine.js";
 import { startBusyProcesses } from "../startBusyProcesses.js";
 import { buildLanesWorkload, type LanesWorkload } from "./buildLanesWorkload.js";
 import { InteractiveProbes } from "./InteractiveProbes.js";
-import { type LanesSummary, summarizeLanes } from "./summarizeLanes.js";
+import { type LanesSummary, summarizeLanes, summarizeLatency } from "./summarizeLanes.js";
 import { type LaneEnds, tallyLaneEnds } from "./tallyLaneEnds.js";
 import { waitForProgress } from "./waitForProgress.js";
 
@@ -73,6 +73,18 @@ export interface BulkPhase {
   /** Rows of the outcomes table under this job's item ids, and the distinct ids its lines name. */
   outcome_rows: number;
   item_ids: number;
+  /**
+   * The job's lines' evaluations: p50 and p95 of their outcomes' `timings.endpoint_ms`, the time
+   * one bulk call holds the engine (an interactive call arriving then waits for at most one).
+   */
+  evaluation_ms: { p50: number; p95: number };
+}
+
+/** p50 and p95 (nearest rank) of endpoint times; 0 for none. */
+function evaluationOf(endpointMs: readonly number[]): { p50: number; p95: number } {
+  if (endpointMs.length === 0) return { p50: 0, p95: 0 };
+  const { p50_ms, p95_ms } = summarizeLatency(endpointMs);
+  return { p50: p50_ms, p95: p95_ms };
 }
 
 /** What each lane holds at the end of the run, and where its items without an outcome are. */
@@ -398,6 +410,7 @@ async function runBulkPhase(
   const bodyLines = body.split("\n").filter((line) => line.trim() !== "");
   const ms = event !== undefined ? Date.parse(event.completed_at) - putAt : Date.now() - putAt - rig.stallMs;
   const linesDone = event !== undefined ? bodyLines.length : job.counts.ended;
+  const rows = await readRows(rig, `-${tag}`);
   return {
     lines: bodyLines.length,
     ms,
@@ -406,7 +419,8 @@ async function runBulkPhase(
     status: job.status,
     completed: event !== undefined,
     counts: job.counts,
-    outcome_rows: await countRows(rig, `-${tag}`),
+    outcome_rows: rows.rows,
+    evaluation_ms: evaluationOf(rows.endpointMs),
     item_ids: new Set(bodyLines.flatMap((line) => idOf(line) ?? [])).size,
   };
 }
@@ -475,6 +489,7 @@ function buildReport(inputs: ReportInputs): LanesBenchReport {
     bulkAloneLinesPerS: bulkAlone.lines_per_s,
     bulkDuringLinesPerS: bulkDuring.lines_per_s,
     evaluationMs: inputs.evaluationMs,
+    runningEvaluationMs: bulkAlone.evaluation_ms.p95,
     deadLettered,
     notEnded,
     lost,
@@ -540,20 +555,31 @@ function idOf(line: string): string | undefined {
   }
 }
 
-/** Outcome rows whose id ends with `suffix` (a scan: the local table holds a few thousand rows). */
-async function countRows(rig: LanesRig, suffix: string): Promise<number> {
+/**
+ * Outcome rows whose id ends with `suffix` and their `timings.endpoint_ms` (a scan: the local
+ * table holds a few thousand rows).
+ */
+async function readRows(rig: LanesRig, suffix: string): Promise<{ rows: number; endpointMs: number[] }> {
   let rows = 0;
+  const endpointMs: number[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await rig.documents.send(
-      new ScanCommand({ TableName: rig.stack.table, ProjectionExpression: "id", ExclusiveStartKey: start }),
+      new ScanCommand({
+        TableName: rig.stack.table,
+        ProjectionExpression: "id, timings",
+        ExclusiveStartKey: start,
+      }),
     );
-    rows += (page.Items ?? []).filter(
-      (item) => typeof item.id === "string" && item.id.endsWith(suffix),
-    ).length;
+    for (const item of page.Items ?? []) {
+      if (typeof item.id !== "string" || !item.id.endsWith(suffix)) continue;
+      rows += 1;
+      const ms = (item.timings as { endpoint_ms?: unknown } | undefined)?.endpoint_ms;
+      if (typeof ms === "number") endpointMs.push(ms);
+    }
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
-  return rows;
+  return { rows, endpointMs };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -15,8 +15,14 @@ export interface LanesMeasurements {
   /** Bulk lines/s of the job alone and of the job while interactive items arrived. */
   bulkAloneLinesPerS: number;
   bulkDuringLinesPerS: number;
-  /** One evaluation's time measured in the run (ms): the allowance of the interactive goal. */
+  /** One interactive evaluation's time measured in the run (ms; the p50 of the items alone). */
   evaluationMs: number;
+  /**
+   * One bulk evaluation's time (ms; the p95 of the bulk job's lines alone): the evaluation an
+   * interactive call that arrives during the drain may find running and wait for — the goal's
+   * allowance. Bulk lines (documents) are longer than incidents, so this is the longer of the two.
+   */
+  runningEvaluationMs: number;
   /** Messages in both lanes' DLQs (what ended without an outcome). */
   deadLettered: number;
   /**
@@ -50,14 +56,15 @@ export interface LanesSummary {
   goals_met: boolean;
 }
 
-/** Interactive p95 during ≤ this × alone (plus one evaluation's time). */
+/** Interactive p95 during ≤ this × alone (plus the one bulk evaluation it may wait for). */
 export const INTERACTIVE_P95_FACTOR = 1.5;
 /** Bulk lines/s during ≥ this × alone. */
 export const BULK_GOODPUT_SHARE = 0.9;
 
 /**
  * The lanes bench's ratios (during ÷ alone) and its goals: interactive p95 during ≤
- * {@link INTERACTIVE_P95_FACTOR} × alone + one evaluation's time; bulk goodput during ≥
+ * {@link INTERACTIVE_P95_FACTOR} × alone + one evaluation's time — the bulk evaluation running
+ * when the item arrives, which it waits for at most (`runningEvaluationMs`); bulk goodput during ≥
  * {@link BULK_GOODPUT_SHARE} × alone; nothing dead-lettered, lost or duplicated, and nothing left
  * not ended (a run that stopped waiting has not measured every item). A phase with no
  * interactive item misses the interactive goal (NaN ratios), rather than passing it unmeasured.
@@ -65,7 +72,7 @@ export const BULK_GOODPUT_SHARE = 0.9;
 export function summarizeLanes(measured: LanesMeasurements): LanesSummary {
   const alone = summarizeLatency(measured.interactiveAlone);
   const during = summarizeLatency(measured.interactiveDuring);
-  const p95Bound = INTERACTIVE_P95_FACTOR * alone.p95_ms + measured.evaluationMs;
+  const p95Bound = INTERACTIVE_P95_FACTOR * alone.p95_ms + measured.runningEvaluationMs;
   const bulkRatio = ratio(measured.bulkDuringLinesPerS, measured.bulkAloneLinesPerS);
   // The goal is judged on the ratio as measured, not on its rounded figure.
   const bulkMet =
@@ -73,7 +80,7 @@ export function summarizeLanes(measured: LanesMeasurements): LanesSummary {
     measured.bulkDuringLinesPerS >= BULK_GOODPUT_SHARE * measured.bulkAloneLinesPerS;
   const goals: LanesGoal[] = [
     {
-      name: `interactive p95 during ≤ ${INTERACTIVE_P95_FACTOR}× alone + one evaluation (ms)`,
+      name: `interactive p95 during ≤ ${INTERACTIVE_P95_FACTOR}× alone + one bulk evaluation (ms)`,
       measured: during.p95_ms,
       bound: round(p95Bound),
       met: alone.count > 0 && during.count > 0 && during.p95_ms <= p95Bound,

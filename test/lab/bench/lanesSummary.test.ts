@@ -7,7 +7,8 @@ const clean = {
   interactiveDuring: [150, 250, 350, 450, 550, 650, 750, 850, 950, 1500],
   bulkAloneLinesPerS: 20,
   bulkDuringLinesPerS: 19,
-  evaluationMs: 200,
+  evaluationMs: 50,
+  runningEvaluationMs: 200,
   deadLettered: 0,
   notEnded: 0,
   lost: 0,
@@ -41,8 +42,8 @@ describe("summarizeLanes", () => {
     assert.equal(summary.goals_met, true);
   });
 
-  it("allows one evaluation's time over 1.5× alone, and no more", () => {
-    // prepare: alone p95 1000 ms, one evaluation 200 ms: the bound is 1700 ms
+  it("allows one bulk evaluation's time over 1.5× alone, and no more", () => {
+    // prepare: alone p95 1000 ms, one bulk evaluation 200 ms (an interactive one 50 ms): the bound is 1700 ms
     const at = { ...clean, interactiveDuring: [1700] };
     const over = { ...clean, interactiveDuring: [1701] };
 
