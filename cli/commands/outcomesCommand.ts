@@ -23,7 +23,6 @@ import { defaultPolicyDir, loadNamedPolicy } from "../../operations/common/index
 import {
   createOutcomesClient,
   DEFAULT_ORDER_WINDOW,
-  decidedBy,
   diffRedecided,
   type ExportCounts,
   type ExportFormat,
@@ -33,7 +32,9 @@ import {
   orderOutcomes,
   planRedecide,
   type RedecideSelector,
+  readDecidedBy,
   sendRedecides,
+  waitForRedecides,
 } from "../../operations/outcomes/index.js";
 import { createSqsClient } from "../../operations/queue/index.js";
 import { UsageError } from "../errors.js";
@@ -438,7 +439,11 @@ async function redecide(
   let chosen: StoredOutcome[];
   const selector = selectorOf(values);
   if (id === undefined && selector !== undefined) {
-    chosen = await decidedByOld(table, policy, selector, values);
+    chosen = await readDecidedBy(table, policy, selector, {
+      status: readStatus(values.status),
+      since: values.since === undefined ? undefined : readTime(values.since, "--since"),
+      until: values.until === undefined ? undefined : readTime(values.until, "--until"),
+    });
     stdout.write(
       inertLines(`${chosen.length} outcome(s) of ${policy} decided by ${describeSelector(selector)}\n`),
     );
@@ -513,7 +518,15 @@ async function redecide(
   stdout.write(
     `sent ${sent.length - failed.length} item(s) to be decided again; each replaces the outcome at the updated_at read, which stays in its history\n`,
   );
-  const redecided = waitSeconds > 0 ? await waitForRedecides(table, sent, waitSeconds, stdout) : new Map();
+  let redecided = new Map<string, StoredOutcome>();
+  if (waitSeconds > 0) {
+    const waited = await waitForRedecides(table, sent, waitSeconds, (key, outcome) =>
+      stdout.write(inertLines(`${key}: ${outcome.status} (updated_at ${outcome.updated_at})\n`)),
+    );
+    for (const key of waited.notRedecided)
+      stdout.write(inertLines(`${key}: not decided again within ${waitSeconds} s\n`));
+    redecided = waited.redecided;
+  }
   if (diffFile !== undefined) {
     const sentKeys = new Set(sent.filter((entry) => entry.ok).map((entry) => entry.id));
     const diff = diffRedecided({
@@ -528,37 +541,6 @@ async function redecide(
     stdout.write(inertLines(`${formatRedecideDiff(diff).join("\n")}\ndiff written to ${diffFile}\n`));
   }
   return failed.length > 0 || plan.unsendable.length > 0 || plan.reviewed.length > 0 ? 1 : 0;
-}
-
-/**
- * Reads the sent items until each has a newer outcome, or `seconds` pass; prints each one's status.
- * @returns the new outcomes by item id.
- */
-async function waitForRedecides(
-  table: OutcomesReader,
-  sent: Awaited<ReturnType<typeof sendRedecides>>,
-  seconds: number,
-  stdout: CliOutput["stdout"],
-): Promise<Map<string, StoredOutcome>> {
-  const redecided = new Map<string, StoredOutcome>();
-  const waiting = new Map(
-    sent.filter((entry) => entry.ok).map((entry) => [`${entry.policy}/${entry.id}`, entry]),
-  );
-  const until = Date.now() + seconds * 1000;
-  while (waiting.size > 0 && Date.now() < until) {
-    for (const [key, entry] of waiting) {
-      const outcome = await table.get(entry.policy, entry.id);
-      if (outcome !== undefined && entry.ok && outcome.updated_at !== entry.updatedAt) {
-        stdout.write(inertLines(`${key}: ${outcome.status} (updated_at ${outcome.updated_at})\n`));
-        redecided.set(entry.id, outcome);
-        waiting.delete(key);
-      }
-    }
-    if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  for (const key of waiting.keys())
-    stdout.write(inertLines(`${key}: not decided again within ${seconds} s\n`));
-  return redecided;
 }
 
 /** The model or policy version a redecide selects by, when --model-sha256 or --policy-version is given. */
@@ -591,31 +573,6 @@ function selectedOf(selector: RedecideSelector | undefined, values: Values): Rec
     ...(values.status === undefined ? {} : { status: values.status }),
     ...(values.since === undefined ? {} : { since: values.since }),
   };
-}
-
-/**
- * Every outcome of the policy (of --status, updated from --since to --until, when given) that the
- * old model or policy version decided: the policy's whole partition is read page by page.
- */
-async function decidedByOld(
-  table: OutcomesReader,
-  policy: string,
-  selector: RedecideSelector,
-  values: Values,
-): Promise<StoredOutcome[]> {
-  const status = readStatus(values.status);
-  const since = values.since === undefined ? undefined : readTime(values.since, "--since");
-  const until = values.until === undefined ? undefined : readTime(values.until, "--until");
-  const chosen: StoredOutcome[] = [];
-  for await (const page of table.all(policy, status === undefined ? {} : { status })) {
-    for (const outcome of page) {
-      if (!decidedBy(outcome, selector)) continue;
-      if (since !== undefined && outcome.updated_at < since) continue;
-      if (until !== undefined && outcome.updated_at > until) continue;
-      chosen.push(outcome);
-    }
-  }
-  return chosen;
 }
 
 function readTime(text: string | undefined, flag: string): string {

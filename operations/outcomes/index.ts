@@ -31,5 +31,6 @@ export {
   supersedeMarker,
   type UnsendableOutcome,
 } from "./redecideOutcomes.js";
-export { decidedBy, type RedecideSelector } from "./redecideSelection.js";
+export { type DecidedByRange, decidedBy, type RedecideSelector, readDecidedBy } from "./redecideSelection.js";
 export { type LabelledAnswer, type LabelledDecision, toLabelledDecision } from "./toLabelledDecision.js";
+export { waitForRedecides } from "./waitForRedecides.js";
