@@ -113,9 +113,9 @@ describe("decisions cost on decisions up (integration)", () => {
         .filter((line) => line !== "")
         .map((line) => JSON.parse(line) as { job_id: string; source: string })
         .find((job) => job.source === `s3://${bucket}/${key}`)?.job_id;
-      if (jobId === undefined) await new Promise((resolve) => setTimeout(resolve, 300));
+      if (jobId === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const waited = await run(jobs, ["wait", jobId, "--timeout", "540", ...jobsTable]);
+    const waited = await run(jobs, ["wait", jobId, "--timeout", "540", "--interval", "0.1", ...jobsTable]);
     assert.equal(waited.code, 1, `complete_with_errors (the line that is not JSON): ${waited.stdout}`);
 
     // assert: every decided outcome carries its request's tokens, group size and lane

@@ -138,6 +138,17 @@ shadow:
     return { result, outcomes, records };
   }
 
+  /**
+   * The batch decided with the candidate answering, once for the file: the first test checks it,
+   * the second compares the failing and absent candidate's runs with it. Whichever test runs first
+   * decides it (with the proxy's counters reset just before), so each test also runs alone.
+   */
+  let withCandidate: ReturnType<typeof decideBatch> | undefined;
+  const candidateBatch = () => {
+    withCandidate ??= decideBatch("candidate");
+    return withCandidate;
+  };
+
   /** What the live pipeline decided, without times (they differ from run to run). */
   const decisions = (outcomes: Outcome[]) =>
     outcomes.map((outcome) => ({ id: outcome.id, status: outcome.status, answers: outcome.answers }));
@@ -150,7 +161,7 @@ shadow:
     proxy.reset();
     lanes.length = 0;
 
-    const { result, outcomes, records } = await decideBatch("candidate");
+    const { result, outcomes, records } = await candidateBatch();
 
     assert.deepEqual(result.batchItemFailures, []);
     assert.ok(outcomes.every((outcome) => outcome?.policy_version === "3"));
@@ -176,7 +187,7 @@ shadow:
 
   it("leaves the live outcomes as they are when the candidate fails (one attempt) or is absent, and records why", async () => {
     proxy.reset();
-    const reference = await decideBatch("candidate");
+    const reference = await candidateBatch();
     proxy.reset();
     proxy.fail(503);
 
