@@ -5,7 +5,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { modelNameOf } from "../../adapter/engine/model/modelNameOf.js";
-import { Scorer } from "../../adapter/engine/Scorer.js";
+import { Scorer, type ScorerOptions } from "../../adapter/engine/Scorer.js";
 import { ensureGeneratedModel } from "../../adapter/models/generateModel.js";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import type { JevBenchLayoutRun } from "../../evaluation/jevbench/formatJevBenchComparison.js";
@@ -55,8 +55,21 @@ label), Brier score, 10-bin ECE, paraphrase consistency, per-family accuracy, p5
              report in <out>/<layout>/, comparison.json and comparison.md in <out>
 `;
 
+/** Test-only settings of {@link createJevBenchCommand}; the CLI passes none. */
+export interface JevBenchCommandTestOptions {
+  /**
+   * A llama.cpp binding and the model already loaded from the file the run will use (`--model`, or
+   * the generated default), so that a test running the command several times loads them once. Each
+   * run still creates its own scorer (its context and cache) and disposes it; these are not disposed.
+   */
+  loaded?: Pick<ScorerOptions, "llama" | "model">;
+}
+
 /** Builds the `decisions jevbench` command writing to `stdout` / `stderr` (tests pass their own). */
-export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliCommand {
+export function createJevBenchCommand(
+  output: Partial<CliOutput> = {},
+  testOptions: JevBenchCommandTestOptions = {},
+): CliCommand {
   const stdout = output.stdout ?? process.stdout;
   const stderr = output.stderr ?? process.stderr;
   return {
@@ -97,7 +110,12 @@ export function createJevBenchCommand(output: Partial<CliOutput> = {}): CliComma
       stderr.write(
         `jevbench: ${planned.length} cases on ${modelPath}, ${threads} threads, layout ${layouts.join(", ")}\n`,
       );
-      const scorer = await Scorer.load({ modelPath, threads, contextSize: CONTEXT_SIZE });
+      const scorer = await Scorer.load({
+        ...testOptions.loaded,
+        modelPath,
+        threads,
+        contextSize: CONTEXT_SIZE,
+      });
       try {
         const runs: (JevBenchLayoutRun & { records: JevBenchRecord[] })[] = [];
         for (const [index, layout] of layouts.entries()) {

@@ -301,18 +301,26 @@ describe("Scorer with parallel sequences on tiny-qwen3", () => {
     { state: { ticket: "T-9", text: "Refund the duplicate charge" }, questions: [urgency, route] },
   ];
 
+  // One binding and one model for the three scorers: each creates only its own context.
+  let llama: Llama;
+  let model: LlamaModel;
+
   before(async () => {
     const modelPath = await ensureGeneratedModel("tiny-qwen3");
-    serial = await Scorer.load({ modelPath, threads: 2, contextSize: 2048, cacheMaxBytes: 0 });
+    // Several contexts on one binding: maxThreads 0, as Scorer's `llama` option asks.
+    llama = await getLlama({ gpu: false, build: "never", maxThreads: 0, logLevel: "error" as never });
+    model = await llama.loadModel({ modelPath });
+    const shared = { modelPath, llama, model };
+    serial = await Scorer.load({ ...shared, threads: 2, contextSize: 2048, cacheMaxBytes: 0 });
     parallel = await Scorer.load({
-      modelPath,
+      ...shared,
       threads: 2,
       contextSize: 2048,
       cacheMaxBytes: 0,
       parallelSequences: 2,
     });
     merged = await Scorer.load({
-      modelPath,
+      ...shared,
       threads: 2,
       contextSize: 2048,
       cacheMaxBytes: 0,
@@ -324,6 +332,8 @@ describe("Scorer with parallel sequences on tiny-qwen3", () => {
     await serial.dispose();
     await parallel.dispose();
     await merged.dispose();
+    await model.dispose();
+    await llama.dispose();
   });
 
   async function serialResults(): Promise<BatchResult[]> {

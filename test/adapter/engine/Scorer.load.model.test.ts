@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
 import { ModelLoadError } from "../../../adapter/engine/errors.js";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
 import type { DecisionQuestion } from "../../../adapter/engine/types.js";
@@ -93,17 +94,27 @@ describe("Scorer.load on a file that is not a usable model", () => {
 describe("Scorer's saved-state cache when it cannot write", () => {
   let modelPath: string;
   let folder: string;
+  // One binding and one model for the scorers of these tests: each creates only its own context
+  // and its own state-file cache, the part under test.
+  let llama: Llama;
+  let model: LlamaModel;
+  let loaded: { modelPath: string; llama: Llama; model: LlamaModel };
   before(async () => {
     modelPath = await ensureGeneratedModel("tiny-qwen3");
     folder = await mkdtemp(join(tmpdir(), "scorer-cache-"));
+    llama = await getLlama({ gpu: false, build: "never", maxThreads: 2, logLevel: "error" as never });
+    model = await llama.loadModel({ modelPath });
+    loaded = { modelPath, llama, model };
   });
   after(async () => {
+    await model.dispose();
+    await llama.dispose();
     await rm(folder, { recursive: true, force: true });
   });
 
   it("creates no folder at all when cacheMaxBytes is 0", async () => {
     const cacheDir = await mkdtemp(join(folder, "off-"));
-    await using scorer = await Scorer.load({ modelPath, threads: 2, cacheMaxBytes: 0, cacheDir });
+    await using scorer = await Scorer.load({ ...loaded, threads: 2, cacheMaxBytes: 0, cacheDir });
     const { results } = await scorer.scoreBatch({ state: longState("billing"), questions: [route] });
     assert.equal(results.length, 1);
     assert.deepEqual(await readdir(cacheDir), []);
@@ -114,7 +125,7 @@ describe("Scorer's saved-state cache when it cannot write", () => {
     // A regular file where the cache's parent folder should be: no folder can be made inside it.
     const notAFolder = join(folder, "not-a-folder");
     await writeFile(notAFolder, "");
-    await using scorer = await Scorer.load({ modelPath, threads: 2, cacheDir: notAFolder });
+    await using scorer = await Scorer.load({ ...loaded, threads: 2, cacheDir: notAFolder });
     const { results } = await scorer.scoreBatch({ state: longState("refunds"), questions: [route] });
     assert.equal(results[0]?.probabilities.length, 2);
     const stats = scorer.cacheStats();
@@ -125,7 +136,7 @@ describe("Scorer's saved-state cache when it cannot write", () => {
 
   it("answers when its folder is removed between requests, counting the failed save", async () => {
     const cacheDir = await mkdtemp(join(folder, "removed-"));
-    await using scorer = await Scorer.load({ modelPath, threads: 2, cacheDir });
+    await using scorer = await Scorer.load({ ...loaded, threads: 2, cacheDir });
     await scorer.scoreBatch({ state: longState("logins"), questions: [route] });
     assert.equal(scorer.cacheStats().state_files, 1);
     for (const entry of await readdir(cacheDir)) await rm(join(cacheDir, entry), { recursive: true });

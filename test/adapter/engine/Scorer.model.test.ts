@@ -284,10 +284,25 @@ describe("Scorer on tiny-qwen3 (attention model, real Qwen3 vocabulary)", () => 
     assert.ok(["stop", "length"].includes(completion.finish_reason));
   });
 
-  it("maps every one of the 231 JevBench cases to a valid distribution over exactly its labels", async () => {
+  // The 231 cases are scored once, by the `decisions jevbench` test on this same model, context
+  // size and default layout (test/cli/commands/jevbenchCommand.model.test.ts), which asserts every
+  // record as this file did: a distribution over exactly the case's labels, each value in [0, 1],
+  // summing to 1 within 1e-6, input tokens counted. Here: the mapping of all 231 cases, and one
+  // case of each answer type scored on this scorer.
+  it("maps every one of the 231 JevBench cases to a question over exactly its labels, and answers one of each type validly", async () => {
     const cases = await loadJevBench();
     assert.equal(cases.length, 231);
     for (const testCase of cases) {
+      const question = jevBenchToSystemOne(testCase).questions.q;
+      assert.ok(question && labelsOf(question).length === testCase.labels.length, testCase.id);
+    }
+    const types = new Map<string, (typeof cases)[number]>();
+    for (const testCase of cases) {
+      const type = jevBenchToSystemOne(testCase).questions.q?.type ?? "none";
+      if (!types.has(type)) types.set(type, testCase);
+    }
+    assert.ok(types.size >= 2, `answer types ${[...types.keys()].join(", ")}`);
+    for (const testCase of types.values()) {
       const response = await answerSystemOne(scorer, jevBenchToSystemOne(testCase));
       const answer = response.answers.q;
       assert.ok(answer, testCase.id);
@@ -303,8 +318,6 @@ describe("Scorer on tiny-qwen3 (attention model, real Qwen3 vocabulary)", () => 
       );
       assert.ok(Math.abs(values.reduce((a, b) => a + b, 0) - 1) < 1e-6, testCase.id);
       assert.ok(response.usage.input_tokens > 0);
-      const question = jevBenchToSystemOne(testCase).questions.q;
-      assert.ok(question && labelsOf(question).length === testCase.labels.length);
     }
   });
 });

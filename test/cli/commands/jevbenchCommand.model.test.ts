@@ -3,8 +3,14 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { createJevBenchCommand } from "../../../cli/commands/jevbenchCommand.js";
+import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
+import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
+import {
+  createJevBenchCommand,
+  type JevBenchCommandTestOptions,
+} from "../../../cli/commands/jevbenchCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { loadJevBench } from "../../../evaluation/jevbench/loadJevBench.js";
 
 function capture(): { text: () => string; write: (chunk: string) => boolean } {
   let text = "";
@@ -19,12 +25,22 @@ function capture(): { text: () => string; write: (chunk: string) => boolean } {
 
 describe("decisions jevbench", () => {
   let dir: string;
+  // The binding and the default model (the generated tiny-qwen3) loaded once for the three runs;
+  // each run still creates and disposes its own scorer, from an empty cache.
+  let llama: Llama;
+  let model: LlamaModel;
+  let loaded: JevBenchCommandTestOptions;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "jevbench-"));
+    llama = await getLlama({ gpu: false, build: "never", maxThreads: 2, logLevel: "error" as never });
+    model = await llama.loadModel({ modelPath: await ensureGeneratedModel("tiny-qwen3") });
+    loaded = { loaded: { llama, model } };
   });
 
   after(async () => {
+    await model.dispose();
+    await llama.dispose();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -34,14 +50,45 @@ describe("decisions jevbench", () => {
     const out = join(dir, "all");
 
     // One run, all cases: the default model is the generated tiny-qwen3, the default layout
-    // direct-options-v1 (one model load for both: each run of the command loads the model anew).
-    const code = await createJevBenchCommand({ stdout, stderr }).run(["--out", out, "--threads", "2"]);
+    // direct-options-v1 (one run for both).
+    const code = await createJevBenchCommand({ stdout, stderr }, loaded).run([
+      "--out",
+      out,
+      "--threads",
+      "2",
+    ]);
 
     assert.equal(code, 0, stderr.text());
     const { run, summary, records } = JSON.parse(await readFile(join(out, "jevbench.json"), "utf8"));
     assert.equal(summary.n_planned, 231);
     assert.equal(summary.n_valid, 231);
     assert.equal(records.length, 231);
+    // Every case answered validly, checked here rather than trusting `valid` (the engine's test,
+    // Scorer.model.test.ts, leaves the full run of the 231 cases to this one): a distribution over
+    // exactly the case's labels, each value in [0, 1], summing to 1 within 1e-6, input tokens counted.
+    const labelsById = new Map((await loadJevBench()).map((testCase) => [testCase.id, testCase.labels]));
+    assert.equal(labelsById.size, 231);
+    for (const record of records as {
+      id: string;
+      valid: boolean;
+      probabilities?: Record<string, number>;
+      input_tokens?: number;
+    }[]) {
+      assert.equal(record.valid, true, record.id);
+      assert.deepEqual(
+        new Set(Object.keys(record.probabilities ?? {})),
+        new Set(labelsById.get(record.id)),
+        record.id,
+      );
+      const values = Object.values(record.probabilities ?? {});
+      assert.ok(
+        values.every((p) => Number.isFinite(p) && p >= 0 && p <= 1),
+        record.id,
+      );
+      assert.ok(Math.abs(values.reduce((a, b) => a + b, 0) - 1) < 1e-6, record.id);
+      assert.ok((record.input_tokens ?? 0) > 0, record.id);
+    }
+    assert.deepEqual(new Set(records.map((record: { id: string }) => record.id)), new Set(labelsById.keys()));
     assert.equal(run.generated, true);
     assert.equal(run.layout, "direct-options-v1");
     assert.deepEqual(summary.prompt_versions, { "direct-options-v1": 231 });
@@ -77,7 +124,7 @@ describe("decisions jevbench", () => {
     const stderr = capture();
     const out = join(dir, "question-first");
 
-    const code = await createJevBenchCommand({ stdout, stderr }).run([
+    const code = await createJevBenchCommand({ stdout, stderr }, loaded).run([
       ...["--out", out, "--threads", "2", "--limit", "2", "--layout", "question-first-v1"],
     ]);
 
@@ -100,7 +147,7 @@ describe("decisions jevbench", () => {
     const stderr = capture();
     const out = join(dir, "both");
 
-    const code = await createJevBenchCommand({ stdout, stderr }).run([
+    const code = await createJevBenchCommand({ stdout, stderr }, loaded).run([
       ...["--out", out, "--threads", "2", "--limit", "2", "--layout", "direct-options-v1,question-first-v1"],
     ]);
 
