@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { DynamoDBClient, QueryCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
@@ -90,7 +90,7 @@ describe("decisions up (integration)", () => {
           );
           if ((page.Items ?? []).some((found) => found.id?.S === "up-1")) statuses = [status];
         }
-        if (statuses.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+        if (statuses.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       assert.notEqual(statuses[0], "rejected");
     } finally {
@@ -98,6 +98,32 @@ describe("decisions up (integration)", () => {
       dynamodb.destroy();
     }
   });
+
+  /** Resolves once the outcomes table holds an outcome of ticket-routing for each of `ids`. */
+  async function untilStored(ids: readonly string[]): Promise<void> {
+    const dynamodb = new DynamoDBClient({
+      region: info.region,
+      endpoint: info.dynamodb_endpoint,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    try {
+      const waiting = new Set(ids);
+      while (waiting.size > 0) {
+        for (const id of [...waiting]) {
+          const found = await dynamodb.send(
+            new GetItemCommand({
+              TableName: info.table,
+              Key: { policy: { S: "ticket-routing" }, id: { S: id } },
+            }),
+          );
+          if (found.Item !== undefined) waiting.delete(id);
+        }
+        if (waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      dynamodb.destroy();
+    }
+  }
 
   it("decides what `decisions submit` sends, listed by `decisions outcomes list`", {
     timeout: 180_000,
@@ -126,23 +152,22 @@ describe("decisions up (integration)", () => {
       );
       assert.match(sent.stdout, /^sent 3 of 3 message\(s\) to /);
 
+      // Waits on the table itself (a cheap SDK read), then lists once: a `decisions` process per
+      // poll cost more than the pipeline it waited for.
+      await untilStored(ids);
       const table = ["--table", String(info.table), "--endpoint-url", String(info.dynamodb_endpoint)];
-      let listed: { id: string; status: string }[] = [];
-      while (!ids.every((id) => listed.some((outcome) => outcome.id === id))) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const { stdout } = await decisions(
-          "outcomes",
-          "list",
-          "--policy",
-          "ticket-routing",
-          "--json",
-          ...table,
-        );
-        listed = stdout
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .map((line) => JSON.parse(line));
-      }
+      const { stdout } = await decisions(
+        "outcomes",
+        "list",
+        "--policy",
+        "ticket-routing",
+        "--json",
+        ...table,
+      );
+      const listed = stdout
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as { id: string; status: string });
       for (const id of ids) {
         const outcome = listed.find((found) => found.id === id);
         assert.ok(outcome && ["decided", "fallback", "overridden"].includes(outcome.status), id);
