@@ -110,7 +110,7 @@ describe("decisions up: uploads under the ingest prefix (integration)", () => {
         if (status !== undefined) statuses.set(id, status);
       }
       if (statuses.size < expected.length || !told.test(up.stderr()))
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.notEqual(statuses.get("up-ingest-1"), "rejected");
     assert.notEqual(statuses.get("up-ingest-2"), "rejected");
@@ -173,7 +173,7 @@ describe("decisions up: uploads under the ingest prefix (integration)", () => {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     let jobs = await jobsOf();
     while (jobs.length === 0) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 100));
       jobs = await jobsOf();
     }
     const jobId = jobs[0]?.job_id ?? "";
@@ -235,7 +235,7 @@ describe("decisions up: uploads under the ingest prefix (integration)", () => {
     const before = up.stderr().length;
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     while (!/ingest s3:\/\/[^ ]*up-job\.jsonl/.test(up.stderr().slice(before)))
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 100));
 
     // assert: still one job, and it is the same, ended one
     const after = await jobsOf();
