@@ -1,11 +1,14 @@
 /**
  * `decisions up` as a user runs it: a process that prints one JSON line once ready, serves the
- * pipeline until SIGINT, then stops everything and exits 0.
+ * pipeline until SIGINT, then stops everything and exits 0. Every server it starts listens on
+ * 127.0.0.1 only (issue 11, "Security"): the listening TCP sockets of the `up` process and of every
+ * process below it (DynamoDB Local's JVM, the adapter) are read from /proc while the stack runs (on
+ * this file's one `up` process, rather than on one of its own).
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -13,6 +16,7 @@ import { promisify } from "node:util";
 import { DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
+import { listeningSockets } from "../../local/listeningSockets.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
@@ -24,6 +28,25 @@ async function decisions(...args: string[]): Promise<{ stdout: string; stderr: s
     cwd: REPO_ROOT,
     encoding: "utf8",
   });
+}
+
+const LOOPBACK_V6_MAPPED = "0000000000000000FFFF00000100007F";
+
+/** `pid` and every process below it, from the parent ids in /proc/<pid>/stat. */
+async function processTree(pid: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // The command name may hold spaces and parentheses: the fields after the last ")" are fixed.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[1] !== undefined) parents.set(Number(entry), Number(fields[1]));
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
 }
 
 describe("decisions up (integration)", () => {
@@ -57,6 +80,25 @@ describe("decisions up (integration)", () => {
     }
     for (const key of ["region", "table", "bucket", "endpoint_name"]) assert.ok(info[key], key);
     assert.match(up.stderr(), /weights are random/);
+  });
+
+  it("listens on 127.0.0.1 in every process it started, on each endpoint it printed", async () => {
+    const pids = await processTree(child.pid ?? 0);
+    const sockets = (await Promise.all(pids.map((pid) => listeningSockets(pid).catch(() => [])))).flat();
+
+    assert.ok(pids.length >= 3, `expected up, DynamoDB Local and the adapter: ${pids.join(", ")}`);
+    const wide = sockets.filter(
+      (socket) => socket.address !== "127.0.0.1" && socket.address !== LOOPBACK_V6_MAPPED,
+    );
+    assert.deepEqual(wide, [], `sockets not on loopback: ${JSON.stringify(wide)}`);
+    const ports = new Set(sockets.map((socket) => socket.port));
+    for (const key of ["sqs_endpoint", "dynamodb_endpoint", "s3_endpoint", "gateway_url", "adapter_url"]) {
+      const port = Number(new URL(info[key] ?? "http://x:0").port);
+      assert.ok(
+        ports.has(port),
+        `${key} (${info[key]}) is not among the listening ports ${[...ports].join(", ")}`,
+      );
+    }
   });
 
   it("decides an item a plain SDK client sends, readable from the review index", {
