@@ -27,7 +27,7 @@ const POLICY = "ticket-routing";
 const CANDIDATE = "seed-7";
 const CANDIDATE_SEED = 7;
 const RATE = 0.5;
-const POLL_MS = 200;
+const POLL_MS = 100;
 const tickets = readFileSync(join("events", "work-items", "tickets.jsonl"), "utf8")
   .trim()
   .split("\n")

@@ -1,10 +1,56 @@
 /** `npm start` end to end: the sample events through the whole local pipeline, then the summary. */
 import assert from "node:assert/strict";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { type DemoResult, runDemo } from "../../../local/demo/runDemo.js";
 
+const EVENTS = new URL("../../../events/", import.meta.url).pathname;
+/** Sample lines kept per work-item file sent to the queue: enough for the 3 incident probes. */
+const KEPT_LINES = 6;
+
+/**
+ * An `events/` folder like the shipped one with fewer work items sent straight to the queue: the
+ * first {@link KEPT_LINES} lines of each, plus every line that is not a valid item (those become
+ * rejected outcomes). The ingest file and the EventBridge events are kept whole.
+ */
+async function smallerEvents(folder: string): Promise<void> {
+  await cp(join(EVENTS, "eventbridge"), join(folder, "eventbridge"), { recursive: true });
+  await mkdir(join(folder, "work-items"));
+  await cp(join(EVENTS, "work-items", "documents.jsonl"), join(folder, "work-items", "documents.jsonl"));
+  for (const file of ["incidents.jsonl", "tickets.jsonl"]) {
+    const lines = (await readFile(join(EVENTS, "work-items", file), "utf8")).split("\n");
+    const kept = lines.filter(
+      (line, index) => line.trim() !== "" && (index < KEPT_LINES || !validItem(line)),
+    );
+    await writeFile(join(folder, "work-items", file), `${kept.join("\n")}\n`);
+  }
+}
+
+function validItem(line: string): boolean {
+  try {
+    const item = JSON.parse(line) as Record<string, unknown>;
+    return typeof item.id === "string" && typeof item.policy === "string" && item.state !== undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return false;
+    throw error;
+  }
+}
+
 describe("runDemo (integration)", () => {
+  let eventsDir: string;
+
+  before(async () => {
+    eventsDir = await mkdtemp(join(tmpdir(), "demo-events-"));
+    await smallerEvents(eventsDir);
+  });
+
+  after(async () => {
+    if (eventsDir !== undefined) await rm(eventsDir, { recursive: true, force: true });
+  });
+
   it("ends every sample item decided, rejected or dead-lettered, prints the summary, stops everything", {
     timeout: 900_000,
   }, async () => {
@@ -16,6 +62,8 @@ describe("runDemo (integration)", () => {
     });
     const result: DemoResult = await runDemo({
       env: process.env,
+      // Fewer sample items straight to the queue (the 100-line batch job is what the lanes need).
+      eventsDir,
       stack: { adapterThreads: 2 },
       // Small enough for CI, large enough that the job still drains while the incidents are decided.
       batchLines: 100,
