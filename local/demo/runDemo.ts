@@ -46,7 +46,7 @@ export interface RunDemoOptions {
   /** The decide function's log level. Default `"SILENT"`. */
   functionLogLevel?: FunctionLogLevel;
   /**
-   * The environment DynamoDB Local and the adapter start from: the entry point's (`process.env`).
+   * The environment DynamoDB Local and the adapter start from: the entry point's own environment.
    * Required ({@link StartLocalStackOptions.env}).
    */
   env: Readonly<NodeJS.ProcessEnv>;

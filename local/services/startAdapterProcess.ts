@@ -18,7 +18,7 @@ export interface StartAdapterProcessOptions {
   /** More `decisions serve` flags (`["--max-in-flight", "2"]`). Default none. */
   extraArgs?: string[];
   /**
-   * The environment the adapter starts from: an entry point's (`process.env`), or a test's own.
+   * The environment the adapter starts from: an entry point's own environment, or a test's.
    * Required: the malloc settings of {@link adapterEnvironment} are added to it.
    */
   env: Readonly<NodeJS.ProcessEnv>;

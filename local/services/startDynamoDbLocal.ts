@@ -24,7 +24,7 @@ export interface StartDynamoDbLocalOptions {
   /** How long to wait until it listens. Default 300000 ms (a JVM start on a starved machine). */
   readyTimeoutMs?: number;
   /**
-   * The environment the JVM starts from: an entry point's (`process.env`), or a test's own.
+   * The environment the JVM starts from: an entry point's own environment, or a test's.
    * Required: `DDB_LOCAL_TELEMETRY=0` is always added to it.
    */
   env: Readonly<NodeJS.ProcessEnv>;
@@ -60,7 +60,7 @@ export interface DynamoDbLocal {
  * @throws {PortInUseError} when the port is taken.
  * @throws {PartStartError} when it exits early or is not ready in time (its output attached).
  * @example
- * const ddb = await startDynamoDbLocal({ env: process.env });
+ * const ddb = await startDynamoDbLocal({ env }); // env: the entry point's environment
  * const client = new DynamoDBClient({ endpoint: ddb.endpoint, region: "us-east-1", credentials });
  * await ddb.stop();
  */

@@ -20,8 +20,8 @@ export interface StartLocalStackOptions {
    */
   createHandler: (context: StackHandlerContext) => SqsBatchHandler | Promise<SqsBatchHandler>;
   /**
-   * The environment DynamoDB Local and the adapter processes start from: the entry point's
-   * (`process.env`), or a test's own. Required: each adds its own variables to it.
+   * The environment DynamoDB Local and the adapter processes start from: the entry point's own
+   * environment, or a test's. Required: each adds its own variables to it.
    */
   env: Readonly<NodeJS.ProcessEnv>;
   /** A GGUF to serve. Default: the generated demo model (`prepareStackModel`). */

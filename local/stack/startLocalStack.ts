@@ -43,7 +43,7 @@ export type {
  * names the part ({@link LocalPartError}: Java missing, a port taken, a model that does not load).
  *
  * @example
- * const stack = await startLocalStack({ env: process.env, createHandler: (context) => createDecideHandler(...) });
+ * const stack = await startLocalStack({ env, createHandler: (context) => createDecideHandler(...) });
  * console.log(stack.connectionInfo());
  * await stack.stop();
  */
