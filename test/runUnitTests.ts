@@ -12,8 +12,8 @@
  *
  * For a quick answer the unit files run in two processes (one per core), each loading its share of
  * the files into one process (`--experimental-test-isolation=none`): a test must therefore leave
- * globals (`process.env`, stdout) as it found them. Property tests run {@link UNIT_PROPERTY_RUNS}
- * cases each here and their full count in `npm test`, where every file has a process of its own.
+ * globals (`process.env`, stdout) as it found them (`npm test` loads them a group to a process too).
+ * Property tests run {@link UNIT_PROPERTY_RUNS} cases each here and their full count in `npm test`.
  *
  * Arguments, when given, are the test files to run instead of every unit test (each must be one).
  */

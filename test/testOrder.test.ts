@@ -3,7 +3,15 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { tapCounts } from "./runUnitTests.js";
-import { findTestFiles, heaviestFirst, readWeights, splitEvenly, weightOf } from "./testOrder.js";
+import {
+  findTestFiles,
+  heaviestFirst,
+  isUnitGroupName,
+  readWeights,
+  splitEvenly,
+  unitGroups,
+  weightOf,
+} from "./testOrder.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -53,10 +61,41 @@ describe("the order of npm test's files", () => {
     ]);
   });
 
+  it("groups the unit files: a shared-process folder whole, the others split evenly, each weighed", () => {
+    const weights = {
+      "test/a.test.ts": 10,
+      "test/infra/b.test.ts": 6,
+      "test/infra/c.test.ts": 5,
+      "test/d.test.ts": 4,
+      "test/e.test.ts": 3,
+      "unit group 2 of 2": 1.5,
+    };
+    const sharedFolderOf = (file: string) => (file.startsWith("test/infra/") ? "test/infra/" : undefined);
+
+    const groups = unitGroups(
+      Object.keys(weights).filter((key) => key.endsWith(".test.ts")),
+      2,
+      weights,
+      sharedFolderOf,
+    );
+
+    assert.deepEqual(groups, [
+      {
+        name: "unit group test/infra/",
+        files: ["test/infra/b.test.ts", "test/infra/c.test.ts"],
+        seconds: 11,
+      },
+      { name: "unit group 1 of 2", files: ["test/a.test.ts"], seconds: 10 },
+      // Recorded as a group: its own weight, not its files' sum (7).
+      { name: "unit group 2 of 2", files: ["test/d.test.ts", "test/e.test.ts"], seconds: 1.5 },
+    ]);
+    assert.ok(groups.every((group) => isUnitGroupName(group.name)));
+  });
+
   it("records weights only for test files that exist", () => {
     const files = new Set(findTestFiles(ROOT));
 
-    const stale = Object.keys(readWeights(ROOT)).filter((file) => !files.has(file));
+    const stale = Object.keys(readWeights(ROOT)).filter((file) => !files.has(file) && !isUnitGroupName(file));
 
     assert.deepEqual(stale, [], "remove these from test/testWeights.json (or record the weights again)");
   });

@@ -73,6 +73,43 @@ export function splitEvenly(
   return lists.map((list) => heaviestFirst(list.files, recorded));
 }
 
+/**
+ * The unit files of `npm test` in groups, each to be loaded into one process (node's process per
+ * file costs more than most unit files' tests take): one group per shared-process folder that has
+ * files (`sharedFolderOf`), the other files split into `count` groups of nearly equal weight. Each
+ * group has a name, its key in the weights file; a group not recorded there weighs what its files'
+ * recorded weights sum to.
+ */
+export function unitGroups(
+  files: readonly string[],
+  count: number,
+  recorded: Readonly<Record<string, number>>,
+  sharedFolderOf: (file: string) => string | undefined,
+): { name: string; files: string[]; seconds: number }[] {
+  const shared = new Map<string, string[]>();
+  const rest: string[] = [];
+  for (const file of heaviestFirst(files, recorded)) {
+    const folder = sharedFolderOf(file);
+    if (folder === undefined) rest.push(file);
+    else shared.set(folder, [...(shared.get(folder) ?? []), file]);
+  }
+  const lists = splitEvenly(rest, Math.min(count, rest.length), recorded).filter((list) => list.length > 0);
+  const named = [
+    ...[...shared].map(([folder, list]) => ({ name: `unit group ${folder}`, files: list })),
+    ...lists.map((list, index) => ({ name: `unit group ${index + 1} of ${lists.length}`, files: list })),
+  ];
+  return named.map(({ name, files: list }) => ({
+    name,
+    files: list,
+    seconds: recorded[name] ?? list.reduce((sum, file) => sum + weightOf(file, recorded), 0),
+  }));
+}
+
+/** Whether a key of the weights file names a unit group of {@link unitGroups}. */
+export function isUnitGroupName(key: string): boolean {
+  return key.startsWith("unit group ");
+}
+
 /** The path of the recorded weights, relative to the repository root. */
 export const WEIGHTS_FILE = "test/testWeights.json";
 
