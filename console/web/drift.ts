@@ -7,39 +7,7 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "./api.js";
-
-/** One option's share on both sides (the API's `OptionShare`). */
-interface OptionShare {
-  option: string;
-  baseline: number;
-  window: number;
-  change: number;
-}
-
-type OptionFlag =
-  | { kind: "rare"; option: string; share: number; count: number }
-  | { kind: "confused"; option: string; with: string; share: number; reviews: number };
-
-/** One question of `GET /api/policies/{policy}/drift`. */
-interface QuestionDrift {
-  question: string;
-  counts: { baseline: number; window: number };
-  enough: boolean;
-  distance: number | null;
-  over_threshold: boolean;
-  answers: OptionShare[];
-  moved: OptionShare[];
-  confidence: { baseline: number[]; window: number[] };
-  flags: OptionFlag[];
-}
-
-/** `GET /api/policies/{policy}/drift`. */
-interface DriftReport {
-  window: { since: string; until: string };
-  baseline: { since: string; until: string };
-  threshold: number;
-  questions: QuestionDrift[];
-}
+import type { PolicyDriftReport, QuestionDrift } from "./types.js";
 
 const W = 320;
 const H = 160;
@@ -49,11 +17,12 @@ const NOW = "#1f5fbf";
 
 /** The drift section of the policy page, loaded on its own so the rest of the page does not wait. */
 export function DriftSection({ policy }: { policy: string }) {
-  const [report, setReport] = useState<DriftReport | undefined>();
+  const [report, setReport] = useState<PolicyDriftReport | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
-    call<DriftReport>(`/api/policies/${encodeURIComponent(policy)}/drift`).then(setReport, (failure: Error) =>
-      setError(failure.message),
+    call<PolicyDriftReport>(`/api/policies/${encodeURIComponent(policy)}/drift`).then(
+      setReport,
+      (failure: Error) => setError(failure.message),
     );
   }, [policy]);
   if (report === undefined)

@@ -10,51 +10,7 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "./api.js";
-
-interface Share {
-  count: number;
-  share: number;
-}
-
-interface Accuracy {
-  correct: number;
-  accuracy: number;
-  interval: { lower: number; upper: number };
-}
-
-/** One question of `GET /api/policies/{policy}/shadow` (a: live, b: candidate). */
-interface QuestionShadow {
-  compared: number;
-  agreement: number;
-  agreed: number;
-  model_agreement: number;
-  to_review: Share;
-  to_automated: Share;
-  review_load: { a: Share; b: Share };
-  confidence: { bins: number; a: number[]; b: number[]; mean_a: number; mean_b: number };
-  accuracy?: { labelled: number; a: Accuracy; b: Accuracy };
-  disagreements: Array<{ id: string; a: unknown; b: unknown }>;
-}
-
-/** `GET /api/policies/{policy}/shadow`. */
-interface ShadowReport {
-  policy: string;
-  candidate: { name: string; model_sha256?: string; policy_version?: string } | null;
-  records: number;
-  failed: number;
-  missing_live: number;
-  failures: Array<{ id: string; error: string; reason: string }>;
-  sampled: number;
-  status: {
-    changed: Share;
-    to_review: Share;
-    to_automated: Share;
-    transitions: Record<string, number>;
-  };
-  review_load: { a: Share; b: Share };
-  rules: Array<{ name: string; a: number; b: number; only_a: number; only_b: number }>;
-  questions: Record<string, QuestionShadow>;
-}
+import type { AccuracyEstimate, QuestionComparison, ShadowReport } from "./types.js";
 
 const W = 320;
 const H = 160;
@@ -142,11 +98,11 @@ function QuestionShadowFigure({
   name,
 }: {
   question: string;
-  comparison: QuestionShadow;
+  comparison: QuestionComparison;
   name: string;
 }) {
   const accuracy = comparison.accuracy;
-  const interval = (estimate: Accuracy) =>
+  const interval = (estimate: AccuracyEstimate) =>
     `${percent(estimate.accuracy)} [${percent(estimate.interval.lower)}, ${percent(estimate.interval.upper)}]`;
   return html`<figure class="shadow-question" data-question=${question}>
     <figcaption>
@@ -193,11 +149,11 @@ function AccuracyIntervals({
   name,
 }: {
   question: string;
-  accuracy: NonNullable<QuestionShadow["accuracy"]>;
+  accuracy: NonNullable<QuestionComparison["accuracy"]>;
   name: string;
 }) {
   const x = (share: number) => PAD + share * (W - 2 * PAD);
-  const rows: Array<[string, Accuracy, string, number]> = [
+  const rows: Array<[string, AccuracyEstimate, string, number]> = [
     ["live", accuracy.a, LIVE, 14],
     [name, accuracy.b, CANDIDATE, 34],
   ];

@@ -1,5 +1,12 @@
 /**
- * The API's JSON shapes as the page reads them: the server's own types (`contract/outcome/reviewViews.ts`),
- * imported as types only, so the bundle takes no code from them.
+ * The API's JSON shapes as the page reads them: the server's own types (`contract/outcome/`: the
+ * review views, the drift report, the shadow report), imported as types only, so the bundle takes
+ * no code from them.
  */
+export type { PolicyDriftReport, QuestionDrift } from "../../contract/outcome/driftReport.js";
 export type { ItemView, PolicyStats, QueueItem, QueuePage } from "../../contract/outcome/reviewViews.js";
+export type {
+  AccuracyEstimate,
+  QuestionComparison,
+  ShadowReport,
+} from "../../contract/outcome/shadowReport.js";

@@ -1,26 +1,6 @@
+import type { OptionFlag } from "../../contract/outcome/driftReport.js";
 import type { DriftOptions } from "./DriftOptions.js";
 import type { DriftObservation } from "./observeOutcome.js";
-
-/** An option the policy may need to change. */
-export type OptionFlag =
-  | {
-      /** The model chose it for less than `rareShare` of the answers. */
-      kind: "rare";
-      option: string;
-      /** Its share of the answers (0–1). */
-      share: number;
-      count: number;
-    }
-  | {
-      /** Reviewers mostly answered `with` where the model answered `option`. */
-      kind: "confused";
-      option: string;
-      with: string;
-      /** Share of the reviewed items the model answered `option` that reviewers answered `with`. */
-      share: number;
-      /** Reviewed items the model answered `option`. */
-      reviews: number;
-    };
 
 /**
  * Flags a question's options from its observations (window and baseline together): rarely chosen

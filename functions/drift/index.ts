@@ -5,19 +5,21 @@
  * ({@link measureDrift}); {@link measurePolicyDrift} reads the outcomes table for it. Used by the
  * drift monitor, `decisions drift` and the review console.
  */
+
+export type {
+  DriftReport,
+  OptionFlag,
+  OptionShare,
+  PolicyDriftReport,
+  QuestionDrift,
+} from "../../contract/outcome/driftReport.js";
 export { DEFAULT_DRIFT_OPTIONS, type DriftOptions, resolveDriftOptions } from "./DriftOptions.js";
 export { declaredQuestionsOf } from "./declaredQuestionsOf.js";
 export { type DriftWindows, rollingWindows, type TimeRange, windowsSince } from "./driftWindows.js";
 export { DriftOptionsError, DriftRangeError } from "./errors.js";
-export { flagOptions, type OptionFlag } from "./flagOptions.js";
+export { flagOptions } from "./flagOptions.js";
 export { jensenShannon, jensenShannonNoise } from "./jensenShannon.js";
-export {
-  type DeclaredQuestion,
-  type DriftReport,
-  measureDrift,
-  type OptionShare,
-  type QuestionDrift,
-} from "./measureDrift.js";
-export { measurePolicyDrift, type PolicyDriftReport } from "./measurePolicyDrift.js";
+export { type DeclaredQuestion, measureDrift } from "./measureDrift.js";
+export { measurePolicyDrift } from "./measurePolicyDrift.js";
 export { type DriftObservation, observeOutcome } from "./observeOutcome.js";
 export { type DriftRead, readDriftObservations } from "./readDriftObservations.js";

@@ -1,65 +1,9 @@
+import type { DriftReport, OptionShare, QuestionDrift } from "../../contract/outcome/driftReport.js";
 import type { DriftOptions } from "./DriftOptions.js";
 import { type DriftWindows, inRange, type TimeRange } from "./driftWindows.js";
-import { flagOptions, type OptionFlag } from "./flagOptions.js";
+import { flagOptions } from "./flagOptions.js";
 import { jensenShannon, jensenShannonNoise } from "./jensenShannon.js";
 import type { DriftObservation } from "./observeOutcome.js";
-
-/** One option's share of the answers on each side. */
-export interface OptionShare {
-  option: string;
-  /** Share of the baseline's answers (0–1). */
-  baseline: number;
-  /** Share of the window's answers (0–1). */
-  window: number;
-  /** window − baseline. */
-  change: number;
-}
-
-/** How far one question's answers moved between the baseline and the window. */
-export interface QuestionDrift {
-  question: string;
-  /** Answers on each side. */
-  counts: { baseline: number; window: number };
-  /** Both sides hold at least `minOutcomes` answers: only then is the distance published. */
-  enough: boolean;
-  /**
-   * The larger of the two distances below (bits, 0–1); null when a side holds no answer. Given
-   * even when not `enough`, for a person to look at; it then never counts as over the threshold.
-   */
-  distance: number | null;
-  /** Jensen–Shannon divergence (bits) of the answer mix (the model's top label). */
-  answer_distance: number | null;
-  /** Jensen–Shannon divergence (bits) of the histogram of the model's top probability. */
-  confidence_distance: number | null;
-  /**
-   * The distance expected from sampling alone at these counts (the larger of the two sides'
-   * estimates, see `jensenShannonNoise`): a threshold close to it fires on noise.
-   */
-  noise: number | null;
-  /** `enough` and the distance above the threshold. */
-  over_threshold: boolean;
-  /** Every option's share on both sides, by option. */
-  answers: OptionShare[];
-  /** Options whose share changed by at least `movedShare`, the largest change first. */
-  moved: OptionShare[];
-  /** The share of answers per confidence bin (bin i: [i/n, (i+1)/n), the last closed) on each side. */
-  confidence: { baseline: number[]; window: number[] };
-  /** Rarely chosen options and options reviewers keep replacing, over both sides. */
-  flags: OptionFlag[];
-}
-
-/** What drift found for one policy. */
-export interface DriftReport {
-  window: { since: string; until: string };
-  baseline: { since: string; until: string };
-  /** The alarm threshold the questions were compared with (bits). */
-  threshold: number;
-  /** The largest distance of a question with `enough` answers; null when none has. */
-  distance: number | null;
-  /** Some question is over the threshold. */
-  over_threshold: boolean;
-  questions: QuestionDrift[];
-}
 
 /** A question as the policy declares it, so its options show even when never chosen. */
 export interface DeclaredQuestion {

@@ -1,15 +1,9 @@
+import type { PolicyDriftReport } from "../../contract/outcome/driftReport.js";
 import type { OutcomesReader } from "../outcomes/OutcomesReader.js";
 import type { DriftOptions } from "./DriftOptions.js";
 import type { DriftWindows } from "./driftWindows.js";
-import { type DeclaredQuestion, type DriftReport, measureDrift } from "./measureDrift.js";
+import { type DeclaredQuestion, measureDrift } from "./measureDrift.js";
 import { readDriftObservations } from "./readDriftObservations.js";
-
-/** A policy's drift report with what reading it took. */
-export interface PolicyDriftReport extends DriftReport {
-  policy: string;
-  /** Outcomes read from the table, and those decided in the baseline or the window. */
-  outcomes: { read: number; kept: number };
-}
 
 /**
  * Reads the outcomes of `policy` decided in the baseline and the window ({@link readDriftObservations})

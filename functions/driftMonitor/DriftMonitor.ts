@@ -1,7 +1,8 @@
+import type { PolicyDriftReport } from "../../contract/outcome/driftReport.js";
 import type { Clock } from "../common/Clock.js";
 import type { DriftOptions } from "../drift/DriftOptions.js";
 import { rollingWindows } from "../drift/driftWindows.js";
-import { measurePolicyDrift, type PolicyDriftReport } from "../drift/measurePolicyDrift.js";
+import { measurePolicyDrift } from "../drift/measurePolicyDrift.js";
 import type { OutcomesReader } from "../outcomes/OutcomesReader.js";
 
 /** Options of a {@link DriftMonitor}. */

@@ -4,7 +4,7 @@ import type { Metrics } from "@aws-lambda-powertools/metrics";
 import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
-import type { PolicyDriftReport } from "../drift/measurePolicyDrift.js";
+import type { PolicyDriftReport } from "../../contract/outcome/driftReport.js";
 import type { DriftMonitor } from "./DriftMonitor.js";
 import { emitDriftMetrics } from "./emitDriftMetrics.js";
 

@@ -1,7 +1,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { DRIFT_METRICS } from "../../contract/metrics/driftMetrics.js";
-import type { PolicyDriftReport } from "../drift/measurePolicyDrift.js";
+import type { PolicyDriftReport } from "../../contract/outcome/driftReport.js";
 
 /**
  * Publishes a check's distances ({@link DRIFT_METRICS}): `AnswerDrift` per policy and question and

@@ -4,20 +4,24 @@
  * the pure comparison of any two sets of decisions (`compareDecisions`, also behind `decisions
  * compare`).
  */
+
+export type {
+  AccuracyEstimate,
+  AnswerValue,
+  DecisionComparison,
+  QuestionComparison,
+  ShadowReport,
+  Share,
+} from "../../contract/outcome/shadowReport.js";
 export { asDecided, type DecidedItem, type DecidedWithLabels, shadowDecision } from "./asDecided.js";
 export {
-  type AccuracyEstimate,
-  type AnswerValue,
   CONFIDENCE_BINS,
   type ComparableAnswer,
   type ComparableDecision,
   type CompareDecisionsInput,
   compareDecisions,
-  type DecisionComparison,
   LISTED_DISAGREEMENTS,
   modelAnswerOf,
-  type QuestionComparison,
-  type Share,
 } from "./compareDecisions.js";
 export { SeveralCandidatesError } from "./errors.js";
 export {
@@ -29,5 +33,4 @@ export {
   LISTED_FAILURES,
   type ReadShadowReportOptions,
   readShadowReport,
-  type ShadowReport,
 } from "./readShadowReport.js";

@@ -1,5 +1,6 @@
-import type { OutcomesReader, ShadowRecord, ShadowRecordStore } from "../outcomes/index.js";
-import { compareDecisions, type DecisionComparison } from "./compareDecisions.js";
+import type { ShadowReport } from "../../contract/outcome/shadowReport.js";
+import type { OutcomesReader, ShadowRecordStore } from "../outcomes/index.js";
+import { compareDecisions } from "./compareDecisions.js";
 import { readShadowComparison } from "./readShadowComparison.js";
 
 /** Options of {@link readShadowReport}. */
@@ -12,26 +13,6 @@ export interface ReadShadowReportOptions {
   until?: string;
   /** The candidate to compare; required when the records hold more than one. */
   candidate?: string;
-}
-
-/**
- * The shadow report of a policy as `decisions shadow report --json` prints it and the review
- * console's shadow panel draws it: the candidate, the counts of records read, failed and without a
- * live outcome, and the comparison of live (`a`) and candidate (`b`) — `sampled` (the items
- * compared), status transitions, review load, rules, and per question agreement, moves to and from
- * review, the confidence histograms and, where people answered, accuracy with Wilson intervals.
- */
-export interface ShadowReport extends DecisionComparison {
-  policy: string;
-  candidate: ShadowRecord["candidate"] | null;
-  /** Shadow records read (the newest per item). */
-  records: number;
-  /** Records whose candidate gave no result. */
-  failed: number;
-  /** Records whose item has no live outcome in the table. */
-  missing_live: number;
-  /** The first failures (at most {@link LISTED_FAILURES}): item, error class, reason. */
-  failures: Array<{ id: string; error: string; reason: string }>;
 }
 
 /** Failures listed in a {@link ShadowReport}. */

@@ -7,21 +7,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Browser } from "playwright-core";
 import { createShadowCommand } from "../../cli/commands/shadowCommand.js";
-import {
-  outcomesTableDefinition,
-  reviewOutcome,
-  ShadowRecordStore,
-  type ShadowResult,
-} from "../../functions/outcomes/index.js";
-import { applyPolicy, loadPolicies, type Policy } from "../../functions/policy/index.js";
+import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
+import { loadPolicies, type Policy } from "../../functions/policy/index.js";
 import { ReviewApi } from "../../functions/reviewConsole/index.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
 import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
+import { seedShadowScenario } from "../support/seedShadowScenario.js";
 
 const skip = browserSkipReason();
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
@@ -34,25 +30,6 @@ describe("the policy page's shadow section in Chromium (DynamoDB Local)", { skip
   let server: ReviewServer;
   let browser: Browser;
   let policy: Policy;
-
-  /** What the policy decides when the model gives `queue` its top label with probability `top`. */
-  function decide(queue: string, top: number): ShadowResult {
-    const labels = (policy.question("queue") as { labels: string[] }).labels;
-    const rest = (1 - top) / (labels.length - 1);
-    const decision = applyPolicy(
-      policy,
-      { customer_tier: "pro" },
-      {
-        queue: {
-          type: "choice",
-          probabilities: Object.fromEntries(labels.map((label) => [label, label === queue ? top : rest])),
-        },
-        priority: { type: "choice", probabilities: { P1: 0.05, P2: 0.05, P3: 0.85, P4: 0.05 } },
-        needs_human: { type: "noul", noul: 0.02 },
-      },
-    );
-    return { status: decision.status, answers: decision.answers, rules_fired: decision.rules_fired };
-  }
 
   before(async () => {
     ddbLocal = await startDynamoDbLocal({ env: process.env });
@@ -67,51 +44,7 @@ describe("the policy page's shadow section in Chromium (DynamoDB Local)", { skip
     await doc.send(new CreateTableCommand(outcomesTableDefinition(TABLE)));
     const policies = await loadPolicies(POLICIES);
     policy = policies.get(POLICY) as Policy;
-    // Live: T-1, T-2, T-4 billing (decided), T-3 to review; candidate: T-1 billing, T-2
-    // technical_support, T-3 billing (decided), T-4 fails.
-    const live = {
-      "T-1": decide("billing", 0.95),
-      "T-2": decide("billing", 0.9),
-      "T-3": decide("billing", 0.4),
-      "T-4": decide("billing", 0.9),
-    };
-    for (const [id, result] of Object.entries(live))
-      await doc.send(
-        new PutCommand({
-          TableName: TABLE,
-          Item: {
-            policy: POLICY,
-            id,
-            policy_status: `${POLICY}#${result.status}`,
-            ...result,
-            source: { kind: "file", line: 1 },
-            created_at: "2026-12-01T09:00:00.000Z",
-            updated_at: "2026-12-01T09:00:00.000Z",
-          },
-        }),
-      );
-    await reviewOutcome({
-      client: doc,
-      tableName: TABLE,
-      policy,
-      id: "T-3",
-      answers: { queue: "billing" },
-      by: "alice",
-    });
-    let tick = Date.UTC(2026, 11, 1, 10, 0, 0);
-    const shadows = new ShadowRecordStore({
-      client: doc,
-      tableName: TABLE,
-      clock: { now: () => (tick += 1000), sleep: async () => undefined },
-    });
-    const candidate = { name: "seed-7", model_sha256: "c".repeat(64) };
-    for (const [id, result] of Object.entries({
-      "T-1": decide("billing", 0.97),
-      "T-2": decide("technical_support", 0.8),
-      "T-3": decide("billing", 0.75),
-    }))
-      await shadows.put({ policy: POLICY, id, candidate, result });
-    await shadows.put({ policy: POLICY, id: "T-4", candidate, failure: new Error("candidate timed out") });
+    await seedShadowScenario({ documents: doc, tableName: TABLE, policy });
     server = await startReviewServer({ api: new ReviewApi({ client: doc, tableName: TABLE, policies }) });
     browser = await launchChromium();
   });

@@ -10,19 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createCompareCommand } from "../../../cli/commands/compareCommand.js";
 import { createShadowCommand } from "../../../cli/commands/shadowCommand.js";
-import {
-  outcomesTableDefinition,
-  reviewOutcome,
-  ShadowRecordStore,
-  type ShadowResult,
-} from "../../../functions/outcomes/index.js";
-import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+import { outcomesTableDefinition } from "../../../functions/outcomes/index.js";
+import { loadPolicies, type Policy } from "../../../functions/policy/index.js";
 import { ReviewApi } from "../../../functions/reviewConsole/api/ReviewApi.js";
 import { routeReviewRequest } from "../../../functions/reviewConsole/api/routeReviewRequest.js";
 import type { DynamoDbLocal } from "../../../local/index.js";
+import { seedShadowScenario } from "../../support/seedShadowScenario.js";
 import { type LocalTables, startLocalTables } from "../../support/startLocalTables.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
@@ -35,39 +31,9 @@ describe("decisions shadow report and decisions compare (integration)", () => {
   let documents: DynamoDBDocumentClient;
   let policy: Policy;
   let folder: string;
-  const liveOutcomes: Record<string, unknown>[] = [];
-  const candidateOutcomes: Record<string, unknown>[] = [];
-
-  /** What the policy decides when the model gives `queue` its top label with probability `top`. */
-  function decide(queue: string, top: number): ShadowResult {
-    const labels = (policy.question("queue") as { labels: string[] }).labels;
-    const rest = (1 - top) / (labels.length - 1);
-    const decision = applyPolicy(
-      policy,
-      { customer_tier: "pro" },
-      {
-        queue: {
-          type: "choice",
-          probabilities: Object.fromEntries(labels.map((label) => [label, label === queue ? top : rest])),
-        },
-        priority: { type: "choice", probabilities: { P1: 0.05, P2: 0.05, P3: 0.85, P4: 0.05 } },
-        needs_human: { type: "noul", noul: 0.02 },
-      },
-    );
-    return { status: decision.status, answers: decision.answers, rules_fired: decision.rules_fired };
-  }
-
-  function outcomeOf(id: string, result: ShadowResult): Record<string, unknown> {
-    return {
-      policy: POLICY,
-      id,
-      policy_status: `${POLICY}#${result.status}`,
-      ...result,
-      source: { kind: "file", line: 1 },
-      created_at: "2026-12-01T09:00:00.000Z",
-      updated_at: "2026-12-01T09:00:00.000Z",
-    };
-  }
+  /** The scenario's live outcomes and the candidate's decisions, as results-file lines. */
+  let liveOutcomes: Record<string, unknown>[] = [];
+  let candidateOutcomes: Record<string, unknown>[] = [];
 
   async function run(
     command: "shadow" | "compare",
@@ -99,50 +65,11 @@ describe("decisions shadow report and decisions compare (integration)", () => {
     policy = (await loadPolicies(POLICIES)).get(POLICY) as Policy;
     folder = await mkdtemp(join(tmpdir(), "shadow-report-"));
 
-    // Live: T-1 billing (decided), T-2 billing (decided), T-3 to review (fallback), T-4 billing (decided).
-    // Candidate: T-1 billing, T-2 technical_support, T-3 billing (decided), T-4 fails.
-    const live = {
-      "T-1": decide("billing", 0.95),
-      "T-2": decide("billing", 0.9),
-      "T-3": decide("billing", 0.4),
-      "T-4": decide("billing", 0.9),
-    };
-    const candidate = {
-      "T-1": decide("billing", 0.97),
-      "T-2": decide("technical_support", 0.8),
-      "T-3": decide("billing", 0.75),
-    };
-    for (const [id, result] of Object.entries(live)) {
-      const outcome = outcomeOf(id, result);
-      liveOutcomes.push(outcome);
-      await documents.send(new PutCommand({ TableName: TABLE, Item: outcome }));
-    }
-    for (const [id, result] of Object.entries(candidate)) candidateOutcomes.push(outcomeOf(id, result));
-    // A person answers T-3's queue (it waited for review): billing, as the model had it.
-    await reviewOutcome({
-      client: documents,
+    ({ live: liveOutcomes, candidate: candidateOutcomes } = await seedShadowScenario({
+      documents,
       tableName: TABLE,
       policy,
-      id: "T-3",
-      answers: { queue: "billing" },
-      by: "alice",
-    });
-
-    let tick = Date.UTC(2026, 11, 1, 10, 0, 0);
-    const shadows = new ShadowRecordStore({
-      client: documents,
-      tableName: TABLE,
-      clock: { now: () => (tick += 1000), sleep: async () => undefined },
-    });
-    const name = { name: "seed-7", model_sha256: "c".repeat(64) };
-    for (const [id, result] of Object.entries(candidate))
-      await shadows.put({ policy: POLICY, id, candidate: name, result });
-    await shadows.put({
-      policy: POLICY,
-      id: "T-4",
-      candidate: name,
-      failure: new Error("candidate timed out"),
-    });
+    }));
   });
 
   after(async () => {
