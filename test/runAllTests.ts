@@ -10,7 +10,7 @@
  *
  * The report is node's TAP (its spec form on a terminal), ending with its `# pass` / `# fail` lines.
  * With `DECISIONS_TEST_WEIGHTS_OUT=<file>` the seconds each file (or unit group) took are written
- * there as JSON, the form of `test/testWeights.json`.
+ * there as JSON, the form of `test/testWeights.json`, with the unit files' own recorded weights kept.
  *
  * Arguments, when given, are the test files to run instead of all of them.
  */
@@ -89,10 +89,14 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   stream.on("end", () => {
     rmSync(dir, { recursive: true, force: true });
     if (weightsOut === undefined) return;
-    const weights = Object.fromEntries(
-      [...seconds].sort(([a], [b]) => a.localeCompare(b)).map(([file, s]) => [file, Math.round(s * 10) / 10]),
-    );
-    writeFileSync(weightsOut, `${JSON.stringify(weights, null, 2)}\n`);
+    // The unit files' own weights (which `npm run test:unit` splits its two processes by) are not
+    // measured here, where they run in groups: the recorded ones of files that still exist are kept.
+    const existing = new Set(findTestFiles(root));
+    const kept = Object.entries(weights).filter(([file]) => isUnitTestFile(file) && existing.has(file));
+    const measured = [...seconds].map(([file, s]) => [file, Math.round(s * 10) / 10] as const);
+    const merged = new Map<string, number>([...kept, ...measured]);
+    const recorded = Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(weightsOut, `${JSON.stringify(recorded, null, 2)}\n`);
   });
   // biome-ignore lint/suspicious/noExplicitAny: node's reporters are typed as transforms of any event.
   const reporter: any = process.stdout.isTTY ? new spec() : tap;
