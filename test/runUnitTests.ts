@@ -22,7 +22,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readWeights, splitEvenly } from "./testOrder.js";
+import { readWeights, sharedProcessWeights, splitEvenly } from "./testOrder.js";
 
 /** Suffixes of the test files `npm run test:unit` leaves to `npm test`. */
 export const NOT_UNIT_SUFFIXES = [".integration.test.ts", ".model.test.ts"] as const;
@@ -117,7 +117,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const shards = splitEvenly(
     files,
     Math.min(UNIT_SHARDS, files.length),
-    readWeights(root),
+    sharedProcessWeights(files, readWeights(root), sharedProcessFolderOf),
     sharedProcessFolderOf,
     // A list can be empty when a group holds all the files asked for: `node --test` without files
     // would look for every test file itself.

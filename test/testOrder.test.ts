@@ -8,6 +8,7 @@ import {
   heaviestFirst,
   isUnitGroupName,
   readWeights,
+  sharedProcessWeights,
   splitEvenly,
   unitGroups,
   weightOf,
@@ -90,6 +91,31 @@ describe("the order of npm test's files", () => {
       { name: "unit group 2 of 2", files: ["test/d.test.ts", "test/e.test.ts"], seconds: 1.5 },
     ]);
     assert.ok(groups.every((group) => isUnitGroupName(group.name)));
+  });
+
+  it("scales the unit files' own weights to what their groups cost in shared processes", () => {
+    const weights = {
+      "test/a.test.ts": 10,
+      "test/d.test.ts": 6,
+      "test/infra/b.test.ts": 8,
+      "test/infra/c.test.ts": 12,
+      "unit group 1 of 2": 3,
+      "unit group 2 of 2": 5,
+      "unit group test/infra/": 30,
+    };
+    const sharedFolderOf = (file: string) => (file.startsWith("test/infra/") ? "test/infra/" : undefined);
+    const files = ["test/a.test.ts", "test/d.test.ts", "test/infra/b.test.ts", "test/infra/c.test.ts"];
+
+    assert.deepEqual(sharedProcessWeights(files, weights, sharedFolderOf), {
+      "test/a.test.ts": 5,
+      "test/d.test.ts": 3,
+      "test/infra/b.test.ts": 12,
+      "test/infra/c.test.ts": 18,
+    });
+    // No group recorded: the files' own weights.
+    assert.deepEqual(sharedProcessWeights(["test/a.test.ts"], { "test/a.test.ts": 10 }, sharedFolderOf), {
+      "test/a.test.ts": 10,
+    });
   });
 
   it("records weights only for test files that exist", () => {

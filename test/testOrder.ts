@@ -105,6 +105,38 @@ export function unitGroups(
   }));
 }
 
+/**
+ * The unit files' weights as they cost loaded into shared processes, for splitting `npm run
+ * test:unit`: each file's recorded weight was measured in a process of its own (its start-up
+ * included), each unit group's in a shared one. So the files of a shared-process folder are scaled
+ * to sum to their folder group's recorded weight, the other files to sum to the other groups'
+ * weights together; files of a part with no recorded group keep their own weights.
+ */
+export function sharedProcessWeights(
+  files: readonly string[],
+  recorded: Readonly<Record<string, number>>,
+  sharedFolderOf: (file: string) => string | undefined,
+): Record<string, number> {
+  const parts = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = sharedFolderOf(file);
+    const key = folder === undefined ? "" : folder;
+    parts.set(key, [...(parts.get(key) ?? []), file]);
+  }
+  const groups = Object.entries(recorded).filter(([key]) => isUnitGroupName(key));
+  const weights: Record<string, number> = {};
+  for (const [folder, list] of parts) {
+    const groupSeconds =
+      folder === ""
+        ? groups.filter(([key]) => / \d+ of \d+$/.test(key)).reduce((sum, [, seconds]) => sum + seconds, 0)
+        : (recorded[`unit group ${folder}`] ?? 0);
+    const filesSeconds = list.reduce((sum, file) => sum + weightOf(file, recorded), 0);
+    const scale = groupSeconds > 0 && filesSeconds > 0 ? groupSeconds / filesSeconds : 1;
+    for (const file of list) weights[file] = weightOf(file, recorded) * scale;
+  }
+  return weights;
+}
+
 /** Whether a key of the weights file names a unit group of {@link unitGroups}. */
 export function isUnitGroupName(key: string): boolean {
   return key.startsWith("unit group ");
