@@ -1,0 +1,48 @@
+import type { SimulationInputs } from "../SimulationInputs.js";
+import type { SimulatedPipeline } from "./buildPipeline.js";
+
+/** How a run ended. */
+export interface RunOutcome {
+  /** Events run. */
+  events: number;
+  /** Whether all of the job's lines ended within `maxHours`. */
+  finished: boolean;
+  /** When the run stopped (seconds). */
+  end: number;
+  /** When the job's last line ended (seconds); undefined if the job did not finish. */
+  jobEndedAt: number | undefined;
+  /** When the endpoint was back at its minimum after the job (seconds); undefined if never. */
+  backToMinAt: number | undefined;
+}
+
+/** Simulated seconds the run goes on after the job while the endpoint stays above its minimum. */
+const AFTER_JOB_SECONDS = 6 * 3600;
+
+/**
+ * Runs the scheduled events until the job and every interactive item sent have ended and the
+ * endpoint is back at its minimum (billed and desired), 6 simulated hours after the job if no
+ * scale-in policy brings it there, or `maxHours` have passed.
+ */
+export function runUntilDrained(pipeline: SimulatedPipeline, inputs: SimulationInputs): RunOutcome {
+  const { events, endpoint, tally } = pipeline;
+  let jobEndedAt: number | undefined;
+  let backToMinAt: number | undefined;
+  const stop = () => {
+    if (!tally.jobDone(inputs.lines) || tally.interactiveEnded < tally.interactiveSent) return false;
+    jobEndedAt ??= events.now;
+    if (endpoint.billed() <= inputs.minInstances && endpoint.desired() <= inputs.minInstances) {
+      backToMinAt ??= events.now;
+      return true;
+    }
+    return events.now - jobEndedAt > AFTER_JOB_SECONDS;
+  };
+  const ran = events.runUntil(inputs.maxHours * 3600, stop);
+  const finished = tally.jobDone(inputs.lines);
+  return {
+    events: ran,
+    finished,
+    end: events.now,
+    jobEndedAt: finished ? jobEndedAt : undefined,
+    backToMinAt,
+  };
+}
