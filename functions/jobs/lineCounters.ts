@@ -62,21 +62,13 @@ export function lineCountUpdate(
   }
   if (how.atIngest) sets.push("counts.rejected_at_ingest = counts.rejected_at_ingest + :one");
   if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
-  return {
-    Update: {
-      TableName: table.jobsTable,
-      Key: counterKeyOf(jobId, line, table.counterShards),
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "attribute_exists(job_id)",
-      ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-      // DynamoDB refuses a value the expression does not use.
-      ExpressionAttributeValues: {
-        ":one": 1,
-        ":at": at,
-        ...(status === "dead_lettered" ? {} : { ":zero": 0 }),
-      },
-    },
-  };
+  return counterUpdate(table, jobId, line, {
+    sets,
+    condition: "attribute_exists(job_id)",
+    ...(Object.keys(names).length > 0 ? { names } : {}),
+    // DynamoDB refuses a value the expression does not use.
+    values: { ":one": 1, ":at": at, ...(status === "dead_lettered" ? {} : { ":zero": 0 }) },
+  });
 }
 
 /**
@@ -99,14 +91,34 @@ export function moveCountUpdate(
     "updated_at = :at",
   ];
   if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
+  return counterUpdate(table, jobId, line, {
+    sets,
+    condition: "attribute_exists(job_id) AND counts.dead_lettered >= :one",
+    names: { "#status": status },
+    values: { ":one": 1, ":zero": 0, ":at": at },
+  });
+}
+
+/** The Update of the counter of `line`: `SET` its `sets`, under `condition`. */
+function counterUpdate(
+  table: CounterTable,
+  jobId: string,
+  line: number,
+  update: {
+    sets: string[];
+    condition: string;
+    names?: Record<string, string>;
+    values: Record<string, unknown>;
+  },
+) {
   return {
     Update: {
       TableName: table.jobsTable,
       Key: counterKeyOf(jobId, line, table.counterShards),
-      UpdateExpression: `SET ${sets.join(", ")}`,
-      ConditionExpression: "attribute_exists(job_id) AND counts.dead_lettered >= :one",
-      ExpressionAttributeNames: { "#status": status },
-      ExpressionAttributeValues: { ":one": 1, ":zero": 0, ":at": at },
+      UpdateExpression: `SET ${update.sets.join(", ")}`,
+      ConditionExpression: update.condition,
+      ...(update.names === undefined ? {} : { ExpressionAttributeNames: update.names }),
+      ExpressionAttributeValues: update.values,
     },
   };
 }

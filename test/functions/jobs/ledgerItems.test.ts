@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { lineAuditOf, linePutItem, outcomePutItem } from "../../../functions/jobs/ledgerItems.js";
 import { resultLineOf } from "../../../functions/jobs/resultLineOf.js";
+import { writeOnceOutcomePut } from "../../../functions/outcomes/writeOnce.js";
 import { jobLineOutcome } from "../../support/jobLineOutcome.js";
 
 const created = "2026-12-01T23:00:00.000Z";
@@ -56,16 +57,10 @@ describe("ledgerItems", () => {
     const outcome = jobLineOutcome("J", 1, "a", "decided", created);
     // act
     const put = outcomePutItem("outcomes", outcome);
-    // assert
-    assert.deepEqual(put, {
-      Put: {
-        TableName: "outcomes",
-        Item: outcome,
-        ConditionExpression: "attribute_not_exists(#id)",
-        ExpressionAttributeNames: { "#id": "id" },
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-      },
-    });
+    // assert: the outcome store's own write-once Put
+    assert.deepEqual(put, { Put: writeOnceOutcomePut("outcomes", outcome) });
+    assert.equal(put.Put.ConditionExpression, "attribute_not_exists(#id)");
+    assert.equal(put.Put.ReturnValuesOnConditionCheckFailure, "ALL_OLD");
   });
 
   it("audits the policy version and hash, the model and its hash, and the request's usage", () => {
