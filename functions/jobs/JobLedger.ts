@@ -1,41 +1,38 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  TransactWriteCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
-} from "@aws-sdk/lib-dynamodb";
-import { emptyJobCounterCounts, type JobCounter } from "../../contract/jobs/JobCounterSchema.js";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type JobLineItem,
   JobLineItemSchema,
   type JobResultLine,
 } from "../../contract/jobs/JobResultLineSchema.js";
-import {
-  emptyJobCounts,
-  type FinalJobStatus,
-  type Job,
-  type JobCounts,
-} from "../../contract/jobs/JobSchema.js";
-import {
-  JOB_COUNTER_SHARDS,
-  JOB_RECORD_KIND,
-  JOB_RECORD_LINE,
-  jobCounterLine,
-  jobCounterShardOf,
-} from "../../contract/jobs/jobsTableKeys.js";
-import { decisionUsageOf } from "../../contract/outcome/DecisionUsageSchema.js";
+import { emptyJobCounts, type Job, type JobCounts } from "../../contract/jobs/JobSchema.js";
+import { JOB_COUNTER_SHARDS } from "../../contract/jobs/jobsTableKeys.js";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import { type Clock, systemClock } from "../common/Clock.js";
 import type { Deadline } from "../common/Deadline.js";
 import { queryPages } from "../common/queryPages.js";
 import type { RetryEvent, RetryPolicy } from "../common/RetryPolicy.js";
 import { classifyStoreError } from "../outcomes/classifyStoreError.js";
-import { OutcomeAlreadyRecordedError, TransientOutcomeStoreError } from "../outcomes/errors.js";
-import { putOutcomeOnce, standingOutcomeOf, writeOnceOutcomePut } from "../outcomes/writeOnce.js";
 import { JobsReader } from "./JobsReader.js";
-import { type JobObject, jobIdOf } from "./jobIdOf.js";
-import { resultLineOf } from "./resultLineOf.js";
+import type { JobObject } from "./jobIdOf.js";
+import {
+  completeUpdate,
+  endedUpdate,
+  failReadingUpdate,
+  type JobCompletion,
+  markReadUpdate,
+  newJobOf,
+  newJobRecordPut,
+} from "./jobRecordChanges.js";
+import { linePutItem } from "./ledgerItems.js";
+import {
+  type JobRecordUpdate,
+  type LedgerTransactItems,
+  type TransactionCancellation,
+  transactOnce,
+  updateRecordOnce,
+} from "./ledgerWrites.js";
+import { lineCountUpdate, newCounterPuts } from "./lineCounters.js";
+import { type OutcomeRecording, recordJobOutcome } from "./recordJobOutcome.js";
 
 /** Options of a {@link JobLedger}. */
 export interface JobLedgerOptions {
@@ -63,18 +60,6 @@ export interface JobLedgerOptions {
    * benchmarks change it.
    */
   counterShards?: number;
-}
-
-/** Transaction cancellation reasons that mean "try again" rather than "a condition failed". */
-const TRANSIENT_CANCELLATIONS = new Set([
-  "TransactionConflict",
-  "ThrottlingError",
-  "ProvisionedThroughputExceeded",
-]);
-
-interface Cancellation {
-  Code?: string;
-  Item?: Record<string, AttributeValue>;
 }
 
 /**
@@ -112,6 +97,8 @@ export class JobLedger {
   readonly #clock: Clock;
   readonly #onEnded: ((jobId: string) => Promise<void>) | undefined;
   readonly #counterShards: number;
+  /** What {@link recordJobOutcome} writes with: this ledger's tables, clock and writes. */
+  readonly #recording: OutcomeRecording;
 
   constructor(options: JobLedgerOptions) {
     this.#client = options.client;
@@ -131,6 +118,16 @@ export class JobLedger {
         `counterShards must be an integer in 1..99 (a transaction takes 100 actions), got ${shards}`,
       );
     this.#counterShards = shards;
+    this.#recording = {
+      jobsTable: this.jobsTable,
+      outcomesTable: this.outcomesTable,
+      counterShards: this.#counterShards,
+      client: this.#client,
+      now: () => this.#now(),
+      send: (call, sendOptions) => this.#send(call, sendOptions),
+      transact: (items, transactOptions) => this.#transact(items, transactOptions),
+      checkEnded: (jobId, checkOptions) => this.checkEnded(jobId, checkOptions),
+    };
   }
 
   #now(): string {
@@ -148,32 +145,22 @@ export class JobLedger {
   }
 
   /**
-   * Updates the job's record (`line` 0) when `ConditionExpression` holds.
+   * Updates the job's record (`line` 0) when `ConditionExpression` holds, under the retry policy.
    * @returns false when it did not hold (`ConditionalCheckFailedException`).
    */
-  #updateRecordIf(
-    jobId: string,
-    update: Pick<
-      UpdateCommandInput,
-      "UpdateExpression" | "ConditionExpression" | "ExpressionAttributeNames" | "ExpressionAttributeValues"
-    >,
-    options: { deadline: Deadline },
-  ): Promise<boolean> {
-    return this.#send(async () => {
-      try {
-        await this.#client.send(
-          new UpdateCommand({
-            TableName: this.jobsTable,
-            Key: { job_id: jobId, line: JOB_RECORD_LINE },
-            ...update,
-          }),
-        );
-        return true;
-      } catch (error) {
-        if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return false;
-        throw classifyStoreError(error, this.jobsTable);
-      }
-    }, options);
+  #updateRecordIf(jobId: string, update: JobRecordUpdate, options: { deadline: Deadline }): Promise<boolean> {
+    return this.#send(() => updateRecordOnce(this.#client, this.jobsTable, jobId, update), options);
+  }
+
+  /**
+   * Runs one transaction under the retry policy. Returns undefined when it committed, or the
+   * cancellation reasons (one per item) when a condition failed.
+   */
+  #transact(
+    items: LedgerTransactItems,
+    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
+  ): Promise<TransactionCancellation[] | undefined> {
+    return this.#send(() => transactOnce(this.#client, items, this), options);
   }
 
   /**
@@ -184,38 +171,9 @@ export class JobLedger {
    */
   async start(object: JobObject, options: { deadline: Deadline }): Promise<{ job: Job; created: boolean }> {
     const at = this.#now();
-    const job: Job = {
-      job_id: jobIdOf(object),
-      source: `s3://${object.bucket}/${object.key}`,
-      bucket: object.bucket,
-      key: object.key,
-      ...(object.versionId !== undefined ? { version_id: object.versionId } : {}),
-      ...(object.etag !== undefined ? { etag: object.etag } : {}),
-      status: "reading",
-      counts: emptyJobCounts(),
-      created_at: at,
-      updated_at: at,
-    };
-    const counters = Array.from({ length: this.#counterShards }, (_, shard) => {
-      const counter: JobCounter = {
-        job_id: job.job_id,
-        line: jobCounterLine(shard),
-        counts: emptyJobCounterCounts(),
-        updated_at: at,
-      };
-      return { Put: { TableName: this.jobsTable, Item: counter } };
-    });
+    const job = newJobOf(object, at);
     const reasons = await this.#transact(
-      [
-        {
-          Put: {
-            TableName: this.jobsTable,
-            Item: { ...job, line: JOB_RECORD_LINE, record_kind: JOB_RECORD_KIND },
-            ConditionExpression: "attribute_not_exists(job_id)",
-          },
-        },
-        ...counters,
-      ],
+      [newJobRecordPut(this.jobsTable, job), ...newCounterPuts(this.#recording, job.job_id, at)],
       options,
     );
     const created = reasons === undefined;
@@ -235,23 +193,7 @@ export class JobLedger {
    * lines may all have ended already). A job no longer `reading` is left as it is.
    */
   async markRead(jobId: string, lines: number, options: { deadline: Deadline }): Promise<void> {
-    const at = this.#now();
-    await this.#updateRecordIf(
-      jobId,
-      {
-        UpdateExpression:
-          "SET #status = :deciding, counts.#lines = :lines, counts.sent = :lines - counts.rejected_at_ingest, read_at = :at, updated_at = :at",
-        ConditionExpression: "#status = :reading",
-        ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
-        ExpressionAttributeValues: {
-          ":deciding": "deciding",
-          ":reading": "reading",
-          ":lines": lines,
-          ":at": at,
-        },
-      },
-      options,
-    );
+    await this.#updateRecordIf(jobId, markReadUpdate(lines, this.#now()), options);
     await this.checkEnded(jobId, options);
   }
 
@@ -275,27 +217,12 @@ export class JobLedger {
     // the record's final image (a Pipe on the stream), which holds no counters.
     const counted = (await this.get(jobId))?.counts ?? emptyJobCounts();
     const counts: JobCounts = { ...counted, lines, sent: lines - counted.rejected_at_ingest };
-    return this.#updateRecordIf(
-      jobId,
-      {
-        UpdateExpression:
-          "SET #status = :failed, counts = :counts, read_at = :at, completed_at = :at, updated_at = :at, reason = :reason",
-        ConditionExpression: "#status = :reading",
-        ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: {
-          ":failed": "failed",
-          ":reading": "reading",
-          ":counts": counts,
-          ":at": at,
-          ":reason": reason,
-        },
-      },
-      options,
-    );
+    return this.#updateRecordIf(jobId, failReadingUpdate(counts, reason, at), options);
   }
 
   /**
-   * Writes an outcome of a job's line and counts the line, in one transaction (see the class).
+   * Writes an outcome of a job's line and counts the line, in one transaction (see the class;
+   * {@link recordJobOutcome}).
    *
    * @returns the outcome as written.
    * @throws OutcomeAlreadyRecordedError when the outcome stood already (the line is then counted
@@ -306,61 +233,7 @@ export class JobLedger {
     outcome: Outcome,
     options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
   ): Promise<Outcome> {
-    const jobId = outcome.source.job_id;
-    const line = outcome.source.line;
-    if (jobId === undefined || line === undefined)
-      throw new RangeError("recordOutcome: the outcome names no job line");
-    if (this.outcomesTable === "") throw new RangeError("recordOutcome: this ledger has no outcomes table");
-    const atIngest = outcome.source.kind === "s3";
-    const reasons = await this.#transact(
-      [
-        this.#putOutcome(outcome),
-        this.#putLine(jobId, resultLineOf(line, outcome), auditOf(outcome)),
-        this.#count(jobId, line, outcome.status, { atIngest, duplicate: false }),
-      ],
-      options,
-    );
-    if (reasons === undefined) {
-      await this.checkEnded(jobId, options);
-      return outcome;
-    }
-    const [outcomeReason, lineReason] = reasons;
-    const found = standingOutcomeOf(
-      outcomeReason?.Code === "ConditionalCheckFailed" ? outcomeReason.Item : undefined,
-    );
-    const existing = found?.item;
-    const standing = found?.outcome;
-    if (lineReason?.Code === "ConditionalCheckFailed" && lineReason.Item?.status?.S === "dead_lettered") {
-      // The line was dead-lettered, and its message redriven: it ends now with an outcome.
-      const written = await this.#redeemDeadLettered(jobId, line, outcome, standing, options);
-      if (written) {
-        // A move keeps `ended`; the check is for a dead letter whose own check never ran.
-        await this.checkEnded(jobId, options);
-        return outcome;
-      }
-    }
-    if (outcomeReason?.Code === "ConditionalCheckFailed" && lineReason?.Code !== "ConditionalCheckFailed") {
-      // The id had an outcome before this line: the line ends with it, counted once.
-      if (standing !== undefined) {
-        await this.#transact(
-          [
-            this.#putLine(jobId, resultLineOf(line, standing, true), auditOf(standing)),
-            this.#count(jobId, line, standing.status, { atIngest, duplicate: true }),
-          ],
-          options,
-        );
-      }
-    }
-    if (outcomeReason?.Code === "ConditionalCheckFailed") {
-      // The line is counted now, here or by an earlier delivery — which may have stopped (a crash,
-      // a timeout) after its transaction and before its end check: the check runs again, so the
-      // job's last line ends it whatever was delivered twice.
-      await this.checkEnded(jobId, options);
-      throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, standing ?? existing);
-    }
-    // The transaction failed on a condition other than the outcome's: the outcome is written once, alone.
-    await this.#send(() => putOutcomeOnce(this.#client, this.outcomesTable, outcome), options);
-    return outcome;
+    return recordJobOutcome(this.#recording, outcome, options);
   }
 
   /**
@@ -376,8 +249,15 @@ export class JobLedger {
   ): Promise<boolean> {
     const reasons = await this.#transact(
       [
-        this.#putLine(jobId, line),
-        this.#count(jobId, line.line, "dead_lettered", { atIngest: false, duplicate: false }),
+        linePutItem(this.jobsTable, jobId, line, {}, this.#now()),
+        lineCountUpdate(
+          this.#recording,
+          jobId,
+          line.line,
+          "dead_lettered",
+          { atIngest: false, duplicate: false },
+          this.#now(),
+        ),
       ],
       options,
     );
@@ -398,19 +278,7 @@ export class JobLedger {
     const job = await this.get(jobId);
     if (job?.status !== "deciding" || job.ended_at !== undefined) return;
     if (job.counts.lines === undefined || job.counts.ended < job.counts.lines) return;
-    const lines = job.counts.lines;
-    const at = this.#now();
-    const set = await this.#updateRecordIf(
-      jobId,
-      {
-        UpdateExpression: "SET ended_at = :at, updated_at = :at",
-        ConditionExpression:
-          "#status = :deciding AND attribute_not_exists(ended_at) AND counts.#lines = :lines",
-        ExpressionAttributeNames: { "#status": "status", "#lines": "lines" },
-        ExpressionAttributeValues: { ":deciding": "deciding", ":at": at, ":lines": lines },
-      },
-      options,
-    );
+    const set = await this.#updateRecordIf(jobId, endedUpdate(job.counts.lines, this.#now()), options);
     if (set && this.#onEnded !== undefined) await this.#onEnded(jobId);
   }
 
@@ -441,228 +309,7 @@ export class JobLedger {
    *
    * @returns false when another writer had completed it first.
    */
-  async complete(
-    jobId: string,
-    fields: {
-      status: FinalJobStatus;
-      completed_at: string;
-      results_uri?: string;
-      manifest_uri?: string;
-      reason?: string;
-      counts?: JobCounts;
-    },
-    options: { deadline: Deadline },
-  ): Promise<boolean> {
-    const names: Record<string, string> = { "#status": "status" };
-    const values: Record<string, unknown> = {
-      ":status": fields.status,
-      ":at": fields.completed_at,
-      ":final1": "complete",
-      ":final2": "complete_with_errors",
-      ":final3": "failed",
-    };
-    const sets = ["#status = :status", "completed_at = :at", "updated_at = :at"];
-    for (const name of ["results_uri", "manifest_uri", "reason", "counts"] as const) {
-      const value = fields[name];
-      if (value === undefined) continue;
-      sets.push(`${name} = :${name}`);
-      values[`:${name}`] = value;
-    }
-    return this.#updateRecordIf(
-      jobId,
-      {
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(job_id) AND NOT (#status IN (:final1, :final2, :final3))",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-      options,
-    );
+  async complete(jobId: string, fields: JobCompletion, options: { deadline: Deadline }): Promise<boolean> {
+    return this.#updateRecordIf(jobId, completeUpdate(fields), options);
   }
-
-  /**
-   * A dead-lettered line whose message was redriven came back with an outcome: the line item is
-   * replaced by the outcome's line and the job's count moves from `dead_lettered` to the outcome's
-   * status (`ended` stays), in one transaction conditional on the line item still being
-   * dead-lettered, so the move happens once whatever is delivered twice. The outcome is written in
-   * the same transaction unless one stands for the id already (`standing`): the line then ends
-   * with that one (a duplicate when it came from another line). A concurrent writer of the
-   * outcome makes one more round with the outcome it wrote.
-   *
-   * @returns whether `outcome` was written here (false: another outcome stands, or another writer
-   *   moved the line first).
-   */
-  async #redeemDeadLettered(
-    jobId: string,
-    line: number,
-    outcome: Outcome,
-    standing: Outcome | undefined,
-    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
-  ): Promise<boolean> {
-    let stands = standing;
-    for (let round = 0; round < 3; round += 1) {
-      const ending = stands ?? outcome;
-      const duplicate =
-        stands !== undefined && !(stands.source.job_id === jobId && stands.source.line === line);
-      const reasons = await this.#transact(
-        [
-          ...(stands === undefined ? [this.#putOutcome(outcome)] : []),
-          this.#putLine(jobId, resultLineOf(line, ending, duplicate), auditOf(ending), {
-            replacing: "dead_lettered",
-          }),
-          this.#moveCount(jobId, line, ending.status, { duplicate }),
-        ],
-        options,
-      );
-      if (reasons === undefined) return stands === undefined;
-      const [first] = reasons;
-      if (stands !== undefined || first?.Code !== "ConditionalCheckFailed") return false;
-      const found = standingOutcomeOf(first.Item)?.outcome;
-      if (found === undefined) return false;
-      stands = found;
-    }
-    return false;
-  }
-
-  #putOutcome(outcome: Outcome) {
-    return { Put: writeOnceOutcomePut(this.outcomesTable, outcome) };
-  }
-
-  /**
-   * The Put of a line item: once (no item stands at that line), or `replacing` a dead-lettered
-   * one. A failed condition returns the item that stands (the redriven line's case needs it).
-   */
-  #putLine(
-    jobId: string,
-    line: JobResultLine,
-    audit: Partial<JobLineItem> = {},
-    how: { replacing?: "dead_lettered" } = {},
-  ) {
-    const item: JobLineItem = { ...line, ...audit, job_id: jobId, ended_at: this.#now() };
-    const condition: { expression: string; names: Record<string, string>; values?: Record<string, string> } =
-      how.replacing === undefined
-        ? { expression: "attribute_not_exists(#line)", names: { "#line": "line" } }
-        : {
-            expression: "#status = :replacing",
-            names: { "#status": "status" },
-            values: { ":replacing": how.replacing },
-          };
-    return {
-      Put: {
-        TableName: this.jobsTable,
-        Item: item,
-        ConditionExpression: condition.expression,
-        ExpressionAttributeNames: condition.names,
-        ...(condition.values === undefined ? {} : { ExpressionAttributeValues: condition.values }),
-        ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
-      },
-    };
-  }
-
-  /**
-   * The count update of a dead-lettered line that ended with an outcome after all, on the line's
-   * counter (the one that counted it dead-lettered).
-   */
-  #moveCount(jobId: string, line: number, status: string, how: { duplicate: boolean }) {
-    const sets = [
-      "counts.dead_lettered = counts.dead_lettered - :one",
-      "counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one",
-      "updated_at = :at",
-    ];
-    if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
-    return {
-      Update: {
-        TableName: this.jobsTable,
-        Key: this.#counterKey(jobId, line),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(job_id) AND counts.dead_lettered >= :one",
-        ExpressionAttributeNames: { "#status": status },
-        ExpressionAttributeValues: { ":one": 1, ":zero": 0, ":at": this.#now() },
-      },
-    };
-  }
-
-  /** The key of the counter that counts `line` of `jobId`. */
-  #counterKey(jobId: string, line: number) {
-    return { job_id: jobId, line: jobCounterLine(jobCounterShardOf(line, this.#counterShards)) };
-  }
-
-  /**
-   * The count update of a line that ended, on its counter. Conditional on the counter existing:
-   * an Update would otherwise create one for a job that was never started.
-   */
-  #count(jobId: string, line: number, status: string, how: { atIngest: boolean; duplicate: boolean }) {
-    const names: Record<string, string> = {};
-    const sets = ["counts.ended = counts.ended + :one", "updated_at = :at"];
-    if (status === "dead_lettered") sets.push("counts.dead_lettered = counts.dead_lettered + :one");
-    else {
-      names["#status"] = status;
-      sets.push("counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one");
-    }
-    if (how.atIngest) sets.push("counts.rejected_at_ingest = counts.rejected_at_ingest + :one");
-    if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
-    return {
-      Update: {
-        TableName: this.jobsTable,
-        Key: this.#counterKey(jobId, line),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(job_id)",
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        // DynamoDB refuses a value the expression does not use.
-        ExpressionAttributeValues: {
-          ":one": 1,
-          ":at": this.#now(),
-          ...(status === "dead_lettered" ? {} : { ":zero": 0 }),
-        },
-      },
-    };
-  }
-
-  /**
-   * Runs one transaction under the retry policy. Returns undefined when it committed, or the
-   * cancellation reasons (one per item) when a condition failed.
-   */
-  async #transact(
-    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>,
-    options: { deadline: Deadline; onRetry?: (event: RetryEvent) => void },
-  ): Promise<Cancellation[] | undefined> {
-    return this.#send(async () => {
-      try {
-        await this.#client.send(new TransactWriteCommand({ TransactItems: items }));
-        return undefined;
-      } catch (error) {
-        const fields = error as { name?: unknown; CancellationReasons?: Cancellation[] };
-        if (fields.name === "TransactionCanceledException" && Array.isArray(fields.CancellationReasons)) {
-          const codes = fields.CancellationReasons.map((reason) => reason.Code ?? "None");
-          if (codes.some((code) => TRANSIENT_CANCELLATIONS.has(code))) {
-            throw new TransientOutcomeStoreError(
-              this.jobsTable,
-              `TransactionCanceled (${codes.join(", ")})`,
-              {
-                cause: error,
-              },
-            );
-          }
-          if (codes.includes("ConditionalCheckFailed")) return fields.CancellationReasons;
-        }
-        throw classifyStoreError(error, `${this.outcomesTable} + ${this.jobsTable}`);
-      }
-    }, options);
-  }
-}
-
-/**
- * What the manifest reads of a line's outcome: policy version and hash, model and its hash, what
- * its endpoint request cost.
- */
-function auditOf(outcome: Outcome): Partial<JobLineItem> {
-  const sha = (outcome as { model_sha256?: unknown }).model_sha256;
-  const usage = decisionUsageOf(outcome);
-  return {
-    ...(usage !== undefined ? { usage } : {}),
-    ...(outcome.policy_version !== undefined ? { policy_version: outcome.policy_version } : {}),
-    ...(outcome.policy_sha256 !== undefined ? { policy_sha256: outcome.policy_sha256 } : {}),
-    ...(outcome.model !== undefined ? { model: outcome.model } : {}),
-    ...(typeof sha === "string" ? { model_sha256: sha } : {}),
-  };
 }
