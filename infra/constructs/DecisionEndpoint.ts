@@ -160,41 +160,33 @@ export class DecisionEndpoint extends Construct {
     super(scope, id);
     this.minInstances = props.minInstances;
     this.maxInstances = props.maxInstances;
-    const cpuPool = (priority: number): DecisionInstancePool => ({
-      instanceType: props.cpuInstanceType,
-      priority,
-      image: "cpu",
-      requestsPerInstance: props.cpu.requestsPerInstance,
-    });
-    this.pools =
-      props.accelerator === "cpu"
-        ? [cpuPool(1)]
-        : [
-            ...props.gpuInstancePools.map((instanceType, index) => ({
-              instanceType,
-              priority: index + 1,
-              image: "gpu" as const,
-              requestsPerInstance: props.gpu.requestsPerInstance,
-            })),
-            ...(props.cpuFallbackPool ? [cpuPool(props.gpuInstancePools.length + 1)] : []),
-          ];
-    for (const pool of this.pools) {
-      if (props.interactiveReserve > pool.requestsPerInstance - 1) {
-        throw new RangeError(
-          `DecisionEndpoint: interactiveReserve ${props.interactiveReserve} is more than the ${pool.requestsPerInstance - 1} waiting places of a ${pool.instanceType} instance (requests per instance ${pool.requestsPerInstance} − 1 running): the adapter would refuse to start; lower the reserve or raise the pool's requests per instance`,
-        );
-      }
-    }
-    const needs = new Set(this.pools.map((pool) => pool.image));
+    this.pools = instancePoolsOf(props);
     const stack = Stack.of(this);
     this.physicalName = endpointNameFor(stack.stackName, props.accelerator, this.pools);
+    const models = this.addModels(props);
+    this.endpointConfig = this.addEndpointConfig(props, models);
+    this.alarms = this.endpointAlarms(props);
+    this.endpoint = this.addEndpoint(props);
+    this.endpointName = this.endpoint.attrEndpointName;
+    this.endpointArn = stack.formatArn({
+      service: "sagemaker",
+      resource: "endpoint",
+      resourceName: this.endpointName,
+    });
+    this.scalableTarget = this.addScalableTarget(props);
+    this.scalingPolicy = this.addConcurrencyScalingPolicy(props);
+    this.backlogScalingPolicy = this.addBacklogScalingPolicy(props);
+  }
 
+  /** The execution role and one model per image the pools run (the GPU one first). */
+  private addModels(props: DecisionEndpointProps): DecisionModels {
+    const needs = new Set(this.pools.map((pool) => pool.image));
     const modelData = modelDataOf(props.modelDataUrl);
     const role = sageMakerExecutionRole(this, "ExecutionRole", {
       models: [modelData],
       modelKmsKeyArn: props.modelKmsKeyArn,
     });
-    const models: Partial<Record<"cpu" | "gpu", CfnModel>> = {};
+    const models: DecisionModels = {};
     for (const kind of ["gpu", "cpu"] as const) {
       if (!needs.has(kind)) continue;
       const model = adapterModel(this, {
@@ -207,9 +199,13 @@ export class DecisionEndpoint extends Construct {
       });
       models[kind] = model;
     }
-    const primary = (models.gpu ?? models.cpu) as CfnModel;
+    return models;
+  }
 
-    this.endpointConfig = new CfnEndpointConfig(this, "Config", {
+  /** The endpoint configuration: the one production variant, on one instance type or on the pools. */
+  private addEndpointConfig(props: DecisionEndpointProps, models: DecisionModels): CfnEndpointConfig {
+    const primary = (models.gpu ?? models.cpu) as CfnModel;
+    return new CfnEndpointConfig(this, "Config", {
       productionVariants: [
         {
           variantName: DECISION_VARIANT_NAME,
@@ -234,9 +230,11 @@ export class DecisionEndpoint extends Construct {
         },
       ],
     });
+  }
 
-    this.alarms = this.endpointAlarms(props);
-    this.endpoint = new CfnEndpoint(this, "Endpoint", {
+  /** The endpoint, updated blue/green and rolled back by {@link DecisionEndpoint.alarms}. */
+  private addEndpoint(props: DecisionEndpointProps): CfnEndpoint {
+    return new CfnEndpoint(this, "Endpoint", {
       endpointName: this.physicalName,
       endpointConfigName: this.endpointConfig.attrEndpointConfigName,
       // Keep the instance count (and weight) that autoscaling set when the configuration changes.
@@ -265,24 +263,27 @@ export class DecisionEndpoint extends Construct {
         },
       },
     });
-    this.endpointName = this.endpoint.attrEndpointName;
-    this.endpointArn = stack.formatArn({
-      service: "sagemaker",
-      resource: "endpoint",
-      resourceName: this.endpointName,
-    });
+  }
 
-    // The service-linked role of Application Auto Scaling is used (no RoleARN): it is created on
-    // first use and may change only SageMaker variants. The resource id holds the endpoint's name, so
-    // a renamed endpoint (an instance-type change) gets a new target, and the old one goes with it.
-    this.scalableTarget = new CfnScalableTarget(this, "ScalableTarget", {
+  /**
+   * The variant's instance count as a scalable target. The service-linked role of Application Auto
+   * Scaling is used (no RoleARN): it is created on first use and may change only SageMaker variants.
+   * The resource id holds the endpoint's name, so a renamed endpoint (an instance-type change) gets a
+   * new target, and the old one goes with it.
+   */
+  private addScalableTarget(props: DecisionEndpointProps): CfnScalableTarget {
+    return new CfnScalableTarget(this, "ScalableTarget", {
       serviceNamespace: "sagemaker",
       scalableDimension: "sagemaker:variant:DesiredInstanceCount",
       resourceId: `endpoint/${this.endpointName}/variant/${DECISION_VARIANT_NAME}`,
       minCapacity: props.minInstances,
       maxCapacity: props.maxInstances,
     });
-    this.scalingPolicy = new CfnScalingPolicy(this, "ScalingPolicy", {
+  }
+
+  /** Target tracking on SageMaker's high-resolution `ConcurrentRequestsPerModel`. */
+  private addConcurrencyScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
+    return new CfnScalingPolicy(this, "ScalingPolicy", {
       policyName: `${Aws.STACK_NAME}-decision-concurrency`,
       policyType: "TargetTrackingScaling",
       scalingTargetId: this.scalableTarget.ref,
@@ -295,11 +296,17 @@ export class DecisionEndpoint extends Construct {
         scaleInCooldown: SCALE_IN_COOLDOWN.toSeconds(),
       },
     });
-    // The SQS-worker pattern: the backlog a queue holds per instance, against the messages one
-    // instance should have ahead of it. Several target-tracking policies on one target scale out
-    // when any of them asks and in only when all of them do, so a drained backlog gives capacity
-    // back only once the instances are also idle, and busy instances never hide a backlog.
-    this.backlogScalingPolicy = new CfnScalingPolicy(this, "BacklogScalingPolicy", {
+  }
+
+  /**
+   * Target tracking on the capacity controller's `BacklogPerInstance`. The SQS-worker pattern: the
+   * backlog a queue holds per instance, against the messages one instance should have ahead of it.
+   * Several target-tracking policies on one target scale out when any of them asks and in only when
+   * all of them do, so a drained backlog gives capacity back only once the instances are also idle,
+   * and busy instances never hide a backlog.
+   */
+  private addBacklogScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
+    return new CfnScalingPolicy(this, "BacklogScalingPolicy", {
       policyName: `${Aws.STACK_NAME}-decision-backlog`,
       policyType: "TargetTrackingScaling",
       scalingTargetId: this.scalableTarget.ref,
@@ -381,6 +388,43 @@ export class DecisionEndpoint extends Construct {
       ),
     };
   }
+}
+
+/** The SageMaker model of each image the variant runs. */
+type DecisionModels = Partial<Record<"cpu" | "gpu", CfnModel>>;
+
+/**
+ * The variant's pools in priority order: one CPU pool with `accelerator: "cpu"`; otherwise the GPU
+ * pools, then the CPU fallback pool when asked for. Throws a `RangeError` when `interactiveReserve`
+ * leaves a pool's instance no waiting place for other calls (the adapter would refuse to start).
+ */
+function instancePoolsOf(props: DecisionEndpointProps): DecisionInstancePool[] {
+  const cpuPool = (priority: number): DecisionInstancePool => ({
+    instanceType: props.cpuInstanceType,
+    priority,
+    image: "cpu",
+    requestsPerInstance: props.cpu.requestsPerInstance,
+  });
+  const pools: DecisionInstancePool[] =
+    props.accelerator === "cpu"
+      ? [cpuPool(1)]
+      : [
+          ...props.gpuInstancePools.map((instanceType, index) => ({
+            instanceType,
+            priority: index + 1,
+            image: "gpu" as const,
+            requestsPerInstance: props.gpu.requestsPerInstance,
+          })),
+          ...(props.cpuFallbackPool ? [cpuPool(props.gpuInstancePools.length + 1)] : []),
+        ];
+  for (const pool of pools) {
+    if (props.interactiveReserve > pool.requestsPerInstance - 1) {
+      throw new RangeError(
+        `DecisionEndpoint: interactiveReserve ${props.interactiveReserve} is more than the ${pool.requestsPerInstance - 1} waiting places of a ${pool.instanceType} instance (requests per instance ${pool.requestsPerInstance} − 1 running): the adapter would refuse to start; lower the reserve or raise the pool's requests per instance`,
+      );
+    }
+  }
+  return pools;
 }
 
 /**

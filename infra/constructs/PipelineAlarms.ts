@@ -88,123 +88,17 @@ export class PipelineAlarms extends Construct {
     if (props.email !== undefined) this.topic.addSubscription(new EmailSubscription(props.email));
     this.metrics = pipelineMetrics({ ...props, fallbackMinDecisions: props.fallbackMinDecisions });
     const action = new SnsAction(this.topic);
-    const minutes = (count: number) => Duration.minutes(count);
-
+    // The alarms are made in this order (it is the template's order).
     const definitions: Record<string, AlarmDefinition> = {
-      ...this.laneAlarms(props),
-      UndeliveredOutcomes: {
-        metric: props.undeliveredOutcomes.metricApproximateNumberOfMessagesVisible({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "The outcomes Pipe could not deliver stream records to the outcomes bus: they wait in its queue (14 days); fix the bus or its rules, then replay them.",
-      },
-      UnwrittenJobResults: {
-        metric: props.unwrittenJobResults.metricApproximateNumberOfMessagesVisible({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: 1,
-        periods: 1,
-        description:
-          'The results writer gave up on a job after 10 deliveries (S3 or the jobs table kept failing; its log says why): the job stays deciding with ended_at set and no results (decisions jobs list shows it). Fix the cause, then invoke the results writer with {"Records":[{"dynamodb":{"Keys":{"job_id":{"S":"<job id>"}}}}]}.',
-      },
-      UndeliveredJobEvents: {
-        metric: props.undeliveredJobEvents.metricApproximateNumberOfMessagesVisible({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "The job events Pipe could not publish a job's Decision Job Completed event (the bus, its rules or the enrichment function failed): the records wait in its queue (14 days); the jobs themselves are complete (decisions jobs show).",
-      },
-      DecideConfigurationErrors: {
-        metric: new Metric({
-          namespace: props.metricsNamespace,
-          metricName: DECIDE_METRICS.configurationErrors,
-          dimensionsMap: { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.decideService },
-          statistic: Stats.SUM,
-          period: minutes(5),
-        }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "The decide function cannot work as configured (the endpoint not found or not allowed, the outcomes table missing or not writable, a policy not deployed): records go back to the queue undecided. Its error log names the message, the resource and what to fix; `decisions dlq list` shows the reasons.",
-      },
-      IngestErrors: {
-        metric: props.ingestFunction.metricErrors({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: "The ingest function failed on a batch file.",
-      },
-      IngestThrottles: {
-        metric: props.ingestFunction.metricThrottles({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: "The ingest function was throttled.",
-      },
-      IngestUnsentLines: {
-        metric: new Metric({
-          namespace: props.metricsNamespace,
-          metricName: INGEST_METRICS.unsentLines,
-          dimensionsMap: { [DECISION_METRICS.serviceDimension]: DECISION_METRICS.ingestService },
-          statistic: Stats.SUM,
-          period: minutes(5),
-        }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "The ingest function could not send or record some lines (SQS or DynamoDB kept failing): they are read again from its checkpoint; see its log for the cause.",
-      },
-      StalledJobs: {
-        metric: this.metrics.stalledJobs,
-        threshold: 1,
-        periods: 1,
-        description: `A batch job has made no progress for ${props.jobStallMinutes} minutes (no line ended, no status change; knob jobStallMinutes): a line lost without being counted, or results that were not written. The jobs monitor's log names the jobs; decisions jobs show <id> gives their counts.`,
-      },
-      JobsMonitorErrors: {
-        metric: props.jobsMonitorFunction.metricErrors({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: "The jobs monitor failed a check: stalled jobs are not being looked for.",
-      },
-      IngestWorkflowFailures: {
-        metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description:
-          "An ingest workflow failed, timed out or was aborted: that batch file was not read to its end.",
-      },
+      ...laneAlarms(props, this.metrics),
+      ...undeliveredRecordAlarms(props),
+      ...functionAlarms(props),
+      ...batchJobAlarms(props, this.metrics),
+      ...fallbackRateAlarms(props, this.metrics),
     };
-    for (const [policy, rate] of Object.entries(this.metrics.fallbackRateByPolicy)) {
-      definitions[`FallbackRate-${policy}`] = {
-        metric: rate,
-        threshold: props.fallbackRatePercent,
-        periods: 1,
-        description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds), with at least ${props.fallbackMinDecisions} decisions.`,
-        above: true,
-      };
-    }
     this.alarms = {};
     for (const [name, definition] of Object.entries(definitions)) {
-      const alarm = new Alarm(this, name, {
-        metric: definition.metric,
-        threshold: definition.threshold,
-        evaluationPeriods: definition.periods,
-        comparisonOperator:
-          definition.above === true
-            ? ComparisonOperator.GREATER_THAN_THRESHOLD
-            : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: definition.description,
-      });
-      alarm.addAlarmAction(action);
-      alarm.addOkAction(action);
-      this.alarms[name] = alarm;
+      this.alarms[name] = this.addAlarm(name, definition, action);
     }
     for (const alarm of props.endpointAlarms) {
       alarm.addAlarmAction(action);
@@ -213,50 +107,183 @@ export class PipelineAlarms extends Construct {
     }
   }
 
-  /**
-   * Each lane's own alarms, named `<alarm>-<lane>`: dead letters, the oldest work item, the decide
-   * function's errors and throttles; and the interactive lane's p95 send → outcome time.
-   */
-  private laneAlarms(props: PipelineAlarmsProps): Record<string, AlarmDefinition> {
-    const minutes = (count: number) => Duration.minutes(count);
-    const alarms: Record<string, AlarmDefinition> = {};
-    for (const { lane, queue, deadLetterQueue, decideFunction } of props.lanes) {
-      const age = props.oldestMessageAge[lane];
-      alarms[`DeadLetters-${lane}`] = {
-        metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-          statistic: Stats.MAXIMUM,
-          period: minutes(1),
-        }),
-        threshold: 1,
-        periods: 1,
-        description: `Work items are in the ${lane} lane's dead-letter queue: inspect them, fix the cause, redrive (they go back to the ${lane} queue).`,
-      };
-      alarms[`OldestWorkItem-${lane}`] = {
-        metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: minutes(1) }),
-        threshold: age.toSeconds(),
-        periods: 5,
-        description: `A work item of the ${lane} lane has waited longer than ${age.toSeconds()} s: the lane is behind or stuck.`,
-      };
-      alarms[`DecideErrors-${lane}`] = {
-        metric: decideFunction.metricErrors({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: `The ${lane} lane's decide function failed an invocation (its whole batch is retried).`,
-      };
-      alarms[`DecideThrottles-${lane}`] = {
-        metric: decideFunction.metricThrottles({ period: minutes(5) }),
-        threshold: 1,
-        periods: 1,
-        description: `The ${lane} lane's decide function was throttled: raise the account's concurrency or lower maxInstances.`,
-      };
-    }
-    alarms["SendToOutcome-interactive"] = {
-      metric: this.metrics.sendToOutcome("interactive", Stats.p(95)),
-      threshold: props.interactiveLatency.toMilliseconds(),
-      periods: 2,
-      above: true,
-      description: `The p95 of the interactive lane's send → outcome time (SendToOutcome, lane interactive) was above ${props.interactiveLatency.toSeconds()} s in two consecutive 5-minute periods: interactive items wait (endpoint at capacity, bulk work not yielding, too few instances).`,
-    };
-    return alarms;
+  /** One alarm of a definition, notifying the topic when it fires and when it clears. */
+  private addAlarm(name: string, definition: AlarmDefinition, action: SnsAction): Alarm {
+    const alarm = new Alarm(this, name, {
+      metric: definition.metric,
+      threshold: definition.threshold,
+      evaluationPeriods: definition.periods,
+      comparisonOperator:
+        definition.above === true
+          ? ComparisonOperator.GREATER_THAN_THRESHOLD
+          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: definition.description,
+    });
+    alarm.addAlarmAction(action);
+    alarm.addOkAction(action);
+    return alarm;
   }
+}
+
+const minutes = (count: number) => Duration.minutes(count);
+
+/**
+ * Each lane's own alarms, named `<alarm>-<lane>`: dead letters, the oldest work item, the decide
+ * function's errors and throttles; and the interactive lane's p95 send → outcome time.
+ */
+function laneAlarms(props: PipelineAlarmsProps, metrics: PipelineMetrics): Record<string, AlarmDefinition> {
+  const alarms: Record<string, AlarmDefinition> = {};
+  for (const { lane, queue, deadLetterQueue, decideFunction } of props.lanes) {
+    const age = props.oldestMessageAge[lane];
+    alarms[`DeadLetters-${lane}`] = {
+      metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: Stats.MAXIMUM,
+        period: minutes(1),
+      }),
+      threshold: 1,
+      periods: 1,
+      description: `Work items are in the ${lane} lane's dead-letter queue: inspect them, fix the cause, redrive (they go back to the ${lane} queue).`,
+    };
+    alarms[`OldestWorkItem-${lane}`] = {
+      metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: minutes(1) }),
+      threshold: age.toSeconds(),
+      periods: 5,
+      description: `A work item of the ${lane} lane has waited longer than ${age.toSeconds()} s: the lane is behind or stuck.`,
+    };
+    alarms[`DecideErrors-${lane}`] = {
+      metric: decideFunction.metricErrors({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description: `The ${lane} lane's decide function failed an invocation (its whole batch is retried).`,
+    };
+    alarms[`DecideThrottles-${lane}`] = {
+      metric: decideFunction.metricThrottles({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description: `The ${lane} lane's decide function was throttled: raise the account's concurrency or lower maxInstances.`,
+    };
+  }
+  alarms["SendToOutcome-interactive"] = {
+    metric: metrics.sendToOutcome("interactive", Stats.p(95)),
+    threshold: props.interactiveLatency.toMilliseconds(),
+    periods: 2,
+    above: true,
+    description: `The p95 of the interactive lane's send → outcome time (SendToOutcome, lane interactive) was above ${props.interactiveLatency.toSeconds()} s in two consecutive 5-minute periods: interactive items wait (endpoint at capacity, bulk work not yielding, too few instances).`,
+  };
+  return alarms;
+}
+
+/** A queue of stream records holds one: so every queue of the stack has an alarm. */
+function holdsMessages(queue: IQueue, description: string): AlarmDefinition {
+  return {
+    metric: queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: minutes(1) }),
+    threshold: 1,
+    periods: 1,
+    description,
+  };
+}
+
+/** Stream records the outcomes Pipe, the results writer or the job events Pipe gave up on. */
+function undeliveredRecordAlarms(props: PipelineAlarmsProps): Record<string, AlarmDefinition> {
+  return {
+    UndeliveredOutcomes: holdsMessages(
+      props.undeliveredOutcomes,
+      "The outcomes Pipe could not deliver stream records to the outcomes bus: they wait in its queue (14 days); fix the bus or its rules, then replay them.",
+    ),
+    UnwrittenJobResults: holdsMessages(
+      props.unwrittenJobResults,
+      'The results writer gave up on a job after 10 deliveries (S3 or the jobs table kept failing; its log says why): the job stays deciding with ended_at set and no results (decisions jobs list shows it). Fix the cause, then invoke the results writer with {"Records":[{"dynamodb":{"Keys":{"job_id":{"S":"<job id>"}}}}]}.',
+    ),
+    UndeliveredJobEvents: holdsMessages(
+      props.undeliveredJobEvents,
+      "The job events Pipe could not publish a job's Decision Job Completed event (the bus, its rules or the enrichment function failed): the records wait in its queue (14 days); the jobs themselves are complete (decisions jobs show).",
+    ),
+  };
+}
+
+/** The decide function's configuration errors; the ingest function's errors, throttles and unsent lines. */
+function functionAlarms(props: PipelineAlarmsProps): Record<string, AlarmDefinition> {
+  const serviceSum = (service: string, metricName: string) =>
+    new Metric({
+      namespace: props.metricsNamespace,
+      metricName,
+      dimensionsMap: { [DECISION_METRICS.serviceDimension]: service },
+      statistic: Stats.SUM,
+      period: minutes(5),
+    });
+  return {
+    DecideConfigurationErrors: {
+      metric: serviceSum(DECISION_METRICS.decideService, DECIDE_METRICS.configurationErrors),
+      threshold: 1,
+      periods: 1,
+      description:
+        "The decide function cannot work as configured (the endpoint not found or not allowed, the outcomes table missing or not writable, a policy not deployed): records go back to the queue undecided. Its error log names the message, the resource and what to fix; `decisions dlq list` shows the reasons.",
+    },
+    IngestErrors: {
+      metric: props.ingestFunction.metricErrors({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description: "The ingest function failed on a batch file.",
+    },
+    IngestThrottles: {
+      metric: props.ingestFunction.metricThrottles({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description: "The ingest function was throttled.",
+    },
+    IngestUnsentLines: {
+      metric: serviceSum(DECISION_METRICS.ingestService, INGEST_METRICS.unsentLines),
+      threshold: 1,
+      periods: 1,
+      description:
+        "The ingest function could not send or record some lines (SQS or DynamoDB kept failing): they are read again from its checkpoint; see its log for the cause.",
+    },
+  };
+}
+
+/** Batch jobs: a stalled job, a jobs monitor that fails, an ingest workflow that fails. */
+function batchJobAlarms(
+  props: PipelineAlarmsProps,
+  metrics: PipelineMetrics,
+): Record<string, AlarmDefinition> {
+  return {
+    StalledJobs: {
+      metric: metrics.stalledJobs,
+      threshold: 1,
+      periods: 1,
+      description: `A batch job has made no progress for ${props.jobStallMinutes} minutes (no line ended, no status change; knob jobStallMinutes): a line lost without being counted, or results that were not written. The jobs monitor's log names the jobs; decisions jobs show <id> gives their counts.`,
+    },
+    JobsMonitorErrors: {
+      metric: props.jobsMonitorFunction.metricErrors({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description: "The jobs monitor failed a check: stalled jobs are not being looked for.",
+    },
+    IngestWorkflowFailures: {
+      metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),
+      threshold: 1,
+      periods: 1,
+      description:
+        "An ingest workflow failed, timed out or was aborted: that batch file was not read to its end.",
+    },
+  };
+}
+
+/** One alarm per policy, named `FallbackRate-<policy>`: too many of its decisions were fallbacks. */
+function fallbackRateAlarms(
+  props: PipelineAlarmsProps,
+  metrics: PipelineMetrics,
+): Record<string, AlarmDefinition> {
+  const alarms: Record<string, AlarmDefinition> = {};
+  for (const [policy, rate] of Object.entries(metrics.fallbackRateByPolicy)) {
+    alarms[`FallbackRate-${policy}`] = {
+      metric: rate,
+      threshold: props.fallbackRatePercent,
+      periods: 1,
+      description: `More than ${props.fallbackRatePercent}% of the ${policy} decisions in 15 minutes were fallbacks (the model's answers were below the thresholds), with at least ${props.fallbackMinDecisions} decisions.`,
+      above: true,
+    };
+  }
+  return alarms;
 }
