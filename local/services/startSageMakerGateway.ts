@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { PartStartError, PortInUseError } from "../errors.js";
 import {
   endpointNotFound,
@@ -92,7 +92,70 @@ export interface SageMakerGateway {
 export async function startSageMakerGateway(
   options: StartSageMakerGatewayOptions,
 ): Promise<SageMakerGateway> {
-  const settings = {
+  const state: GatewayState = {
+    settings: withDefaults(options),
+    endpoints: new Map(Object.entries(options.endpoints)),
+    counts: new Map(),
+    inFlight: new Map(),
+    calls: new Set(),
+    onUpstreamFailure: options.onUpstreamFailure,
+  };
+  const server = createServer((request, response) => {
+    void handleInvocation(state, request, response).catch((error: unknown) => {
+      // The gateway itself failed (e.g. the client went away mid-body): SageMaker's InternalFailure.
+      if (response.headersSent) response.destroy();
+      else send(response, internalFailure(error));
+    });
+  });
+  const port = await listen(server, options.port ?? 0);
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= stopServer(server, state.calls);
+    return stopping;
+  };
+  return {
+    url: `http://${HOST}:${port}`,
+    port,
+    invocations: (name) => state.counts.get(name) ?? 0,
+    setEndpoint: (name, adapterUrl) => {
+      state.endpoints.set(name, adapterUrl);
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** {@link StartSageMakerGatewayOptions}' settings with their defaults applied. */
+interface GatewaySettings {
+  region: string;
+  accountId: string;
+  variantName: string;
+  invocationTimeoutMs: number;
+  maxBodyBytes: number;
+  maxConcurrentInvocations: number;
+}
+
+/** What every request of one gateway shares. */
+interface GatewayState {
+  readonly settings: GatewaySettings;
+  /** Endpoint name → the adapter's base URL. */
+  readonly endpoints: Map<string, string>;
+  /** InvokeEndpoint requests received per endpoint name (answered or failed), since start. */
+  readonly counts: Map<string, number>;
+  /** Invocations admitted and not yet answered, per endpoint name. */
+  readonly inFlight: Map<string, number>;
+  /** The calls to containers in flight, aborted by `stop()`. */
+  readonly calls: Set<AbortController>;
+  readonly onUpstreamFailure: ((failure: UpstreamFailure) => void) | undefined;
+}
+
+/** An invocation's step ended in an error response to send instead of going on. */
+interface Refusal {
+  refusal: SageMakerErrorResponse;
+}
+
+function withDefaults(options: StartSageMakerGatewayOptions): GatewaySettings {
+  return {
     region: options.region ?? "us-east-1",
     accountId: options.accountId ?? "000000000000",
     variantName: options.variantName ?? "AllTraffic",
@@ -100,167 +163,208 @@ export async function startSageMakerGateway(
     maxBodyBytes: options.maxBodyBytes ?? 25 * 1024 * 1024,
     maxConcurrentInvocations: options.maxConcurrentInvocations ?? Number.POSITIVE_INFINITY,
   };
-  const endpoints = new Map(Object.entries(options.endpoints));
-  const counts = new Map<string, number>();
-  const inFlight = new Map<string, number>();
-  /** The calls to containers in flight, aborted by `stop()`. */
-  const calls = new Set<AbortController>();
+}
 
-  const server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      // The gateway itself failed (e.g. the client went away mid-body): SageMaker's InternalFailure.
-      if (response.headersSent) response.destroy();
-      else send(response, internalFailure(error));
-    });
-  });
-
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const match = INVOCATIONS_PATH.exec(new URL(request.url ?? "/", "http://gateway").pathname);
-    if (request.method !== "POST" || match?.[1] === undefined) {
-      request.resume();
-      send(response, {
-        status: 404,
-        type: "UnknownOperationException",
-        body: { Message: "Unknown operation" },
-      });
-      return;
-    }
-    let name: string;
-    try {
-      name = decodeURIComponent(match[1]);
-    } catch {
-      // A malformed percent-escape (`%E0%A4%A`) is the caller's mistake: 400, as SageMaker answers.
-      request.resume();
-      send(
-        response,
-        validationError(`the endpoint name ${JSON.stringify(match[1])} is not valid percent-encoding`),
-      );
-      return;
-    }
-    const adapterUrl = endpoints.get(name);
-    if (adapterUrl === undefined) {
-      request.resume();
-      send(response, endpointNotFound(name, settings.accountId));
-      return;
-    }
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-    if ((inFlight.get(name) ?? 0) >= settings.maxConcurrentInvocations) {
-      request.resume();
-      send(response, throttlingException(name));
-      return;
-    }
-    // The body is read before the invocation counts against the limit: a client that sends its
-    // body slowly (or stalls after a byte) must not hold a place other invocations need.
-    const body = await readBody(request, settings.maxBodyBytes);
-    if (body === undefined) {
-      send(response, validationError(`Request body exceeds the ${settings.maxBodyBytes} bytes allowed.`));
-      return;
-    }
-    const running = inFlight.get(name) ?? 0;
-    if (running >= settings.maxConcurrentInvocations) {
-      send(response, throttlingException(name));
-      return;
-    }
-    inFlight.set(name, running + 1);
-    try {
-      await forward(name, adapterUrl, request, body, response);
-    } finally {
-      inFlight.set(name, (inFlight.get(name) ?? 1) - 1);
-    }
+/** One request: routed to an endpoint, admitted against its limit, forwarded to its adapter. */
+async function handleInvocation(
+  state: GatewayState,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const target = routeInvocation(state, request);
+  if ("refusal" in target) {
+    request.resume();
+    send(response, target.refusal);
+    return;
   }
-
-  async function forward(
-    name: string,
-    adapterUrl: string,
-    request: IncomingMessage,
-    body: Buffer,
-    response: ServerResponse,
-  ): Promise<void> {
-    const headers: Record<string, string> = {};
-    copyHeader(request.headers, headers, "content-type");
-    copyHeader(request.headers, headers, "accept");
-    copyHeader(request.headers, headers, CUSTOM_ATTRIBUTES);
-    // One controller and one timer per call, both released when it ends: AbortSignal.timeout()
-    // under AbortSignal.any() kept every call's signal and timer for the whole timeout (60 s), and
-    // the gateway's RSS grew 78 → 298 MB in a 30 s storm of ~800 invocations/s.
-    const call = new AbortController();
-    const timer = setTimeout(
-      () => call.abort(new DOMException("the invocation timed out", "TimeoutError")),
-      settings.invocationTimeoutMs,
+  const { name, adapterUrl } = target;
+  state.counts.set(name, (state.counts.get(name) ?? 0) + 1);
+  const admitted = await admitInvocation(state, name, request);
+  if ("refusal" in admitted) {
+    send(response, admitted.refusal);
+    return;
+  }
+  try {
+    await forwardInvocation(
+      state,
+      { name, adapterUrl, headers: request.headers, body: admitted.body },
+      response,
     );
-    calls.add(call);
-    let answer: Response;
-    let answerBody: Buffer;
-    try {
-      answer = await fetch(new URL("invocations", withSlash(adapterUrl)), {
-        method: "POST",
-        headers,
-        body,
-        signal: call.signal,
-      });
-      answerBody = Buffer.from(await answer.arrayBuffer());
-    } catch (error) {
-      const timedOut = isTimeout(error);
-      send(response, timedOut ? modelTimeoutError(name, settings.region) : serviceUnavailable(name));
-      if (options.onUpstreamFailure !== undefined) {
-        const tell = options.onUpstreamFailure;
-        // Off the request's path: a failing observer must not turn an answer already sent into a 500.
-        queueMicrotask(() => tell({ endpoint: name, error, timedOut }));
-      }
-      return;
-    } finally {
-      clearTimeout(timer);
-      calls.delete(call);
-    }
-    if (answer.status < 200 || answer.status > 299) {
-      send(response, modelError(name, settings.region, answer.status, answerBody.toString("utf8")));
-      return;
-    }
-    const out: Record<string, string> = {
-      "content-type": answer.headers.get("content-type") ?? "application/json",
-      "x-Amzn-Invoked-Production-Variant": settings.variantName,
-      "x-amzn-RequestId": randomUUID(),
-    };
-    const attributes = answer.headers.get(CUSTOM_ATTRIBUTES);
-    if (attributes !== null) out["X-Amzn-SageMaker-Custom-Attributes"] = attributes;
-    response.writeHead(200, out);
-    response.end(answerBody);
+  } finally {
+    state.inFlight.set(name, (state.inFlight.get(name) ?? 1) - 1);
   }
+}
 
+/**
+ * The endpoint a request invokes: `POST /endpoints/{name}/invocations` with a known name, or the
+ * error SageMaker answers (404 unknown operation, 400 bad percent-encoding or unknown endpoint).
+ */
+function routeInvocation(
+  state: GatewayState,
+  request: IncomingMessage,
+): { name: string; adapterUrl: string } | Refusal {
+  const match = INVOCATIONS_PATH.exec(new URL(request.url ?? "/", "http://gateway").pathname);
+  if (request.method !== "POST" || match?.[1] === undefined) {
+    return {
+      refusal: { status: 404, type: "UnknownOperationException", body: { Message: "Unknown operation" } },
+    };
+  }
+  let name: string;
+  try {
+    name = decodeURIComponent(match[1]);
+  } catch {
+    // A malformed percent-escape (`%E0%A4%A`) is the caller's mistake: 400, as SageMaker answers.
+    return {
+      refusal: validationError(`the endpoint name ${JSON.stringify(match[1])} is not valid percent-encoding`),
+    };
+  }
+  const adapterUrl = state.endpoints.get(name);
+  if (adapterUrl === undefined) return { refusal: endpointNotFound(name, state.settings.accountId) };
+  return { name, adapterUrl };
+}
+
+/**
+ * Admits an invocation of `name` against `maxConcurrentInvocations` (429 ThrottlingException
+ * above it) and reads its body (400 ValidationError above `maxBodyBytes`). Once admitted, the
+ * invocation counts as in flight until the caller takes it off.
+ */
+async function admitInvocation(
+  state: GatewayState,
+  name: string,
+  request: IncomingMessage,
+): Promise<{ body: Buffer } | Refusal> {
+  const { inFlight, settings } = state;
+  if ((inFlight.get(name) ?? 0) >= settings.maxConcurrentInvocations) {
+    request.resume();
+    return { refusal: throttlingException(name) };
+  }
+  // The body is read before the invocation counts against the limit: a client that sends its
+  // body slowly (or stalls after a byte) must not hold a place other invocations need.
+  const body = await readBody(request, settings.maxBodyBytes);
+  if (body === undefined) {
+    return { refusal: validationError(`Request body exceeds the ${settings.maxBodyBytes} bytes allowed.`) };
+  }
+  // Checked and taken with no await between, so two invocations cannot both take the last place.
+  const running = inFlight.get(name) ?? 0;
+  if (running >= settings.maxConcurrentInvocations) return { refusal: throttlingException(name) };
+  inFlight.set(name, running + 1);
+  return { body };
+}
+
+/** An admitted invocation on its way to the container. */
+interface Invocation {
+  name: string;
+  adapterUrl: string;
+  headers: IncomingMessage["headers"];
+  body: Buffer;
+}
+
+/**
+ * Forwards an invocation to its adapter and answers as InvokeEndpoint: the container's 2xx answer
+ * with SageMaker's headers, 424 ModelError for a non-2xx status or a timeout, 503
+ * ServiceUnavailable when the container could not be reached (these two told to
+ * `onUpstreamFailure`).
+ */
+async function forwardInvocation(
+  state: GatewayState,
+  invocation: Invocation,
+  response: ServerResponse,
+): Promise<void> {
+  const { name } = invocation;
+  const { region, variantName } = state.settings;
+  const result = await callContainer(state, invocation);
+  if ("error" in result) {
+    const { error, timedOut } = result;
+    send(response, timedOut ? modelTimeoutError(name, region) : serviceUnavailable(name));
+    if (state.onUpstreamFailure !== undefined) {
+      const tell = state.onUpstreamFailure;
+      // Off the request's path: a failing observer must not turn an answer already sent into a 500.
+      queueMicrotask(() => tell({ endpoint: name, error, timedOut }));
+    }
+    return;
+  }
+  const { answer, answerBody } = result;
+  if (answer.status < 200 || answer.status > 299) {
+    send(response, modelError(name, region, answer.status, answerBody.toString("utf8")));
+    return;
+  }
+  const out: Record<string, string> = {
+    "content-type": answer.headers.get("content-type") ?? "application/json",
+    "x-Amzn-Invoked-Production-Variant": variantName,
+    "x-amzn-RequestId": randomUUID(),
+  };
+  const attributes = answer.headers.get(CUSTOM_ATTRIBUTES);
+  if (attributes !== null) out["X-Amzn-SageMaker-Custom-Attributes"] = attributes;
+  response.writeHead(200, out);
+  response.end(answerBody);
+}
+
+/**
+ * POSTs the invocation to the adapter's `/invocations` with the request's Content-Type, Accept
+ * and custom attributes, within `invocationTimeoutMs`: its answer and whole body, or what the
+ * call raised and whether it was the timeout.
+ */
+async function callContainer(
+  state: GatewayState,
+  invocation: Invocation,
+): Promise<{ answer: Response; answerBody: Buffer } | { error: unknown; timedOut: boolean }> {
+  const headers: Record<string, string> = {};
+  copyHeader(invocation.headers, headers, "content-type");
+  copyHeader(invocation.headers, headers, "accept");
+  copyHeader(invocation.headers, headers, CUSTOM_ATTRIBUTES);
+  // One controller and one timer per call, both released when it ends: AbortSignal.timeout()
+  // under AbortSignal.any() kept every call's signal and timer for the whole timeout (60 s), and
+  // the gateway's RSS grew 78 → 298 MB in a 30 s storm of ~800 invocations/s.
+  const call = new AbortController();
+  const timer = setTimeout(
+    () => call.abort(new DOMException("the invocation timed out", "TimeoutError")),
+    state.settings.invocationTimeoutMs,
+  );
+  state.calls.add(call);
+  try {
+    const answer = await fetch(new URL("invocations", withSlash(invocation.adapterUrl)), {
+      method: "POST",
+      headers,
+      body: invocation.body,
+      signal: call.signal,
+    });
+    return { answer, answerBody: Buffer.from(await answer.arrayBuffer()) };
+  } catch (error) {
+    return { error, timedOut: isTimeout(error) };
+  } finally {
+    clearTimeout(timer);
+    state.calls.delete(call);
+  }
+}
+
+/**
+ * Listens on 127.0.0.1:`port` and gives the port listened on.
+ * @throws {PortInUseError} when the port is taken; {@link PartStartError} for any other failure.
+ */
+async function listen(server: Server, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      const port = options.port ?? 0;
       reject(
         error.code === "EADDRINUSE"
           ? new PortInUseError(PART, HOST, port, { cause: error })
           : new PartStartError(PART, `could not listen on ${HOST}:${port}`, "", { cause: error }),
       );
     });
-    server.listen(options.port ?? 0, HOST, () => resolve());
+    server.listen(port, HOST, () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === "string")
     throw new PartStartError(PART, "listens on no TCP port");
+  return address.port;
+}
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= new Promise<void>((resolve) => {
-      for (const call of calls) call.abort();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    return stopping;
-  };
-  return {
-    url: `http://${HOST}:${address.port}`,
-    port: address.port,
-    invocations: (name) => counts.get(name) ?? 0,
-    setEndpoint: (name, adapterUrl) => {
-      endpoints.set(name, adapterUrl);
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+/** Aborts the calls to containers in flight, closes every connection and the server. */
+function stopServer(server: Server, calls: Set<AbortController>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    for (const call of calls) call.abort();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 function send(response: ServerResponse, error: SageMakerErrorResponse): void {
