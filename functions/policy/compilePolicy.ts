@@ -5,13 +5,20 @@
  * expression once.
  */
 import type { Environment, ParseResult } from "@marcbachmann/cel-js";
+import type { Lane } from "../../contract/lanes/lanes.js";
 import { type DeclaredKind, eventEnvironment, ruleEnvironment } from "./celEnvironment.js";
 import { compileShadow } from "./compileShadow.js";
 import { factsSchemaOf } from "./factsSchemaOf.js";
 import { findCostlyCel } from "./findCostlyCel.js";
 import { findUnguardedFacts } from "./findUnguardedFacts.js";
 import { guardCelProgram } from "./guardCelProgram.js";
-import { type CelProgram, type CompiledEventMapping, type CompiledRule, Policy } from "./Policy.js";
+import {
+  type AuditStratum,
+  type CelProgram,
+  type CompiledEventMapping,
+  type CompiledRule,
+  Policy,
+} from "./Policy.js";
 import {
   EventMappingSchema,
   type FactDeclarationDocument,
@@ -37,20 +44,9 @@ export function compilePolicy(
 ): Policy | undefined {
   const fields =
     typeof document === "object" && document !== null ? (document as Record<string, unknown>) : {};
-  const name = PolicySections.name.safeParse(fields.name);
-  const version = PolicySections.version.safeParse(fields.version);
-  const description = PolicySections.description.safeParse(fields.description);
+  const header = readHeader(fields, report);
   const questionsDocument = PolicySections.questions.safeParse(fields.questions);
   const factsDocument = PolicySections.facts.safeParse(fields.facts);
-  const auditRate = PolicySections.audit_rate.safeParse(fields.audit_rate);
-  const auditStrata = PolicySections.audit_strata.safeParse(fields.audit_strata);
-  if (fields.audit_rate !== undefined && fields.audit_strata !== undefined)
-    report(
-      ["audit_strata"],
-      "give audit_rate or audit_strata, not both (a stratum without below is the rate of the rest)",
-    );
-  const lane = PolicySections.lane.safeParse(fields.lane);
-
   const questions = questionsDocument.success
     ? Object.entries(questionsDocument.data).map(toQuestion)
     : undefined;
@@ -64,17 +60,12 @@ export function compilePolicy(
   const events = compileEvents(fields.events, report);
   const shadow = compileShadow(fields, meta, report, compilePolicy);
 
-  if (!name.success || !version.success || !description.success || !auditRate.success || !lane.success)
-    return undefined;
-  if (!auditStrata.success || (fields.audit_rate !== undefined && fields.audit_strata !== undefined))
-    return undefined;
+  if (header === undefined || shadow === undefined) return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
-  if (shadow === undefined) return undefined;
+  const { auditRate, auditStrata, lane, ...names } = header;
   return new Policy({
-    name: name.data,
-    version: version.data,
-    description: description.data,
+    ...names,
     file: meta.file,
     sha256: meta.sha256,
     questions,
@@ -82,11 +73,52 @@ export function compilePolicy(
     factsSchema: factsSchemaOf(facts),
     rules,
     events,
-    auditRate: auditRate.data ?? 0,
-    ...(auditStrata.data === undefined ? {} : { auditStrata: auditStrata.data }),
-    ...(lane.data === undefined ? {} : { lane: lane.data }),
+    auditRate: auditRate ?? 0,
+    ...(auditStrata === undefined ? {} : { auditStrata }),
+    ...(lane === undefined ? {} : { lane }),
     ...shadow,
   });
+}
+
+/** A policy's header: the sections that are plain values (name, version, description, audit, lane). */
+interface PolicyHeader {
+  name: string;
+  version: string;
+  description: string;
+  auditRate: number | undefined;
+  auditStrata: AuditStratum[] | undefined;
+  lane: Lane | undefined;
+}
+
+/**
+ * Reads the header sections with their schemas; reports giving both `audit_rate` and
+ * `audit_strata`. `undefined` when a section failed its schema (its problems come from the
+ * schema) or both audit sections are given.
+ */
+function readHeader(fields: Record<string, unknown>, report: ReportProblem): PolicyHeader | undefined {
+  const name = PolicySections.name.safeParse(fields.name);
+  const version = PolicySections.version.safeParse(fields.version);
+  const description = PolicySections.description.safeParse(fields.description);
+  const auditRate = PolicySections.audit_rate.safeParse(fields.audit_rate);
+  const auditStrata = PolicySections.audit_strata.safeParse(fields.audit_strata);
+  const bothAudits = fields.audit_rate !== undefined && fields.audit_strata !== undefined;
+  if (bothAudits)
+    report(
+      ["audit_strata"],
+      "give audit_rate or audit_strata, not both (a stratum without below is the rate of the rest)",
+    );
+  const lane = PolicySections.lane.safeParse(fields.lane);
+  if (!name.success || !version.success || !description.success || !auditRate.success || !lane.success)
+    return undefined;
+  if (!auditStrata.success || bothAudits) return undefined;
+  return {
+    name: name.data,
+    version: version.data,
+    description: description.data,
+    auditRate: auditRate.data,
+    auditStrata: auditStrata.data,
+    lane: lane.data,
+  };
 }
 
 function toQuestion([id, question]: [string, QuestionDocument]): PolicyQuestion {
