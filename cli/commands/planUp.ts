@@ -148,11 +148,8 @@ export interface UpOptions {
    * command runs, as it must look for the file.
    */
   shadowFlags: { "shadow-model": string | undefined; "shadow-timeout": string | undefined };
-  /**
-   * `--review-port` as given (checked by {@link readReviewPort} when the review console starts,
-   * after the stack, as `up` always has) and `--reviewer`.
-   */
-  review: { port: string | undefined; reviewer: string | undefined };
+  /** `--review-port` (checked by {@link readReviewPort} before anything starts) and `--reviewer`. */
+  review: { port: number | undefined; reviewer: string | undefined };
 }
 
 /** What {@link planUp} decided: print the usage, or run with these options. */
@@ -165,7 +162,8 @@ export type UpPlan = { readonly mode: "help" } | { readonly mode: "up"; readonly
  * start from).
  *
  * @throws UsageError (carrying {@link upUsage}) for an unknown flag, a missing value or a positional,
- *   and, naming the flag, for a port, thread count, log level or event-source setting out of range.
+ *   and, naming the flag, for a port (`--review-port` too), thread count, log level or event-source
+ *   setting out of range.
  * @example
  * planUp(["--batch-size", "5"], {}); // { mode: "up", options: { eventSource: { poller: { batchSize: 5 } }, … } }
  */
@@ -196,7 +194,13 @@ export function planUp(args: readonly string[], env: Readonly<Record<string, str
       policyDir:
         typeof values.policies === "string" ? resolve(values.policies) : join(packageRoot(), "policies"),
       shadowFlags: { "shadow-model": values["shadow-model"], "shadow-timeout": values["shadow-timeout"] },
-      review: { port: values["review-port"], reviewer: values.reviewer },
+      review: {
+        port:
+          typeof values["review-port"] === "string"
+            ? readReviewPort(values["review-port"], usage)
+            : undefined,
+        reviewer: values.reviewer,
+      },
     },
   };
 }

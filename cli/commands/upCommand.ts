@@ -21,7 +21,7 @@ import { type ReviewServer, startReviewServer } from "../../local/services/start
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import type { CliCommand, CliOutput } from "../types.js";
 import { readShadowModelArgs, type ShadowModelArgs } from "./localStackArgs.js";
-import { planUp, readReviewPort, type UpOptions, upUsage } from "./planUp.js";
+import { planUp, type UpOptions, upUsage } from "./planUp.js";
 
 export { upUsage } from "./planUp.js";
 
@@ -149,7 +149,7 @@ async function startReviewConsole(
         // The decide function keeps the whole state of items sent to review here.
         states: new S3StateArchive({ s3: stack.clients.s3, bucket: stack.bucket }),
       }),
-      ...(typeof port === "string" ? { port: readReviewPort(port, upUsage()) } : {}),
+      ...(port === undefined ? {} : { port }),
       ...(typeof reviewer === "string" ? { defaultReviewer: reviewer } : {}),
       log: note,
     });

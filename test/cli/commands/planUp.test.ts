@@ -126,7 +126,7 @@ describe("planUp", () => {
       },
       policyDir: resolve("my-policies"),
       shadowFlags: { "shadow-model": "candidate.gguf", "shadow-timeout": "2500" },
-      review: { port: "8090", reviewer: "ana" },
+      review: { port: 8090, reviewer: "ana" },
     } satisfies UpOptions);
   });
 
@@ -212,18 +212,17 @@ describe("planUp", () => {
     assert.equal(error.message, '--threads must be an integer from 1 to 1024, got "0"');
   });
 
-  it("leaves the shadow flags and --review-port unchecked: the command checks them later", () => {
-    const options = optionsOf([
-      "--shadow-model",
-      "/no/such.gguf",
-      "--shadow-timeout",
-      "1",
-      "--review-port",
-      "x",
-    ]);
+  it("leaves the shadow flags unchecked: the command checks them later, as it must look for the file", () => {
+    const options = optionsOf(["--shadow-model", "/no/such.gguf", "--shadow-timeout", "1"]);
 
     assert.deepStrictEqual(options.shadowFlags, { "shadow-model": "/no/such.gguf", "shadow-timeout": "1" });
-    assert.deepStrictEqual(options.review, { port: "x", reviewer: undefined });
+  });
+
+  it("refuses a bad --review-port before anything starts, carrying the usage", () => {
+    const error = usageErrorOf(["--review-port", "x"]);
+
+    assert.equal(error.message, '--review-port must be a port number (0–65535), not "x"');
+    assert.equal(error.usage, upUsage());
   });
 });
 
