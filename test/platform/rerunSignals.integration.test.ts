@@ -9,11 +9,12 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, describe, it } from "node:test";
 import { MINIMUM_NODE_MAJOR, NODE_PACKAGES } from "../../bin/nodeRequirement.js";
+import { processTree, statFields } from "../support/processTree.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FIXTURE = join(ROOT, "test/platform/rerunCommand.fixture.ts");
@@ -151,8 +152,7 @@ function gone(pid: number): boolean {
 
 /** The state letter of a process in /proc/<pid>/stat ("T" when stopped). */
 function state(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? "";
+  return statFields(readFileSync(`/proc/${pid}/stat`, "utf8"))[0] ?? "";
 }
 
 /** The command line of a process, from /proc/<pid>/cmdline. */
@@ -163,29 +163,6 @@ function commandLine(pid: number): string {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "(ended)";
     throw error;
   }
-}
-
-/** `pid` and every process below it, from the parent ids in /proc/<pid>/stat. */
-function processTree(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // ended meanwhile
-      throw error;
-    }
-    // The command name may hold spaces and parentheses: the fields after the last ")" are fixed.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[1] !== undefined) parents.set(Number(entry), Number(fields[1]));
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) {
-    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
-  }
-  return tree;
 }
 
 /** Waits until `condition` holds, checking it every 10 ms. */

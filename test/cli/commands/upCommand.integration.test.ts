@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, execFile } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -28,6 +28,7 @@ import { UNPARSED_POLICY } from "../../../contract/outcome/outcomesTableKeys.js"
 import { lineId } from "../../../functions/ingest/prepareLine.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { listeningSockets } from "../../local/listeningSockets.js";
+import { processTree } from "../../support/processTree.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
@@ -56,23 +57,6 @@ function firstItemOf(file: string, id: string): string {
 }
 
 const LOOPBACK_V6_MAPPED = "0000000000000000FFFF00000100007F";
-
-/** `pid` and every process below it, from the parent ids in /proc/<pid>/stat. */
-async function processTree(pid: number): Promise<number[]> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    // The command name may hold spaces and parentheses: the fields after the last ")" are fixed.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[1] !== undefined) parents.set(Number(entry), Number(fields[1]));
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) {
-    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
-  }
-  return tree;
-}
 
 describe("decisions up (integration)", () => {
   let child: ChildProcess;
@@ -108,7 +92,7 @@ describe("decisions up (integration)", () => {
   });
 
   it("listens on 127.0.0.1 in every process it started, on each endpoint it printed", async () => {
-    const pids = await processTree(child.pid ?? 0);
+    const pids = processTree(child.pid ?? 0);
     const sockets = (await Promise.all(pids.map((pid) => listeningSockets(pid).catch(() => [])))).flat();
 
     assert.ok(pids.length >= 3, `expected up, DynamoDB Local and the adapter: ${pids.join(", ")}`);
