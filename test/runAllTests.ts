@@ -81,10 +81,9 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   stream.on("test:complete", (event) => {
     // The file's own entry (named by its path) spans the whole process, startup included.
     if (event.nesting !== 0 || event.file === undefined) return;
-    const file = groupOfPath.get(event.file) ?? relative(root, event.file).split(sep).join("/");
-    const isFileEntry =
-      event.name === event.file || event.name === relative(root, event.file).split(sep).join("/");
-    if (isFileEntry) seconds.set(file, event.details.duration_ms / 1000);
+    const path = relative(root, event.file).split(sep).join("/");
+    if (event.name !== event.file && event.name !== path) return;
+    seconds.set(groupOfPath.get(event.file) ?? path, event.details.duration_ms / 1000);
   });
   stream.on("end", () => {
     rmSync(dir, { recursive: true, force: true });
