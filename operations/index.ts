@@ -2,7 +2,7 @@
  * The units behind the decision owners' commands — `decisions submit`, `dlq`, `outcomes`, `jobs`
  * and `classify` — one folder each: `queue/` (send work items and events, list and redrive the
  * dead-letter queue), `outcomes/` (export outcomes, send items to be decided again; reading and reviewing them is
- * the table's home's, `functions/outcomes`), `jobs/` (read and
+ * the table's home's, `core/outcomes`), `jobs/` (read and
  * wait for batch jobs, fetch their results), `classify/`
  * (offline batch classification through the pipeline's own units), `compare/` (shadow records
  * with their live outcomes, or two results files, read for `decisions shadow report` and `compare`),

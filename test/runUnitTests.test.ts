@@ -29,14 +29,14 @@ async function underGuard(code: string): Promise<{ code: number; stderr: string 
 
 describe("npm run test:unit", () => {
   it("selects test files by name: not *.integration.test.ts, not *.model.test.ts", () => {
-    assert.equal(isUnitTestFile("test/functions/pipeline/decideItems.test.ts"), true);
+    assert.equal(isUnitTestFile("test/core/pipeline/decideItems.test.ts"), true);
     assert.equal(isUnitTestFile("test/functions/decide/decide.integration.test.ts"), false);
     assert.equal(isUnitTestFile("test/adapter/engine/Scorer.model.test.ts"), false);
-    assert.equal(isUnitTestFile("test/functions/pipeline/memoryPorts.ts"), false);
+    assert.equal(isUnitTestFile("test/core/pipeline/memoryPorts.ts"), false);
 
     const files = findUnitTestFiles(ROOT);
 
-    assert.ok(files.includes("test/functions/pipeline/decideItems.test.ts"), files.join("\n"));
+    assert.ok(files.includes("test/core/pipeline/decideItems.test.ts"), files.join("\n"));
     assert.ok(files.includes("test/runUnitTests.test.ts"));
     assert.deepEqual(
       files.filter((file) => /\.(integration|model)\.test\.ts$/.test(file)),

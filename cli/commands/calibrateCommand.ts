@@ -11,12 +11,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import type { Policy } from "../../core/policy/Policy.js";
+import { parsePolicy } from "../../core/policy/parsePolicy.js";
 import type { CalibrationReport } from "../../evaluation/calibration/calibratePolicy.js";
 import { formatCalibrationReport } from "../../evaluation/calibration/formatCalibrationReport.js";
 import type { LabelledScoring } from "../../evaluation/calibration/scoreLabelledDecisions.js";
 import { writeCalibrationReport } from "../../evaluation/calibration/writeCalibrationReport.js";
-import type { Policy } from "../../functions/policy/Policy.js";
-import { parsePolicy } from "../../functions/policy/parsePolicy.js";
 import type { CliCommand, CliOutput } from "../types.js";
 import { fitCalibration } from "./calibrate/fitCalibration.js";
 import { type CalibratePlan, checkPlanAgainstPolicy, planCalibrate } from "./calibrate/planCalibrate.js";

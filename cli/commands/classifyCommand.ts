@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import { AbortedError } from "../../adapter/engine/errors.js";
-import type { WorkItemInput } from "../../functions/pipeline/index.js";
+import type { WorkItemInput } from "../../core/pipeline/index.js";
 import { writeClassifyResults } from "../../operations/classify/index.js";
 import { DEFAULT_START_KIND } from "../constants.js";
 import { ensureServedModel } from "../ensureServedModel.js";

@@ -3,9 +3,9 @@
  * and the price of 1,000 decisions at an instance price — for a policy's outcomes (since a time)
  * or a batch job's lines, overall, by policy and by lane.
  */
-import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
-import { JobLedger } from "../../functions/jobs/index.js";
-import { OutcomesReader } from "../../functions/outcomes/index.js";
+import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import { JobLedger } from "../../core/jobs/index.js";
+import { OutcomesReader } from "../../core/outcomes/index.js";
 import {
   type CostLine,
   type CostRecord,

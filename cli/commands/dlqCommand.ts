@@ -6,8 +6,8 @@
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
-import { FailureRecordStore } from "../../functions/failures/index.js";
-import { OutcomesReader } from "../../functions/outcomes/index.js";
+import { FailureRecordStore } from "../../core/failures/index.js";
+import { OutcomesReader } from "../../core/outcomes/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import {
   type AttachedFailures,

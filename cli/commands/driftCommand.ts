@@ -17,8 +17,8 @@ import {
   resolveDriftOptions,
   rollingWindows,
   windowsSince,
-} from "../../functions/drift/index.js";
-import { OutcomesReader } from "../../functions/outcomes/index.js";
+} from "../../core/drift/index.js";
+import { OutcomesReader } from "../../core/outcomes/index.js";
 import { loadNamedPolicy } from "../../operations/common/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";

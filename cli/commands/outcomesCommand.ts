@@ -5,8 +5,8 @@
  * deciding again items that ended wrongly. This module parses the flags and hands each sub-command
  * to its module in `outcomes/`; the usage text and the flag table are there too.
  */
-import { FailureRecordStore } from "../../functions/failures/index.js";
-import { OutcomesReader } from "../../functions/outcomes/index.js";
+import { FailureRecordStore } from "../../core/failures/index.js";
+import { OutcomesReader } from "../../core/outcomes/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseSubCommandArgs } from "../parseSubCommandArgs.js";

@@ -14,7 +14,7 @@ import {
   PolicyLoadError,
   type PolicyProblem,
   type PolicySet,
-} from "../../functions/policy/index.js";
+} from "../../core/policy/index.js";
 import { defaultPolicyDir } from "../../operations/common/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";

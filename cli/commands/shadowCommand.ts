@@ -4,9 +4,10 @@
  * the candidate decides anything. Reads the shadow records the decide function keeps in the
  * outcomes table (DynamoDB Local or AWS).
  */
+
+import { OutcomesReader, ShadowRecordStore } from "../../core/outcomes/index.js";
+import { readShadowReport } from "../../core/shadow/index.js";
 import { formatComparison } from "../../evaluation/comparison/index.js";
-import { OutcomesReader, ShadowRecordStore } from "../../functions/outcomes/index.js";
-import { readShadowReport } from "../../functions/shadowReport/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines } from "../inertText.js";

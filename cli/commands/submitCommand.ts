@@ -8,8 +8,8 @@
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { DEFAULT_ITEM_LANE, LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
-import { SUPERSEDE_ANY, SUPERSEDE_ATTRIBUTE } from "../../functions/outcomes/index.js";
-import { loadPolicies } from "../../functions/policy/index.js";
+import { SUPERSEDE_ANY, SUPERSEDE_ATTRIBUTE } from "../../core/outcomes/index.js";
+import { loadPolicies } from "../../core/policy/index.js";
 import {
   createSqsClient,
   type FailedEntry,

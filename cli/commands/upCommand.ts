@@ -5,9 +5,9 @@
  * read outcomes with any DynamoDB client.
  */
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
-import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
+import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../core/states/index.js";
 import { ReviewApi } from "../../functions/reviewConsole/index.js";
-import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../functions/states/index.js";
 import {
   createLocalDecideHandler,
   DEMO_MODEL_NOTICE,

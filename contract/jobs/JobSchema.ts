@@ -129,6 +129,6 @@ export type Job = z.infer<typeof JobSchema>;
 /**
  * The form of a job id: `job-` and 32 lowercase hex digits of SHA-256 over the bucket, the key and
  * the version (or, in a bucket without versioning, the ETag), each followed by a newline — so
- * ingesting the same object version again is the same job (computed by `functions/jobs/jobIdOf`).
+ * ingesting the same object version again is the same job (computed by `core/jobs/jobIdOf`).
  */
 export const JOB_ID_PATTERN = /^job-[0-9a-f]{32}$/;

@@ -2,7 +2,7 @@
  * Names of the drift monitor's metrics (CloudWatch embedded metric format through Powertools,
  * namespace `POWERTOOLS_METRICS_NAMESPACE`, dimension `service` = {@link DRIFT_METRICS.service}),
  * read by the drift alarms. The distance is the Jensen–Shannon divergence in bits (0 to 1) between
- * the last window's outcomes and the baseline's (`functions/drift`).
+ * the last window's outcomes and the baseline's (`core/drift`).
  */
 export const DRIFT_METRICS = {
   /** `POWERTOOLS_SERVICE_NAME` of the drift monitor: the `service` dimension of its metrics. */

@@ -207,7 +207,7 @@ export type OutcomeAnswer = z.infer<typeof OutcomeAnswerSchema>;
 /** Where an outcome's record came from. */
 export type OutcomeSource = z.infer<typeof OutcomeSourceSchema>;
 
-// Reviews by a person (`decisions outcomes review`, functions/outcomes `reviewOutcome`). Added beside the
+// Reviews by a person (`decisions outcomes review`, core/outcomes `reviewOutcome`). Added beside the
 // pipeline's schema so the decide function's types stay as they are: it never writes these.
 
 /** The status a person gives an outcome they reviewed; the pipeline never writes it. */

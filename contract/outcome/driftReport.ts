@@ -1,5 +1,5 @@
 /**
- * What drift finds (`functions/drift`): per question of a policy, how far the answers of the last
+ * What drift finds (`core/drift`): per question of a policy, how far the answers of the last
  * window moved from the baseline. Built by the drift monitor, `decisions drift` and the review
  * console's `GET /api/policies/{policy}/drift`, and drawn by the console's page: written once here
  * so that the page (which imports it type-only) and the server cannot drift.

@@ -1,5 +1,5 @@
 /**
- * What the review console's API answers (`functions/reviewConsole/api`), as the server builds it
+ * What the review console's API answers (`core/review`), as the server builds it
  * and the page (`console/web`) reads it: written once here so that the two cannot drift. Types
  * only: the page imports them with `import type`, so its bundle takes nothing from the server.
  */

@@ -1,5 +1,5 @@
 /**
- * What comparing two sets of decisions finds (`functions/shadowReport`'s `compareDecisions`), and
+ * What comparing two sets of decisions finds (`core/shadow`'s `compareDecisions`), and
  * the shadow report built on it — a candidate's shadow records against the live outcomes — as
  * `decisions shadow report --json` prints it and the review console's
  * `GET /api/policies/{policy}/shadow` answers it. Written once here so that the console's page

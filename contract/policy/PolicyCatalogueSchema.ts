@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * What the CDK app knows of one policy: its name, its file and the EventBridge events it maps. The
- * policy side writes it (`functions/policy/policyCatalogueMain.ts`, after loading every policy as the
+ * policy side writes it (`core/policy/policyCatalogueMain.ts`, after loading every policy as the
  * functions do), the CDK app reads it, so the synth knows the policies without compiling CEL itself.
  */
 export const PolicyCatalogueEntrySchema = z.strictObject({

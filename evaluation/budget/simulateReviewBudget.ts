@@ -1,4 +1,4 @@
-import type { Policy } from "../../functions/policy/Policy.js";
+import type { Policy } from "../../core/policy/Policy.js";
 import type { LabelledForecast } from "../calibration/collectForecasts.js";
 import { estimateAutomatedAccuracy } from "../calibration/estimateAutomatedAccuracy.js";
 import { findThreshold } from "../calibration/findThreshold.js";

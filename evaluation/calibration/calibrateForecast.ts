@@ -1,4 +1,4 @@
-import { applyTemperature } from "../../functions/policy/applyTemperature.js";
+import { applyTemperature } from "../../core/policy/applyTemperature.js";
 import type { Forecast } from "../metrics/types.js";
 import { logProbabilities } from "./logProbabilities.js";
 
@@ -12,7 +12,7 @@ export interface CalibrationMap {
 
 /**
  * A forecast with a calibration map applied: softmax(log p / T + b). Without biases this is
- * exactly what a policy applies (`applyTemperature` of functions/policy: p^(1/T), renormalised),
+ * exactly what a policy applies (`applyTemperature` of core/policy: p^(1/T), renormalised),
  * so the metrics reported after calibration are those the policy will produce.
  */
 export function calibrateForecast(forecast: Forecast, map: CalibrationMap): Forecast {

@@ -1,4 +1,4 @@
-import type { Policy } from "../../functions/policy/Policy.js";
+import type { Policy } from "../../core/policy/Policy.js";
 import { type CoveragePoint, coverageErrorCurve } from "../metrics/coverageErrorCurve.js";
 import { type ForecastMetrics, forecastMetrics } from "../metrics/forecastMetrics.js";
 import { gradeForecasts } from "../metrics/gradeForecasts.js";

@@ -1,5 +1,5 @@
-import { applyTemperature } from "../../functions/policy/applyTemperature.js";
-import type { Policy } from "../../functions/policy/Policy.js";
+import { applyTemperature } from "../../core/policy/applyTemperature.js";
+import type { Policy } from "../../core/policy/Policy.js";
 import { predictedLabel } from "../metrics/predictedLabel.js";
 import type { Forecast } from "../metrics/types.js";
 import { LabelledDataError, type LabelledDataProblem } from "./errors.js";

@@ -1,4 +1,4 @@
-import type { AccuracyEstimate, DecisionComparison, Share } from "../../functions/shadowReport/index.js";
+import type { AccuracyEstimate, DecisionComparison, Share } from "../../core/shadow/index.js";
 
 /** Names of the two sides in a printed comparison. */
 export interface ComparisonSides {

@@ -12,5 +12,5 @@ export {
   modelAnswerOf,
   type QuestionComparison,
   type Share,
-} from "../../functions/shadowReport/index.js";
+} from "../../core/shadow/index.js";
 export { type ComparisonSides, formatComparison } from "./formatComparison.js";

@@ -19,7 +19,7 @@ export interface Forecast {
 /**
  * How the predicted label is chosen when several labels share the highest probability:
  * `alphabetical` — the alphabetically smallest label, as JevBench scores; `first-offered` — the one
- * offered first, as a policy decides (functions/policy `applyPolicy`).
+ * offered first, as a policy decides (core/policy `applyPolicy`).
  */
 export type TieBreak = "alphabetical" | "first-offered";
 

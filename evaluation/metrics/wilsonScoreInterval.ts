@@ -1,8 +1,8 @@
-/** Wilson's score interval lives with the shadow report it serves (`functions/common`); evaluation reads it from there. */
+/** Wilson's score interval lives with the shadow report it serves (`core/common`); evaluation reads it from there. */
 export {
   type ProportionInterval,
   weightedWilsonInterval,
   wilsonScoreInterval,
   wilsonUpperBound,
   Z_95_TWO_SIDED,
-} from "../../functions/common/wilsonScoreInterval.js";
+} from "../../core/common/wilsonScoreInterval.js";

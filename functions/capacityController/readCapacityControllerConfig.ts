@@ -1,5 +1,5 @@
 import { CAPACITY_CONTROLLER_SETTINGS } from "../../contract/index.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 import type { LaneLimits, PerLane } from "./capacityTypes.js";
 
 /**

@@ -3,17 +3,17 @@ import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { DECIDE_METRIC_DIMENSIONS, DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
 import { SHADOW_METRICS } from "../../contract/metrics/shadowMetrics.js";
-import { ConfigurationError } from "../common/errors.js";
-import type { RetryEvent } from "../common/RetryPolicy.js";
-import type { EndpointInvocation } from "../endpoint/index.js";
-import type { RequeuedRecord } from "../flow/BusyRecordRequeuer.js";
-import type { OutcomeStatus } from "../outcomes/index.js";
+import { ConfigurationError } from "../../core/common/errors.js";
+import type { RetryEvent } from "../../core/common/RetryPolicy.js";
+import type { EndpointInvocation } from "../../core/endpoint/index.js";
+import type { RequeuedRecord } from "../../core/flow/BusyRecordRequeuer.js";
+import type { OutcomeStatus } from "../../core/outcomes/index.js";
 import {
   CandidateTimeoutError,
   type LiveAgreement,
   type PipelineTelemetry,
   type ShadowTelemetry,
-} from "../pipeline/index.js";
+} from "../../core/pipeline/index.js";
 
 /**
  * The decide function's logs and metrics (Powertools): the pipeline core's telemetry port, and the

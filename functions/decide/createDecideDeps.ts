@@ -6,17 +6,21 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { laneAttributeOf } from "../../contract/index.js";
-import type { Clock } from "../common/Clock.js";
-import { RetryBudget } from "../common/RetryBudget.js";
-import { RetryPolicy } from "../common/RetryPolicy.js";
-import { createSageMakerRuntimeClient, EndpointClient } from "../endpoint/index.js";
-import { FailureRecordStore } from "../failures/index.js";
-import { AdaptiveConcurrencyLimiter, BusyRecordRequeuer, CallLatencyEstimate } from "../flow/index.js";
-import { jobLedgerOf } from "../jobs/jobLedgerOf.js";
-import { OutcomeStore, ShadowRecordStore } from "../outcomes/index.js";
-import { ShadowRunner } from "../pipeline/index.js";
-import { loadPolicies, type PolicySet } from "../policy/index.js";
-import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../states/index.js";
+import type { Clock } from "../../core/common/Clock.js";
+import { RetryBudget } from "../../core/common/RetryBudget.js";
+import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import { createSageMakerRuntimeClient, EndpointClient } from "../../core/endpoint/index.js";
+import { FailureRecordStore } from "../../core/failures/index.js";
+import {
+  AdaptiveConcurrencyLimiter,
+  BusyRecordRequeuer,
+  CallLatencyEstimate,
+} from "../../core/flow/index.js";
+import { jobLedgerOf } from "../../core/jobs/jobLedgerOf.js";
+import { OutcomeStore, ShadowRecordStore } from "../../core/outcomes/index.js";
+import { ShadowRunner } from "../../core/pipeline/index.js";
+import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
+import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../core/states/index.js";
 import { DecideTelemetry } from "./DecideTelemetry.js";
 import type { DecideDeps } from "./decideBatch.js";
 import type { DecideConfig } from "./readDecideConfig.js";
@@ -52,7 +56,7 @@ export interface DecideParts {
 
 /**
  * Builds the decide function's dependencies from its configuration: the policies, the clients
- * (SDK retries off), and the flow control of this function instance (functions/flow): the
+ * (SDK retries off), and the flow control of this function instance (core/flow): the
  * endpoint's calls under an adaptive concurrency limit (up to `MAX_CONCURRENT_GROUPS`), a
  * retry budget and a latency estimate (no call starts that the deadline would abort), and a requeuer that sends records failed only for capacity back to their queue
  * as delayed copies; with `STATE_ARCHIVE_BUCKET`, the S3 archive of the whole states of items sent

@@ -1,16 +1,21 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
 import { REASON_CHARS } from "../../contract/outcome/outcomeLimits.js";
-import type { Clock } from "../common/Clock.js";
-import { Deadline } from "../common/Deadline.js";
-import { mapBounded } from "../common/mapBounded.js";
-import { truncateText } from "../common/truncateText.js";
-import { isBusyFailure } from "../endpoint/isBusyFailure.js";
-import type { FailureRecordStore, RecordFailure } from "../failures/index.js";
-import { type BusyRecordRequeuer, requeueBusyRecords } from "../flow/index.js";
-import type { JobLedger } from "../jobs/JobLedger.js";
-import { readJobAttributes } from "../jobs/readJobAttributes.js";
-import { decideItems, type ItemResult, type PipelinePorts, type WorkItemInput } from "../pipeline/index.js";
-import type { PolicySet } from "../policy/index.js";
+import type { Clock } from "../../core/common/Clock.js";
+import { Deadline } from "../../core/common/Deadline.js";
+import { mapBounded } from "../../core/common/mapBounded.js";
+import { truncateText } from "../../core/common/truncateText.js";
+import { isBusyFailure } from "../../core/endpoint/isBusyFailure.js";
+import type { FailureRecordStore, RecordFailure } from "../../core/failures/index.js";
+import { type BusyRecordRequeuer, requeueBusyRecords } from "../../core/flow/index.js";
+import type { JobLedger } from "../../core/jobs/JobLedger.js";
+import { readJobAttributes } from "../../core/jobs/readJobAttributes.js";
+import {
+  decideItems,
+  type ItemResult,
+  type PipelinePorts,
+  type WorkItemInput,
+} from "../../core/pipeline/index.js";
+import type { PolicySet } from "../../core/policy/index.js";
 import type { DecideTelemetry } from "./DecideTelemetry.js";
 import { parseRecord } from "./parseRecord.js";
 
@@ -91,7 +96,7 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
   policies: PolicySet;
   settings: DecideSettings;
   /**
-   * Re-queues records that failed only because the pipeline was busy (functions/flow), so their
+   * Re-queues records that failed only because the pipeline was busy (core/flow), so their
    * receive count stays for real failures. Default: none (every failure goes back to SQS).
    */
   requeuer?: BusyRecordRequeuer;
@@ -121,7 +126,7 @@ const FAILURE_RECORD_BUDGET_MS = 3000;
  * redelivers exactly those, and each one's failure record written (`failures`: its reason,
  * attempts and time, for `decisions dlq list` and `decisions outcomes show`). Permanent failures are not among them: they became `rejected`
  * outcomes. With a `requeuer`, a record that failed only because the pipeline was busy is
- * re-queued as a delayed copy instead (functions/flow) and reported done. Never throws: should the
+ * re-queued as a delayed copy instead (core/flow) and reported done. Never throws: should the
  * core throw, every record is reported as failed.
  *
  * Written here rather than with `@middy/sqs-partial-batch-failure`: that middleware wants the

@@ -19,6 +19,6 @@ const defaultPolicyDir = existsSync(join(here, "policies"))
 
 /** The Lambda handler (SQS event → `{batchItemFailures}`). */
 export const handler = createDecideHandler(
-  // The SQS client re-queues records that failed only because the pipeline was busy (functions/flow).
+  // The SQS client re-queues records that failed only because the pipeline was busy (core/flow).
   await createDecideDeps(readDecideConfig(process.env, defaultPolicyDir), { sqs: new SQSClient({}) }),
 );

@@ -1,10 +1,10 @@
 /**
- * The decide function: the Lambda adapter of the pipeline core (`functions/pipeline`). SQS
+ * The decide function: the Lambda adapter of the pipeline core (`core/pipeline`). SQS
  * records in (`parseRecord`), `batchItemFailures` out, Powertools telemetry, the SageMaker and
  * DynamoDB clients behind the core's ports.
  */
 export { DECIDE_METRICS } from "../../contract/metrics/decideMetrics.js";
-export { ConfigError, type ConfigProblem } from "../common/ConfigError.js";
+export { ConfigError, type ConfigProblem } from "../../core/common/ConfigError.js";
 export { createDecideDeps, type DecideParts } from "./createDecideDeps.js";
 export { createDecideHandler } from "./createDecideHandler.js";
 export { DecideTelemetry } from "./DecideTelemetry.js";

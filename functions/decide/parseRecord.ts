@@ -1,9 +1,9 @@
 import type { SQSRecord } from "aws-lambda";
 import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
-import { stripByteOrderMark } from "../common/stripByteOrderMark.js";
-import { readRequeueLineage } from "../flow/requeueAttributes.js";
-import { readJobAttributes } from "../jobs/readJobAttributes.js";
-import type { WorkItemInput } from "../pipeline/index.js";
+import { stripByteOrderMark } from "../../core/common/stripByteOrderMark.js";
+import { readRequeueLineage } from "../../core/flow/requeueAttributes.js";
+import { readJobAttributes } from "../../core/jobs/readJobAttributes.js";
+import type { WorkItemInput } from "../../core/pipeline/index.js";
 
 /**
  * Reads one SQS record into the pipeline core's input: its body as it arrived (less a leading
@@ -14,7 +14,7 @@ import type { WorkItemInput } from "../pipeline/index.js";
  */
 export function parseRecord(record: SQSRecord): WorkItemInput {
   const receiveCount = Number.parseInt(record.attributes?.ApproximateReceiveCount ?? "1", 10);
-  // A copy re-queued for capacity stands for the message its item first arrived in (functions/flow).
+  // A copy re-queued for capacity stands for the message its item first arrived in (core/flow).
   const lineage = readRequeueLineage(record.messageAttributes);
   // Set by `decisions outcomes redecide` and `decisions submit --supersede` (kept by re-queued copies).
   const supersede = record.messageAttributes?.[SUPERSEDE_ATTRIBUTE]?.stringValue;

@@ -1,5 +1,5 @@
 import { DECIDE_SETTINGS, type Lane } from "../../contract/index.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /**
  * The decide function's configuration, read once at cold start. Each variable's parser, default and
@@ -38,7 +38,7 @@ export interface DecideConfig {
   maxReceiveCount?: number;
   /**
    * `STATE_ARCHIVE_BUCKET`: where the whole state of an item sent to review is kept (see
-   * `functions/states`). Default none ("" or unset): the review shows the outcome's preview.
+   * `core/states`). Default none ("" or unset): the review shows the outcome's preview.
    */
   stateArchiveBucket?: string;
   /** `STATE_ARCHIVE_PREFIX`: the key prefix of those states. Default `review-states/`. */

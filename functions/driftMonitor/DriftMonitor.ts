@@ -1,9 +1,9 @@
 import type { PolicyDriftReport } from "../../contract/outcome/driftReport.js";
-import type { Clock } from "../common/Clock.js";
-import type { DriftOptions } from "../drift/DriftOptions.js";
-import { rollingWindows } from "../drift/driftWindows.js";
-import { measurePolicyDrift } from "../drift/measurePolicyDrift.js";
-import type { OutcomesReader } from "../outcomes/OutcomesReader.js";
+import type { Clock } from "../../core/common/Clock.js";
+import type { DriftOptions } from "../../core/drift/DriftOptions.js";
+import { rollingWindows } from "../../core/drift/driftWindows.js";
+import { measurePolicyDrift } from "../../core/drift/measurePolicyDrift.js";
+import type { OutcomesReader } from "../../core/outcomes/OutcomesReader.js";
 
 /** Options of a {@link DriftMonitor}. */
 export interface DriftMonitorOptions {

@@ -1,5 +1,5 @@
 import { DRIFT_MONITOR_SETTINGS } from "../../contract/settings/driftMonitorSettings.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /**
  * The drift monitor's configuration, read once at cold start. Each variable's parser, default and

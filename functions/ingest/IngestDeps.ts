@@ -1,9 +1,9 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { Clock } from "../common/Clock.js";
-import type { JobLedger } from "../jobs/JobLedger.js";
-import type { OutcomeStore } from "../outcomes/index.js";
-import type { PolicySet } from "../policy/index.js";
+import type { Clock } from "../../core/common/Clock.js";
+import type { JobLedger } from "../../core/jobs/JobLedger.js";
+import type { OutcomeStore } from "../../core/outcomes/index.js";
+import type { PolicySet } from "../../core/policy/index.js";
 import type { WorkQueueSender } from "./WorkQueueSender.js";
 
 /** What `ingestObject` works with. */

@@ -5,10 +5,10 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import { JOB_MESSAGE_ATTRIBUTES } from "../../contract/jobs/jobsTableKeys.js";
-import type { Deadline } from "../common/Deadline.js";
-import { PipelineError, RetriesExhaustedError, TransientError } from "../common/errors.js";
-import { httpStatusOf, isTransientNetworkError } from "../common/isTransientNetworkError.js";
-import type { RetryPolicy } from "../common/RetryPolicy.js";
+import type { Deadline } from "../../core/common/Deadline.js";
+import { PipelineError, RetriesExhaustedError, TransientError } from "../../core/common/errors.js";
+import { httpStatusOf, isTransientNetworkError } from "../../core/common/isTransientNetworkError.js";
+import type { RetryPolicy } from "../../core/common/RetryPolicy.js";
 import type { FailedLine } from "./types.js";
 
 /** Most entries of one SendMessageBatch (SQS's limit). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PermanentError } from "../common/errors.js";
+import { PermanentError } from "../../core/common/errors.js";
 import type { IngestCheckpoint } from "./types.js";
 
 const Checkpoint = z.object({

@@ -4,7 +4,7 @@ import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { INGEST_METRICS } from "../../contract/metrics/ingestMetrics.js";
-import { Deadline } from "../common/Deadline.js";
+import { Deadline } from "../../core/common/Deadline.js";
 import { checkpointsOfEvent } from "./checkpointsOfEvent.js";
 import type { IngestDeps } from "./IngestDeps.js";
 import { ingestObject } from "./ingestObject.js";

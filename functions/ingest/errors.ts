@@ -1,4 +1,4 @@
-import { PermanentError, PipelineError } from "../common/errors.js";
+import { PermanentError, PipelineError } from "../../core/common/errors.js";
 import type { IngestCheckpoint } from "./types.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { Clock } from "../common/Clock.js";
-import { Deadline } from "../common/Deadline.js";
+import type { Clock } from "../../core/common/Clock.js";
+import { Deadline } from "../../core/common/Deadline.js";
 
 /**
  * The deadline of the writes that follow a read (a bad line's outcome, the job's start and line

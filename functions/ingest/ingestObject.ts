@@ -1,5 +1,5 @@
-import type { Deadline } from "../common/Deadline.js";
-import { TransientError } from "../common/errors.js";
+import type { Deadline } from "../../core/common/Deadline.js";
+import { TransientError } from "../../core/common/errors.js";
 import { IngestLineError } from "./errors.js";
 import { farDeadline } from "./farDeadline.js";
 import type { IngestDeps } from "./IngestDeps.js";

@@ -8,7 +8,7 @@ import {
   MAX_POLICY_NAME_BYTES,
   WorkItemSchema,
 } from "../../contract/workItem/WorkItemSchema.js";
-import { checkFacts, type PolicySet } from "../policy/index.js";
+import { checkFacts, type PolicySet } from "../../core/policy/index.js";
 
 /** Where a line comes from. */
 export interface LineOrigin {

@@ -1,6 +1,6 @@
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
-import { stripByteOrderMark } from "../common/stripByteOrderMark.js";
-import type { PolicySet } from "../policy/index.js";
+import { stripByteOrderMark } from "../../core/common/stripByteOrderMark.js";
+import type { PolicySet } from "../../core/policy/index.js";
 import { type BadLine, lineLocation, type PreparedMessage, prepareLine } from "./prepareLine.js";
 import type { StreamLine } from "./splitLines.js";
 import type { IngestedObject } from "./types.js";

@@ -1,5 +1,5 @@
 import { INGEST_SETTINGS } from "../../contract/index.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /**
  * The ingest function's configuration, read once at cold start. Each variable's parser, default and

@@ -1,6 +1,6 @@
-import { truncateText } from "../common/truncateText.js";
-import type { Outcome } from "../outcomes/index.js";
-import { REASON_CHARS, summarizeState } from "../outcomes/index.js";
+import { truncateText } from "../../core/common/truncateText.js";
+import type { Outcome } from "../../core/outcomes/index.js";
+import { REASON_CHARS, summarizeState } from "../../core/outcomes/index.js";
 import { farDeadline } from "./farDeadline.js";
 import type { IngestDeps } from "./IngestDeps.js";
 import { type BadLine, lineId } from "./prepareLine.js";

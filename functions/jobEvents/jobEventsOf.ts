@@ -3,7 +3,7 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { DynamoDBRecord } from "aws-lambda";
 import type { JobCompletedDetail } from "../../contract/jobs/JobCompletedEventSchema.js";
 import { JobSchema } from "../../contract/jobs/JobSchema.js";
-import { jobCompletedDetailOf } from "../jobs/jobCompletedDetailOf.js";
+import { jobCompletedDetailOf } from "../../core/jobs/jobCompletedDetailOf.js";
 
 /**
  * The completion Pipe's enrichment: each jobs table stream record (filtered by the Pipe to the

@@ -1,6 +1,6 @@
 import type { Job } from "../../contract/jobs/JobSchema.js";
-import type { Clock } from "../common/Clock.js";
-import type { JobLedger } from "../jobs/JobLedger.js";
+import type { Clock } from "../../core/common/Clock.js";
+import type { JobLedger } from "../../core/jobs/JobLedger.js";
 import { type JobsTally, tallyJobs } from "./tallyJobs.js";
 
 /** Options of a {@link JobsMonitor}. */

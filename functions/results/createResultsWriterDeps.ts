@@ -3,9 +3,9 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { RetryPolicy } from "../common/RetryPolicy.js";
-import { JobLedger } from "../jobs/JobLedger.js";
-import { JobResultsWriter } from "../jobs/JobResultsWriter.js";
+import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import { JobLedger } from "../../core/jobs/JobLedger.js";
+import { JobResultsWriter } from "../../core/jobs/JobResultsWriter.js";
 import type { ResultsWriterConfig } from "./readResultsWriterConfig.js";
 import type { EndedJobsDeps } from "./writeEndedJobs.js";
 

@@ -1,5 +1,5 @@
 import { RESULTS_WRITER_SETTINGS } from "../../contract/index.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /**
  * The results writer's configuration, read once at cold start. Each variable's parser, default

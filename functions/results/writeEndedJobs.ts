@@ -2,8 +2,8 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { type Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import type { DynamoDBBatchResponse, DynamoDBRecord } from "aws-lambda";
 import { JOB_METRICS } from "../../contract/metrics/jobMetrics.js";
-import { JobResultsMismatchError } from "../jobs/errors.js";
-import type { JobResultsWriter } from "../jobs/JobResultsWriter.js";
+import { JobResultsMismatchError } from "../../core/jobs/errors.js";
+import type { JobResultsWriter } from "../../core/jobs/JobResultsWriter.js";
 
 /** What {@link writeEndedJobs} needs. */
 export interface EndedJobsDeps {

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { ReviewerNotAllowedError } from "./api/errors.js";
-import type { ReviewApi } from "./api/ReviewApi.js";
-import { type Reviewer, reviewerFromClaims } from "./api/reviewerOf.js";
-import { routeReviewRequest } from "./api/routeReviewRequest.js";
+import { ReviewerNotAllowedError } from "../../core/review/errors.js";
+import type { ReviewApi } from "../../core/review/ReviewApi.js";
+import { type Reviewer, reviewerFromClaims } from "../../core/review/reviewerOf.js";
+import { routeReviewRequest } from "../../core/review/routeReviewRequest.js";
 
 /** The event API Gateway (HTTP API, payload 2.0) hands over after its JWT authorizer let it through. */
 export type ReviewConsoleEvent = APIGatewayProxyEventV2WithJWTAuthorizer;

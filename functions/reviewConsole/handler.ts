@@ -8,8 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { loadPolicies } from "../policy/index.js";
-import { ReviewApi } from "./api/ReviewApi.js";
+import { loadPolicies } from "../../core/policy/index.js";
+import { ReviewApi } from "../../core/review/ReviewApi.js";
 import { createReviewConsoleHandler } from "./createReviewConsoleHandler.js";
 import { readReviewConsoleConfig } from "./readReviewConsoleConfig.js";
 

@@ -5,14 +5,18 @@
  */
 
 export type { ItemView, PolicyStats, QueueItem, QueuePage } from "../../contract/outcome/reviewViews.js";
-export { ReviewerNotAllowedError, ReviewRequestError, UnknownReviewPolicyError } from "./api/errors.js";
-export { ReviewApi, type ReviewApiOptions, type StateArchive } from "./api/ReviewApi.js";
-export { REVIEWERS_GROUP, type Reviewer, reviewerFromClaims } from "./api/reviewerOf.js";
+export {
+  ReviewerNotAllowedError,
+  ReviewRequestError,
+  UnknownReviewPolicyError,
+} from "../../core/review/errors.js";
+export { ReviewApi, type ReviewApiOptions, type StateArchive } from "../../core/review/ReviewApi.js";
+export { REVIEWERS_GROUP, type Reviewer, reviewerFromClaims } from "../../core/review/reviewerOf.js";
 export {
   type ReviewHttpRequest,
   type ReviewHttpResponse,
   routeReviewRequest,
-} from "./api/routeReviewRequest.js";
+} from "../../core/review/routeReviewRequest.js";
 export {
   createReviewConsoleHandler,
   type ReviewConsoleEvent,

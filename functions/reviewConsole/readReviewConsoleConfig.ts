@@ -1,5 +1,5 @@
 import { REVIEW_CONSOLE_SETTINGS } from "../../contract/index.js";
-import { parseEnvironment } from "../common/envSchemas.js";
+import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /** The deployed review console API function's configuration, read once at cold start. */
 export interface ReviewConsoleConfig {

@@ -9,9 +9,7 @@ export type { PolicyCatalogueEntry } from "../../contract/index.js";
  * The policy side's entry that loads the policies and prints the catalogue. Named by path, not
  * imported: loading a policy compiles its CEL, and the synth should not carry the policy engine.
  */
-const CATALOGUE_MAIN = fileURLToPath(
-  new URL("../../functions/policy/policyCatalogueMain.ts", import.meta.url),
-);
+const CATALOGUE_MAIN = fileURLToPath(new URL("../../core/policy/policyCatalogueMain.ts", import.meta.url));
 
 /** How long loading the policies may take (a child process of Node with tsx). */
 const CATALOGUE_TIMEOUT_MS = 120_000;
@@ -20,7 +18,7 @@ const CATALOGUE_TIMEOUT_MS = 120_000;
  * Reads and validates every `*.yaml` policy of a folder (the files the functions bundle), so that a
  * policy that would not load stops the synth, and the alarms and dashboard can be made per policy.
  * Sorted by file name. The policies are loaded exactly as the functions load them, in a child
- * process running `functions/policy/policyCatalogueMain.ts`; what it prints is checked against
+ * process running `core/policy/policyCatalogueMain.ts`; what it prints is checked against
  * `contract/policy/PolicyCatalogueSchema.ts`.
  *
  * @throws PolicyCatalogueError naming the file, line and field of each problem the policy loader

@@ -117,7 +117,7 @@ export class DecideFunction extends Construct {
     );
     fn.role.addToPolicy(
       new PolicyStatement({
-        // UpdateItem: the failure record of a record given back (functions/failures).
+        // UpdateItem: the failure record of a record given back (core/failures).
         actions: ["dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem"],
         resources: [props.table.tableArn],
       }),
@@ -126,7 +126,7 @@ export class DecideFunction extends Construct {
       new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.statusIndexArn] }),
     );
     // Records that failed only because the endpoint is at capacity are re-queued to this queue as
-    // delayed copies (functions/flow), so their receive count stays for real failures.
+    // delayed copies (core/flow), so their receive count stays for real failures.
     fn.role.addToPolicy(
       new PolicyStatement({
         actions: ["sqs:SendMessage", "sqs:GetQueueUrl"],

@@ -11,7 +11,7 @@ export interface JobsTableProps {
 }
 
 /**
- * The jobs table (keys and list index as `functions/jobs/jobsTable.ts` defines them for the local
+ * The jobs table (keys and list index as `core/jobs/jobsTable.ts` defines them for the local
  * stack and the tests): one job record per ingested object version and one item per ended line.
  * A {@link recordTable} as the outcomes table is; its stream starts the results writer (a job's `ended_at` set) and carries
  * the completion event to the outcomes bus (a job's final status set).

@@ -37,7 +37,7 @@ export const OUTCOME_EVENT_SOURCE = "decisions.outcomes";
 export const OUTCOME_EVENT_DETAIL_TYPE = "Decision Outcome Recorded";
 
 /**
- * The outcomes table (keys and review index as `functions/outcomes/outcomesTable.ts` defines them):
+ * The outcomes table (keys and review index as `core/outcomes/outcomesTable.ts` defines them):
  * on-demand, point-in-time recovery, encrypted with the AWS-managed key, a NEW_AND_OLD_IMAGES
  * stream; and the stream published to an EventBridge bus by a Pipe (no code), inserts and
  * modifications only, records that cannot be delivered kept in a queue.

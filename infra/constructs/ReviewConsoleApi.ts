@@ -40,7 +40,7 @@ export interface ReviewConsoleApiProps {
  * The table actions the review console's API makes — and nothing else. `ReviewApi` reads an item
  * (GetItem, consistent), lists the queue through the by-status index and a policy's newest outcomes
  * (Query), and records a review as a conditional put of the whole outcome (PutItem with a
- * condition on `updated_at`, `functions/outcomes/reviewOutcome.ts`). No Scan, no DeleteItem, no
+ * condition on `updated_at`, `core/outcomes/reviewOutcome.ts`). No Scan, no DeleteItem, no
  * batch or transaction actions; test/functions/reviewConsole checks the calls against this list.
  */
 export const REVIEW_CONSOLE_TABLE_ACTIONS = [
@@ -49,7 +49,7 @@ export const REVIEW_CONSOLE_TABLE_ACTIONS = [
   "dynamodb:Query",
 ] as const;
 
-/** The routes of the API (the router's, `functions/reviewConsole/api/routeReviewRequest.ts`), each behind the authorizer. */
+/** The routes of the API (the router's, `core/review/routeReviewRequest.ts`), each behind the authorizer. */
 export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string }[] = [
   { method: HttpMethod.GET, path: "/api/me" },
   { method: HttpMethod.GET, path: "/api/policies" },

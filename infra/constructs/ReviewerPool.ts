@@ -15,7 +15,7 @@ import { Construct } from "constructs";
 
 /**
  * The Cognito group whose members may use the deployed review console. The console's API refuses
- * everyone else (`functions/reviewConsole/api/reviewerOf.ts` reads the `cognito:groups` claim; a test checks the
+ * everyone else (`core/review/reviewerOf.ts` reads the `cognito:groups` claim; a test checks the
  * two names agree).
  */
 export const REVIEWERS_GROUP_NAME = "reviewers";

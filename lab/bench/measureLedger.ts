@@ -1,11 +1,11 @@
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
-import { Deadline } from "../../functions/common/Deadline.js";
-import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
-import { JobLedger } from "../../functions/jobs/JobLedger.js";
-import { jobsTableDefinition } from "../../functions/jobs/jobsTable.js";
-import { outcomesTableDefinition } from "../../functions/outcomes/outcomesTable.js";
+import { Deadline } from "../../core/common/Deadline.js";
+import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import { JobLedger } from "../../core/jobs/JobLedger.js";
+import { jobsTableDefinition } from "../../core/jobs/jobsTable.js";
+import { outcomesTableDefinition } from "../../core/outcomes/outcomesTable.js";
 import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { type BenchMachine, describeMachine } from "./describeMachine.js";
 import { SingleRecordLedger } from "./ledger/SingleRecordLedger.js";

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type WorkItemInput, WorkItemSchema } from "../../functions/common/index.js";
-import type { PolicySet } from "../../functions/policy/index.js";
-import { checkFacts } from "../../functions/policy/index.js";
+import { type WorkItemInput, WorkItemSchema } from "../../core/common/index.js";
+import type { PolicySet } from "../../core/policy/index.js";
+import { checkFacts } from "../../core/policy/index.js";
 
 /**
  * The sample work items of `<eventsDir>/work-items/*.jsonl` that are valid for a loaded policy

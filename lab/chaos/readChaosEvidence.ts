@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
-import { REQUEUE_ATTRIBUTES } from "../../functions/flow/requeueAttributes.js";
+import { REQUEUE_ATTRIBUTES } from "../../core/flow/requeueAttributes.js";
 
 /** A message found in the dead-letter queue. */
 export interface DeadLetter {

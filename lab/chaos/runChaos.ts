@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
-import { loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import { queueDepth } from "../../local/eventSource/queueDepth.js";
 import { type AdapterProcess, startAdapterProcess } from "../../local/services/startAdapterProcess.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";

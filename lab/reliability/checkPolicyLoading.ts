@@ -5,7 +5,7 @@
  */
 import { type ASTNode, parse } from "@marcbachmann/cel-js";
 import fc from "fast-check";
-import { type Policy, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
+import { type Policy, PolicyLoadError, parsePolicy } from "../../core/policy/index.js";
 import { type PolicyCase, policyCaseArbitrary } from "./policyTexts.js";
 
 /** Options of {@link checkPolicyLoading}. */

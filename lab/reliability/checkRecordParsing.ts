@@ -5,11 +5,11 @@
 import fc from "fast-check";
 import { parseJsonText, systemOneRequestSchema } from "../../contract/wire/index.js";
 import { findReservedToken } from "../../contract/wire/reservedText.js";
+import { MAX_OUTCOME_BYTES, OutcomeSchema } from "../../core/outcomes/index.js";
+import { rejectedItemOutcome } from "../../core/pipeline/buildOutcome.js";
+import { buildSystemOneBody, parseWorkItem, type ReadWorkItem } from "../../core/pipeline/index.js";
+import { checkFacts, type PolicySet } from "../../core/policy/index.js";
 import { parseRecord } from "../../functions/decide/index.js";
-import { MAX_OUTCOME_BYTES, OutcomeSchema } from "../../functions/outcomes/index.js";
-import { rejectedItemOutcome } from "../../functions/pipeline/buildOutcome.js";
-import { buildSystemOneBody, parseWorkItem, type ReadWorkItem } from "../../functions/pipeline/index.js";
-import { checkFacts, type PolicySet } from "../../functions/policy/index.js";
 import { CHAT_CONTROL_TEXTS } from "./adversarialValues.js";
 import { type RecordBody, recordBodyArbitrary } from "./recordBodies.js";
 

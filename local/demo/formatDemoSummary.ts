@@ -1,4 +1,4 @@
-import type { Outcome, OutcomeAnswer } from "../../functions/outcomes/index.js";
+import type { Outcome, OutcomeAnswer } from "../../core/outcomes/index.js";
 
 /** A message the demo found in the dead-letter queue. */
 export interface DeadLetter {

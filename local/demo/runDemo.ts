@@ -8,7 +8,7 @@ import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.
 import type { JobCompletedDetail } from "../../contract/index.js";
 import { LANES } from "../../contract/lanes/lanes.js";
 import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
-import type { Outcome } from "../../functions/outcomes/index.js";
+import type { Outcome } from "../../core/outcomes/index.js";
 import { queueDepth } from "../eventSource/queueDepth.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "../stack/createLocalDecideHandler.js";

@@ -2,8 +2,8 @@ import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { JobCompletedDetail } from "../../contract/index.js";
-import { RetryPolicy } from "../../functions/common/index.js";
-import { JobLedger, JobResultsWriter, jobsTableDefinition } from "../../functions/jobs/index.js";
+import { RetryPolicy } from "../../core/common/index.js";
+import { JobLedger, JobResultsWriter, jobsTableDefinition } from "../../core/jobs/index.js";
 
 /** Options of {@link LocalJobs.start}. */
 export interface LocalJobsOptions {

@@ -1,7 +1,7 @@
 import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
-import { outcomesTableDefinition } from "../../functions/outcomes/outcomesTable.js";
+import { outcomesTableDefinition } from "../../core/outcomes/outcomesTable.js";
 import { createWorkQueue, type WorkQueue } from "../eventSource/createWorkQueue.js";
 import type { LocalClients } from "./createLocalClients.js";
 

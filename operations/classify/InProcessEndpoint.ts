@@ -8,9 +8,9 @@ import {
   parseJsonText,
   SystemOneRequestSchema,
 } from "../../contract/wire/index.js";
-import type { EndpointInvocation } from "../../functions/endpoint/index.js";
-import { PermanentEndpointError } from "../../functions/endpoint/index.js";
-import type { DecisionEndpoint, EndpointCallOptions } from "../../functions/pipeline/index.js";
+import type { EndpointInvocation } from "../../core/endpoint/index.js";
+import { PermanentEndpointError } from "../../core/endpoint/index.js";
+import type { DecisionEndpoint, EndpointCallOptions } from "../../core/pipeline/index.js";
 
 /** Options of an {@link InProcessEndpoint}. */
 export interface InProcessEndpointOptions {

@@ -1,6 +1,6 @@
 import { type FileHandle, open, readFile, truncate } from "node:fs/promises";
-import type { Outcome } from "../../functions/outcomes/index.js";
-import type { OutcomeSink, RecordResult } from "../../functions/pipeline/index.js";
+import type { Outcome } from "../../core/outcomes/index.js";
+import type { OutcomeSink, RecordResult } from "../../core/pipeline/index.js";
 import { InputFileError } from "../common/errors.js";
 
 /** What {@link ResultsFile.open} found in an existing results file. */

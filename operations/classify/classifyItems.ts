@@ -1,12 +1,12 @@
-import { systemClock } from "../../functions/common/Clock.js";
-import type { OutcomeStatus } from "../../functions/outcomes/index.js";
+import { systemClock } from "../../core/common/Clock.js";
+import type { OutcomeStatus } from "../../core/outcomes/index.js";
 import {
   type DecisionEndpoint,
   decideItems,
   type PipelineTelemetry,
   type WorkItemInput,
-} from "../../functions/pipeline/index.js";
-import type { Policy, PolicySet } from "../../functions/policy/index.js";
+} from "../../core/pipeline/index.js";
+import type { Policy, PolicySet } from "../../core/policy/index.js";
 import { type ResultsFile, type ResumeState, resultKey } from "./ResultsFile.js";
 
 /** Progress of a run, after each item settled. */

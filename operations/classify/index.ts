@@ -1,6 +1,6 @@
 /**
  * Offline batch classification (`decisions classify`): work items from a JSONL file decided in
- * this process by the pipeline core (`functions/pipeline`) with the engine as its endpoint, without
+ * this process by the pipeline core (`core/pipeline`) with the engine as its endpoint, without
  * HTTP or a queue, into a resumable JSONL file of outcomes in the pipeline's format.
  */
 export {

@@ -1,5 +1,5 @@
 import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
-import type { WorkItemInput } from "../../functions/pipeline/index.js";
+import type { WorkItemInput } from "../../core/pipeline/index.js";
 
 /**
  * Strict UTF-8: bytes that are not UTF-8 throw rather than becoming U+FFFD (two ids differing only

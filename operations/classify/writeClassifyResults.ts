@@ -16,7 +16,7 @@ import {
   OUTCOME_STATUSES,
   OutcomeSchema,
 } from "../../contract/index.js";
-import { UsageTally } from "../../functions/jobs/UsageTally.js";
+import { UsageTally } from "../../core/jobs/UsageTally.js";
 import { InputFileError } from "../common/errors.js";
 import { resultKey } from "./ResultsFile.js";
 

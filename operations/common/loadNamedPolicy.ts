@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { loadPolicies, type Policy } from "../../functions/policy/index.js";
+import { loadPolicies, type Policy } from "../../core/policy/index.js";
 import { UnknownPolicyError } from "./errors.js";
 
 /**

@@ -2,7 +2,7 @@
  * What `decisions shadow report` and `decisions compare` read: a policy's shadow records with the
  * live outcome of each shadowed item, or two results files of `decisions classify`, as decisions
  * keyed by item (live outcomes as the pipeline decided them, people's answers as labels). The
- * shadow records' reading and the comparison live in `functions/shadowReport`, which the review
+ * shadow records' reading and the comparison live in `core/shadow`, which the review
  * console shares.
  */
 
@@ -14,6 +14,6 @@ export {
   readShadowComparison,
   type ShadowComparisonInput,
   shadowDecision,
-} from "../../functions/shadowReport/index.js";
+} from "../../core/shadow/index.js";
 export { CompareInputError } from "./errors.js";
 export { type ResultsDecisions, readResultsDecisions } from "./readResultsDecisions.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { StoredOutcomeSchema } from "../../functions/outcomes/index.js";
-import { asDecided, type DecidedItem } from "../../functions/shadowReport/index.js";
+import { StoredOutcomeSchema } from "../../core/outcomes/index.js";
+import { asDecided, type DecidedItem } from "../../core/shadow/index.js";
 import { InputFileError } from "../common/errors.js";
 
 /** The decisions of a results file by `<policy>/<id>`, and what people answered on them. */

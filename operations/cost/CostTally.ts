@@ -1,5 +1,5 @@
 import type { DecisionUsage } from "../../contract/index.js";
-import { UsageTally } from "../../functions/jobs/index.js";
+import { UsageTally } from "../../core/jobs/index.js";
 
 /** The lane key of decisions whose outcome names no lane (decided before outcomes recorded it, or by `classify`). */
 export const UNRECORDED_LANE = "unrecorded";

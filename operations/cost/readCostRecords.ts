@@ -1,6 +1,6 @@
 import { type DecisionUsage, decisionUsageOf } from "../../contract/index.js";
-import type { JobLedger } from "../../functions/jobs/index.js";
-import type { OutcomesReader } from "../../functions/outcomes/index.js";
+import type { JobLedger } from "../../core/jobs/index.js";
+import type { OutcomesReader } from "../../core/outcomes/index.js";
 
 /** One decision as the cost report counts it: its policy and what its endpoint request cost. */
 export interface CostRecord {

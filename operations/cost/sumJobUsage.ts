@@ -1,5 +1,5 @@
 import type { JobUsage } from "../../contract/index.js";
-import { type JobLedger, UsageTally } from "../../functions/jobs/index.js";
+import { type JobLedger, UsageTally } from "../../core/jobs/index.js";
 import { jobCostRecords } from "./readCostRecords.js";
 
 /**

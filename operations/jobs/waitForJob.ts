@@ -1,5 +1,5 @@
 import { isFinalJobStatus, type Job } from "../../contract/index.js";
-import type { JobsReader } from "../../functions/jobs/JobsReader.js";
+import type { JobsReader } from "../../core/jobs/JobsReader.js";
 
 /** Options of {@link waitForJob}. */
 export interface WaitForJobOptions {

@@ -4,8 +4,8 @@ import {
   REVIEWED_STATUS,
   type StoredOutcome,
   type StoredOutcomeStatus,
-} from "../../functions/outcomes/index.js";
-import type { Policy } from "../../functions/policy/index.js";
+} from "../../core/outcomes/index.js";
+import type { Policy } from "../../core/policy/index.js";
 import { outcomesToCsv } from "./outcomesToCsv.js";
 import { toLabelledDecision } from "./toLabelledDecision.js";
 

@@ -1,4 +1,4 @@
-import { reviewsOf, type StoredOutcome } from "../../functions/outcomes/index.js";
+import { reviewsOf, type StoredOutcome } from "../../core/outcomes/index.js";
 
 /**
  * An outcome's history for a person, one line per event, oldest first: how it was decided

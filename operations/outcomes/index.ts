@@ -2,7 +2,7 @@
  * The outcomes table as decision owners use it (`decisions outcomes`): export outcomes (JSONL, CSV,
  * labelled data for `decisions calibrate`), order outcomes by what a label is worth, print a review history, and send items to be decided
  * again (a redecide supersedes the outcome it read, keeping it in the history). Reading outcomes
- * and recording a person's review belong to the table's home, `functions/outcomes`.
+ * and recording a person's review belong to the table's home, `core/outcomes`.
  */
 export { createOutcomesClient } from "./createOutcomesClient.js";
 export {

@@ -4,7 +4,7 @@ import {
   type ReviewOrderKey,
   reviewWorth,
 } from "../../contract/outcome/reviewOrder.js";
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
 
 /** Outcomes `outcomes list --order margin|entropy` reads to order, by default (its bound). */
 export const DEFAULT_ORDER_WINDOW = 1000;

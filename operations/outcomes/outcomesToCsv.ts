@@ -1,4 +1,4 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
 
 const LEADING = ["policy", "id", "status", "updated_at", "created_at", "reason"] as const;
 const TRAILING = [

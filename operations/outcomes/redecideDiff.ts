@@ -1,4 +1,4 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
 
 /** An answer value as outcomes hold it. */
 type AnswerValue = string | number | boolean;

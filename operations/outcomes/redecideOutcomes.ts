@@ -6,7 +6,7 @@ import {
   supersedeMarkerText,
   UNPARSED_POLICY,
   WORK_ITEM_KEPT_BYTES,
-} from "../../functions/outcomes/index.js";
+} from "../../core/outcomes/index.js";
 import { type SendMessageBatchesOptions, sendMessageBatches } from "../queue/index.js";
 
 /** An outcome a redecide cannot send again, and why. */

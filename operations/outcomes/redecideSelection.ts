@@ -1,4 +1,4 @@
-import type { OutcomesReader, StoredOutcome } from "../../functions/outcomes/index.js";
+import type { OutcomesReader, StoredOutcome } from "../../core/outcomes/index.js";
 
 /** Which outcomes a redecide takes by what decided them. */
 export interface RedecideSelector {

@@ -1,5 +1,5 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
-import type { AnswerValue, Policy } from "../../functions/policy/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
+import type { AnswerValue, Policy } from "../../core/policy/index.js";
 
 /** One question of a labelled decision: the format `decisions calibrate` reads (evaluation/README.md). */
 export interface LabelledAnswer {

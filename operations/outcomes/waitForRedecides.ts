@@ -1,4 +1,4 @@
-import type { OutcomesReader, StoredOutcome } from "../../functions/outcomes/index.js";
+import type { OutcomesReader, StoredOutcome } from "../../core/outcomes/index.js";
 import type { RedecideSent } from "./redecideOutcomes.js";
 
 /** How often {@link waitForRedecides} reads the items still waited for. */

@@ -3,7 +3,7 @@ import {
   MAX_ITEM_ID_BYTES,
   MAX_POLICY_NAME_BYTES,
 } from "../../contract/workItem/WorkItemSchema.js";
-import { readSupersedeMarker, SUPERSEDE_ANY } from "../../functions/outcomes/index.js";
+import { readSupersedeMarker, SUPERSEDE_ANY } from "../../core/outcomes/index.js";
 import type { DeadLetter } from "./listDeadLetters.js";
 
 /** Where outcomes are read from (an `OutcomesReader`). */

@@ -1,4 +1,4 @@
-import { truncateText } from "../../functions/common/truncateText.js";
+import { truncateText } from "../../core/common/truncateText.js";
 import { BODY_PREVIEW_CHARS } from "./constants.js";
 
 /** What a queued message's body is, as far as it can be read. */

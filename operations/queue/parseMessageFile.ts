@@ -1,5 +1,5 @@
 import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
-import { stripByteOrderMark } from "../../functions/common/stripByteOrderMark.js";
+import { stripByteOrderMark } from "../../core/common/stripByteOrderMark.js";
 import { SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 import type { MessageEntry, MessageFile, RefusedEntry } from "./types.js";
 

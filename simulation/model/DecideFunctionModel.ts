@@ -1,7 +1,7 @@
-import { RetryBudget } from "../../functions/common/RetryBudget.js";
-import { RetryPolicy } from "../../functions/common/RetryPolicy.js";
-import { AimdLimit } from "../../functions/flow/AimdLimit.js";
-import { CallLatencyEstimate } from "../../functions/flow/CallLatencyEstimate.js";
+import { RetryBudget } from "../../core/common/RetryBudget.js";
+import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import { AimdLimit } from "../../core/flow/AimdLimit.js";
+import { CallLatencyEstimate } from "../../core/flow/CallLatencyEstimate.js";
 import { AWS_CONSTANTS } from "../awsConstants.js";
 import type { EventQueue } from "../EventQueue.js";
 import type { SeededRandom } from "../SeededRandom.js";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
 import type { ReviewServer } from "../../local/services/startReviewServer.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
 import { type ReviewConsoleTables, startReviewConsoleTables } from "../support/startReviewConsoleTables.js";

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Environment } from "@marcbachmann/cel-js";
-import { findCostlyCel } from "../../functions/policy/findCostlyCel.js";
-import { applyPolicy, checkFacts, PolicyLoadError, parsePolicy } from "../../functions/policy/index.js";
+import { findCostlyCel } from "../../core/policy/findCostlyCel.js";
+import { applyPolicy, checkFacts, PolicyLoadError, parsePolicy } from "../../core/policy/index.js";
 import { CEL_INJECTIONS } from "../../lab/reliability/index.js";
 
 function policyWith(

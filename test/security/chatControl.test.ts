@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { systemOneRequestSchema } from "../../contract/wire/index.js";
 import { findReservedToken, RESERVED_TOKENS } from "../../contract/wire/reservedText.js";
+import { parseWorkItem } from "../../core/pipeline/index.js";
+import { findReservedTextIn } from "../../core/policy/findReservedText.js";
+import { loadPolicies, PolicyLoadError, type PolicySet, parsePolicy } from "../../core/policy/index.js";
 import { parseRecord } from "../../functions/decide/index.js";
-import { parseWorkItem } from "../../functions/pipeline/index.js";
-import { findReservedTextIn } from "../../functions/policy/findReservedText.js";
-import { loadPolicies, PolicyLoadError, type PolicySet, parsePolicy } from "../../functions/policy/index.js";
 import { CHAT_CONTROL_TEXTS, SEED_BODIES, SEED_POLICY } from "../../lab/reliability/index.js";
 import { sqsRecord } from "../functions/support/sqsEvent.js";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { applyPolicy, loadPolicies, type PolicySet } from "../../functions/policy/index.js";
+import { applyPolicy, loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import { hostileString, propertyRuns } from "../../lab/reliability/index.js";
 import { type AdapterProcess, prepareStackModel, startAdapterProcess } from "../../local/index.js";
 

@@ -1,5 +1,5 @@
 /** A clock for tests: time moves only when something sleeps on it (or the test advances it). */
-import type { Clock } from "../../functions/common/Clock.js";
+import type { Clock } from "../../core/common/Clock.js";
 
 /** See the file comment. Every sleep is recorded in `sleeps`. */
 export class FakeClock implements Clock {

@@ -3,7 +3,7 @@
  * calls {@link ManualClock.advance}, and each sleep resolves once time has reached its end (in the
  * order of their ends), or rejects when its signal aborts.
  */
-import type { Clock } from "../../functions/common/Clock.js";
+import type { Clock } from "../../core/common/Clock.js";
 
 interface Timer {
   at: number;

@@ -2,7 +2,7 @@
  * The outcome of one line of a batch job, as the decide function writes it: `decided` with one
  * answer, or `rejected` with a reason. Shared by the jobs table's integration tests.
  */
-import type { Outcome } from "../../functions/outcomes/index.js";
+import type { Outcome } from "../../core/outcomes/index.js";
 
 /** The outcome of line `line` (item `id`) of job `jobId`, created and updated at `at`. */
 export function jobLineOutcome(

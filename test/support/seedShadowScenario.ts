@@ -6,8 +6,8 @@
  * (decided), T-4 failed (timed out).
  */
 import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { reviewOutcome, ShadowRecordStore, type ShadowResult } from "../../functions/outcomes/index.js";
-import { applyPolicy, type Policy } from "../../functions/policy/index.js";
+import { reviewOutcome, ShadowRecordStore, type ShadowResult } from "../../core/outcomes/index.js";
+import { applyPolicy, type Policy } from "../../core/policy/index.js";
 
 /** The policy of the scenario. */
 export const SHADOW_SCENARIO_POLICY = "ticket-routing";

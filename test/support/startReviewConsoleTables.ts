@@ -1,8 +1,8 @@
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
-import { outcomesTableDefinition } from "../../functions/outcomes/index.js";
-import { loadPolicies } from "../../functions/policy/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
+import { outcomesTableDefinition } from "../../core/outcomes/index.js";
+import { loadPolicies } from "../../core/policy/index.js";
 import { ReviewApi, type ReviewApiOptions } from "../../functions/reviewConsole/index.js";
 import { startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";

@@ -1,4 +1,4 @@
-import type { StoredOutcome } from "../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../core/outcomes/index.js";
 
 /**
  * An outcome waiting for review as the decide function stores it: on its fallback with `queue`

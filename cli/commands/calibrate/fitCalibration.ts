@@ -1,4 +1,6 @@
 /** The fit of `decisions calibrate`: per question a temperature and threshold from the labelled lines. */
+
+import type { Policy } from "../../../core/policy/Policy.js";
 import {
   type CalibrationReport,
   calibratePolicy,
@@ -7,7 +9,6 @@ import {
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import type { LabelledLine } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import type { LabelledScoring } from "../../../evaluation/calibration/scoreLabelledDecisions.js";
-import type { Policy } from "../../../functions/policy/Policy.js";
 import type { CliOutput } from "../../types.js";
 import type { CalibratePlan } from "./planCalibrate.js";
 

@@ -7,6 +7,7 @@
  */
 import { basename, join } from "node:path";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import type { Policy } from "../../../core/policy/Policy.js";
 import type { BudgetSimulationOptions } from "../../../evaluation/budget/simulateReviewBudget.js";
 import {
   DEFAULT_LAYOUT,
@@ -14,7 +15,6 @@ import {
   LAYOUT_CHOICES,
   type LayoutChoice,
 } from "../../../evaluation/layoutChoices.js";
-import type { Policy } from "../../../functions/policy/Policy.js";
 import { UsageError } from "../../errors.js";
 import { parseCommandArgs } from "../../parseCommandArgs.js";
 import { CALIBRATE_DEFAULTS, CALIBRATE_USAGE } from "./usage.js";

@@ -1,12 +1,12 @@
 /** `decisions calibrate --model`: scores the labelled states again in-process before calibrating. */
 import { availableParallelism } from "node:os";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
+import type { Policy } from "../../../core/policy/Policy.js";
 import type { LabelledLine } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import {
   type ScoredLabelledDecisions,
   scoreLabelledDecisions,
 } from "../../../evaluation/calibration/scoreLabelledDecisions.js";
-import type { Policy } from "../../../functions/policy/Policy.js";
 import type { CliOutput } from "../../types.js";
 import type { CalibrateModel } from "./planCalibrate.js";
 

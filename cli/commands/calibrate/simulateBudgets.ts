@@ -1,8 +1,9 @@
 /** `decisions calibrate --simulate-budget`: replays the export under a review budget. */
+
+import type { Policy } from "../../../core/policy/Policy.js";
 import { formatBudgetSimulation } from "../../../evaluation/budget/formatBudgetSimulation.js";
 import { simulateReviewBudget } from "../../../evaluation/budget/simulateReviewBudget.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
-import type { Policy } from "../../../functions/policy/Policy.js";
 import type { CliOutput } from "../../types.js";
 import { budgetSimulationOptions, type CalibratePlan } from "./planCalibrate.js";
 import { readLabelledLines } from "./readLabelledLines.js";

@@ -1,11 +1,11 @@
 /** `decisions calibrate --write`: the fitted temperatures and thresholds into the policy file. */
 import { writeFile } from "node:fs/promises";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import type { QuestionCalibrationReport } from "../../../evaluation/calibration/calibratePolicy.js";
 import {
   type QuestionCalibration,
   writePolicyCalibration,
 } from "../../../evaluation/calibration/writePolicyCalibration.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import type { CliOutput } from "../../types.js";
 
 /** The policy file as `decisions calibrate` read it. */

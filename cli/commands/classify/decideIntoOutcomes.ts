@@ -4,8 +4,8 @@
  */
 import { SingleBar } from "cli-progress";
 import { Scorer } from "../../../adapter/engine/Scorer.js";
-import type { WorkItemInput } from "../../../functions/pipeline/index.js";
-import type { Policy, PolicySet } from "../../../functions/policy/index.js";
+import type { WorkItemInput } from "../../../core/pipeline/index.js";
+import type { Policy, PolicySet } from "../../../core/policy/index.js";
 import {
   type ClassifyProgress,
   type ClassifySummary,

@@ -1,7 +1,7 @@
 /** The inputs of `decisions classify`: the policies and the items file. */
 import { readFile } from "node:fs/promises";
-import type { WorkItemInput } from "../../../functions/pipeline/index.js";
-import { loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
+import type { WorkItemInput } from "../../../core/pipeline/index.js";
+import { loadPolicies, type Policy, type PolicySet } from "../../../core/policy/index.js";
 import { readItemLines } from "../../../operations/classify/index.js";
 import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../../operations/common/index.js";
 

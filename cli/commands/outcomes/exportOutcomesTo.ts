@@ -5,7 +5,7 @@
 import { createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { OutcomesReader } from "../../../functions/outcomes/index.js";
+import type { OutcomesReader } from "../../../core/outcomes/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../../operations/common/index.js";
 import { type ExportCounts, exportOutcomes } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";

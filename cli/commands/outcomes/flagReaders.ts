@@ -3,7 +3,7 @@
  * or throws a {@link UsageError} that names the flag, what it takes and what it got.
  */
 import { isReviewOrder, REVIEW_ORDERS, type ReviewOrder } from "../../../contract/outcome/reviewOrder.js";
-import { STORED_OUTCOME_STATUSES, type StoredOutcomeStatus } from "../../../functions/outcomes/index.js";
+import { STORED_OUTCOME_STATUSES, type StoredOutcomeStatus } from "../../../core/outcomes/index.js";
 import type { ExportFormat, RedecideSelector } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";
 import { DEFAULT_LIMIT } from "./constants.js";

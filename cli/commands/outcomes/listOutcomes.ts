@@ -2,7 +2,7 @@
  * `decisions outcomes list`: the newest outcomes of a policy (of one status, or with payload
  * conflicts), newest first or by a worth order within a window, one line each or as JSON lines.
  */
-import type { OutcomesReader, StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { OutcomesReader, StoredOutcome } from "../../../core/outcomes/index.js";
 import { DEFAULT_ORDER_WINDOW, orderOutcomes } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";
 import { inertJson, inertText } from "../../inertText.js";

@@ -3,7 +3,7 @@
  * policy's questions, and prints what changed and what a partial review left open.
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { reviewOutcome, type StoredOutcome } from "../../../functions/outcomes/index.js";
+import { reviewOutcome, type StoredOutcome } from "../../../core/outcomes/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../../operations/common/index.js";
 import { inertLines } from "../../inertText.js";
 import type { CliOutput } from "../../types.js";

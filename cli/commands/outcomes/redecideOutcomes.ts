@@ -5,7 +5,7 @@
  * outcomes (--wait) and write what changed (--diff), on `operations/outcomes`.
  */
 import { writeFile } from "node:fs/promises";
-import type { OutcomesReader, StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { OutcomesReader, StoredOutcome } from "../../../core/outcomes/index.js";
 import {
   diffRedecided,
   formatRedecideDiff,

@@ -7,7 +7,7 @@ import {
   OutcomeNotFoundError,
   type OutcomesReader,
   type StoredOutcome,
-} from "../../../functions/outcomes/index.js";
+} from "../../../core/outcomes/index.js";
 import { type RedecideSelector, readDecidedBy } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";
 import { inertLines } from "../../inertText.js";

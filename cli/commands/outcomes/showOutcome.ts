@@ -2,8 +2,8 @@
  * `decisions outcomes show`: one outcome as stored (JSON on stdout) and its history for a person (on
  * stderr); for an item without an outcome, the decide function's failure record of it.
  */
-import type { FailureRecordStore } from "../../../functions/failures/index.js";
-import { OutcomeNotFoundError, type OutcomesReader } from "../../../functions/outcomes/index.js";
+import type { FailureRecordStore } from "../../../core/failures/index.js";
+import { OutcomeNotFoundError, type OutcomesReader } from "../../../core/outcomes/index.js";
 import { formatReviewHistory } from "../../../operations/outcomes/index.js";
 import { inertJson, inertLines, inertText } from "../../inertText.js";
 import type { CliOutput } from "../../types.js";

@@ -1,5 +1,5 @@
 /** The usage text of `decisions outcomes`: printed by --help and carried by every usage error. */
-import { STORED_OUTCOME_STATUSES } from "../../../functions/outcomes/index.js";
+import { STORED_OUTCOME_STATUSES } from "../../../core/outcomes/index.js";
 import { DEFAULT_ORDER_WINDOW } from "../../../operations/outcomes/index.js";
 import { tableOptionsUsage } from "../tableOptions.js";
 import { CONFIRM_OVER, DEFAULT_LIMIT, DEFAULT_TABLE, DIFF_WAIT_SECONDS } from "./constants.js";

@@ -1,5 +1,5 @@
-import { sha256Hex, type WorkItemInput } from "../../../functions/common/index.js";
-import type { PolicySet } from "../../../functions/policy/index.js";
+import { sha256Hex, type WorkItemInput } from "../../../core/common/index.js";
+import type { PolicySet } from "../../../core/policy/index.js";
 import type { SeededRandom } from "../../chaos/SeededRandom.js";
 
 /** One work item of the backlog bench. */

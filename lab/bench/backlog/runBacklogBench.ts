@@ -6,8 +6,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
-import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
-import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
+import { buildSystemOneBody } from "../../../core/pipeline/index.js";
+import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 // The CDK app's own rule, by its file (pure arithmetic): the bench sizes the pipeline as a deployment is sized.
 import { deriveLaneCapacity } from "../../../infra/capacity/deriveDecideCapacity.js";
 import { queueDepth } from "../../../local/eventSource/queueDepth.js";

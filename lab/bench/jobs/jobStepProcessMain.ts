@@ -7,8 +7,8 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { RetryPolicy } from "../../../functions/common/index.js";
-import { JobLedger, JobResultsWriter } from "../../../functions/jobs/index.js";
+import { RetryPolicy } from "../../../core/common/index.js";
+import { JobLedger, JobResultsWriter } from "../../../core/jobs/index.js";
 import { objectCreatedEvent } from "../../../local/ingest/objectCreatedEvent.js";
 import { runIngestWorkflow } from "../../../local/ingest/runIngestWorkflow.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";

@@ -7,7 +7,7 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import type { Job, JobCompletedDetail, JobCounts, Lane } from "../../../contract/index.js";
 import { LANES } from "../../../contract/lanes/lanes.js";
-import { JobsReader } from "../../../functions/jobs/index.js";
+import { JobsReader } from "../../../core/jobs/index.js";
 import { queueDepth } from "../../../local/eventSource/queueDepth.js";
 import {
   createLocalDecideHandler,

@@ -7,13 +7,13 @@ import {
 import { emptyJobCounts } from "../../../contract/jobs/JobSchema.js";
 import { JOB_RECORD_KIND, JOB_RECORD_LINE } from "../../../contract/jobs/jobsTableKeys.js";
 import type { Outcome } from "../../../contract/outcome/OutcomeSchema.js";
-import type { Deadline } from "../../../functions/common/Deadline.js";
-import type { RetryEvent, RetryPolicy } from "../../../functions/common/RetryPolicy.js";
-import { JobsReader } from "../../../functions/jobs/JobsReader.js";
-import { resultLineOf } from "../../../functions/jobs/resultLineOf.js";
-import { classifyStoreError } from "../../../functions/outcomes/classifyStoreError.js";
-import { TransientOutcomeStoreError } from "../../../functions/outcomes/errors.js";
-import { writeOnceOutcomePut } from "../../../functions/outcomes/writeOnce.js";
+import type { Deadline } from "../../../core/common/Deadline.js";
+import type { RetryEvent, RetryPolicy } from "../../../core/common/RetryPolicy.js";
+import { JobsReader } from "../../../core/jobs/JobsReader.js";
+import { resultLineOf } from "../../../core/jobs/resultLineOf.js";
+import { classifyStoreError } from "../../../core/outcomes/classifyStoreError.js";
+import { TransientOutcomeStoreError } from "../../../core/outcomes/errors.js";
+import { writeOnceOutcomePut } from "../../../core/outcomes/writeOnce.js";
 
 /**
  * The ledger's write path before counters (the repository until 2026-12-03), kept for the ledger

@@ -1,4 +1,4 @@
-import type { WorkItemInput } from "../../../functions/common/index.js";
+import type { WorkItemInput } from "../../../core/common/index.js";
 import type { SeededRandom } from "../../chaos/SeededRandom.js";
 
 /** One work item of the pipeline bench: its SQS body and the state text it carries. */

@@ -1,5 +1,5 @@
-import { buildSystemOneBody } from "../../../functions/pipeline/index.js";
-import type { Policy } from "../../../functions/policy/index.js";
+import { buildSystemOneBody } from "../../../core/pipeline/index.js";
+import type { Policy } from "../../../core/policy/index.js";
 import type { StreamItem } from "./buildTicketStream.js";
 
 /** What {@link measureAdapterAlone} found. */

@@ -3,7 +3,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
-import { loadPolicies } from "../../../functions/policy/index.js";
+import { loadPolicies } from "../../../core/policy/index.js";
 import { createLocalDecideHandler, type StackHandlerContext, startLocalStack } from "../../../local/index.js";
 // By their files: the chaos index also holds the chaos run, which the bench does not need.
 import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";

@@ -51,14 +51,20 @@ export const PARTS: readonly Part[] = [
     imports: [{ part: "contract" }],
   },
   {
-    name: "functions",
-    what: "the Lambda functions, each `<name>/handler.ts` a thin entry, and the units they call: the pipeline core `decideItems(inputs, ports)` and its SQS adapter, ingest, the review console's API and its Lambda entry (`reviewConsole/`), the endpoint client, the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), used alike by the functions, the console API, the operators' commands and the local stack, the failure-record and state-archive stores, policies, flow control, common helpers ([functions/README.md](../functions/README.md))",
+    name: "core",
+    what: "the libraries the deployed functions share, one folder per concern, named for what it owns: the pipeline core `decideItems(inputs, ports)` (`pipeline/`), the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), failure records (`failures/`), the state archive (`states/`), policies (`policy/`), flow control (`flow/`), the endpoint client (`endpoint/`), drift (`drift/`), shadow comparison (`shadow/`), the review console's operations (`review/`) and common helpers (`common/`); used alike by the functions, the operators' commands and the local stack ([core/README.md](../core/README.md))",
     imports: [{ part: "contract" }],
     note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.integration.test.ts`)",
   },
   {
+    name: "functions",
+    what: "the deployed Lambda functions and nothing else: each folder is one function, its `handler.ts` a thin entry over its wiring (`create<Name>Deps`, `create<Name>Handler`, its configuration reader) and the units only it runs ([functions/README.md](../functions/README.md))",
+    imports: [{ part: "contract" }, { part: "core" }],
+    note: "every folder holds a `handler.ts` that the CDK app deploys (`test/architecture/deployedFunctions.test.ts`)",
+  },
+  {
     name: "policies",
-    what: "the decision policies (YAML) and their JSON Schema: data, read by `functions/policy`",
+    what: "the decision policies (YAML) and their JSON Schema: data, read by `core/policy`",
     imports: [],
   },
   {
@@ -70,12 +76,12 @@ export const PARTS: readonly Part[] = [
   {
     name: "operations",
     what: "what the operators' commands do: send work items, the DLQ, outcomes and reviews, jobs, what decisions cost, offline classification, the preflight checks",
-    imports: [{ part: "adapter" }, { part: "contract" }, { part: "functions" }],
+    imports: [{ part: "adapter" }, { part: "contract" }, { part: "core" }],
   },
   {
     name: "evaluation",
     what: "what the owners of the decisions do with labelled data: metrics, calibration, thresholds, charts, the JevBench runner and its cases",
-    imports: [{ part: "adapter" }, { part: "contract" }, { part: "functions" }],
+    imports: [{ part: "adapter" }, { part: "contract" }, { part: "core" }],
   },
   {
     name: "console",
@@ -91,7 +97,13 @@ export const PARTS: readonly Part[] = [
   {
     name: "local",
     what: "the pipeline on one machine: the services it starts on loopback (`services/`: DynamoDB Local, fauxqs for SQS and S3, the adapter as a child process, the SageMaker runtime gateway, the review console's server), the side of Lambda's SQS event source (`eventSource/`: the poller, the visibility heartbeat, SQS records, queue creation), the stack that wires them with the functions per lane (`stack/`), the S3 ingest trigger and workflow (`ingest/`), the demo (`demo/`)",
-    imports: [{ part: "adapter" }, { part: "console" }, { part: "contract" }, { part: "functions" }],
+    imports: [
+      { part: "adapter" },
+      { part: "console" },
+      { part: "contract" },
+      { part: "core" },
+      { part: "functions" },
+    ],
   },
   {
     name: "lab",
@@ -99,6 +111,7 @@ export const PARTS: readonly Part[] = [
     imports: [
       { part: "adapter" },
       { part: "contract" },
+      { part: "core" },
       { part: "evaluation" },
       { part: "functions" },
       {
@@ -114,8 +127,13 @@ export const PARTS: readonly Part[] = [
     what: "a discrete-event model of the deployed pipeline on simulated time (SQS and its event sources, the decide functions' flow control, the endpoint's instances and autoscaling, the job ledger), seeded, for `decisions simulate` and docs/sizing.md",
     imports: [
       {
-        part: "functions",
+        part: "core",
         why: "it runs the pipeline's own pure units (RetryBudget, RetryPolicy's backoff, CallLatencyEstimate) instead of copies",
+      },
+      {
+        part: "functions",
+        only: ["simulation/steps/scheduleCapacityController.ts"],
+        why: "it plans the lanes' concurrency with the capacity controller's own `planLaneConcurrency`",
       },
       {
         part: "infra",
@@ -130,6 +148,7 @@ export const PARTS: readonly Part[] = [
     imports: [
       { part: "adapter" },
       { part: "contract" },
+      { part: "core" },
       { part: "evaluation" },
       { part: "functions" },
       {

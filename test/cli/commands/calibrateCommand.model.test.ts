@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { applyTemperature } from "../../../core/policy/applyTemperature.js";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { isHeldOut } from "../../../evaluation/calibration/splitHeldOut.js";
-import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import { syntheticItems } from "../../evaluation/syntheticForecasts.js";
 
 const SHIPPED = fileURLToPath(new URL("../../../policies/ticket-routing.yaml", import.meta.url));

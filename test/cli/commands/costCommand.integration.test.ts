@@ -17,7 +17,7 @@ import {
   LANES,
   type StoredOutcome,
 } from "../../../contract/index.js";
-import { OutcomesReader } from "../../../functions/outcomes/index.js";
+import { OutcomesReader } from "../../../core/outcomes/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { parseS3Uri } from "../../../operations/jobs/readJobResults.js";
 import { createOutcomesClient } from "../../../operations/outcomes/index.js";

@@ -10,7 +10,7 @@ import { type Message, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { outcomesTableDefinition, SUPERSEDE_ATTRIBUTE } from "../../../functions/outcomes/index.js";
+import { outcomesTableDefinition, SUPERSEDE_ATTRIBUTE } from "../../../core/outcomes/index.js";
 import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";

@@ -13,12 +13,7 @@ import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-
 import { createJobsCommand } from "../../../cli/commands/jobsCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 import { emptyJobCounts, JOB_RECORD_KIND, type Job, JobSchema } from "../../../contract/index.js";
-import {
-  JobNotFoundError,
-  JobsTableError,
-  jobIdOf,
-  jobsTableDefinition,
-} from "../../../functions/jobs/index.js";
+import { JobNotFoundError, JobsTableError, jobIdOf, jobsTableDefinition } from "../../../core/jobs/index.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { type Fauxqs, startFauxqs } from "../../../local/services/startFauxqs.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";

@@ -14,16 +14,16 @@ import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
-import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import {
   type Outcome,
   OutcomeSchema,
   outcomesTableDefinition,
   ReviewAnswerError,
   ReviewConflictError,
-} from "../../../functions/outcomes/index.js";
-import { applyPolicy, loadPolicies, type Policy } from "../../../functions/policy/index.js";
+} from "../../../core/outcomes/index.js";
+import { applyPolicy, loadPolicies, type Policy } from "../../../core/policy/index.js";
+import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
+import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { parseCsv } from "../../support/parseCsv.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createPoliciesCommand, type PoliciesReport } from "../../../cli/commands/policiesCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { loadPolicies, PolicyLoadError } from "../../../functions/policy/index.js";
+import { loadPolicies, PolicyLoadError } from "../../../core/policy/index.js";
 import { defaultPolicyDir } from "../../../operations/common/index.js";
 
 function capture(): { command: ReturnType<typeof createPoliciesCommand>; stdout: () => string } {

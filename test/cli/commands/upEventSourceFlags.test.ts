@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createUpCommand, upUsage } from "../../../cli/commands/upCommand.js";
 import { UsageError } from "../../../cli/errors.js";
-import { PolicyLoadError } from "../../../functions/policy/index.js";
+import { PolicyLoadError } from "../../../core/policy/index.js";
 
 describe("decisions up: the event source's flags", () => {
   it("lists each flag with its default in the usage", () => {

@@ -15,7 +15,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from "@
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import { isFinalJobStatus, type Job } from "../../../contract/index.js";
-import { JobsReader } from "../../../functions/jobs/index.js";
+import { JobsReader } from "../../../core/jobs/index.js";
 import { buildJobObject } from "../../../lab/bench/jobs/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";

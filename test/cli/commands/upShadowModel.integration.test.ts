@@ -18,8 +18,8 @@ import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import type { ShadowRecord } from "../../../contract/outcome/ShadowRecordSchema.js";
-import { ShadowRecordStore, type StoredOutcome } from "../../../functions/outcomes/index.js";
-import { shadowOf } from "../../../functions/pipeline/index.js";
+import { ShadowRecordStore, type StoredOutcome } from "../../../core/outcomes/index.js";
+import { shadowOf } from "../../../core/pipeline/index.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 

@@ -9,7 +9,7 @@ import {
   JobResultLineSchema,
   JobSchema,
 } from "../../../contract/index.js";
-import { jobIdOf } from "../../../functions/jobs/jobIdOf.js";
+import { jobIdOf } from "../../../core/jobs/jobIdOf.js";
 
 const at = "2026-12-01T23:00:00.000Z";
 

@@ -12,8 +12,8 @@ import {
   type ReviewOrderKey,
   reviewWorth,
 } from "../../../contract/outcome/reviewOrder.js";
-import type { StoredOutcome } from "../../../functions/outcomes/index.js";
-import { readWorthCursor, writeWorthCursor } from "../../../functions/reviewConsole/api/reviewQueueCursor.js";
+import type { StoredOutcome } from "../../../core/outcomes/index.js";
+import { readWorthCursor, writeWorthCursor } from "../../../core/review/reviewQueueCursor.js";
 import { ReviewRequestError } from "../../../functions/reviewConsole/index.js";
 import { orderOutcomes } from "../../../operations/outcomes/index.js";
 

@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createCalibrateCommand } from "../../../cli/commands/calibrateCommand.js";
+import { parsePolicy } from "../../../core/policy/index.js";
 import { simulateReviewBudget } from "../../../evaluation/budget/index.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
-import { parsePolicy } from "../../../functions/policy/index.js";
 import { generateReviewTraffic } from "../../../lab/review/generateReviewTraffic.js";
 
 const traffic = generateReviewTraffic({ items: 4000, seed: 3 });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { calibratePolicy } from "../../../evaluation/calibration/calibratePolicy.js";
 import { collectForecasts, type LabelledForecast } from "../../../evaluation/calibration/collectForecasts.js";
 import { estimateAutomatedAccuracy } from "../../../evaluation/calibration/estimateAutomatedAccuracy.js";
@@ -12,7 +13,6 @@ import { formatCalibrationReport } from "../../../evaluation/calibration/formatC
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import { predictedLabel } from "../../../evaluation/metrics/predictedLabel.js";
 import { wilsonScoreInterval } from "../../../evaluation/metrics/wilsonScoreInterval.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import { seededRandom, syntheticItems } from "../syntheticForecasts.js";
 
 const THRESHOLD = 0.9;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { calibratePolicy } from "../../../evaluation/calibration/calibratePolicy.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import { formatCalibrationReport } from "../../../evaluation/calibration/formatCalibrationReport.js";
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import { syntheticItems } from "../syntheticForecasts.js";
 
 const POLICY = parsePolicy(

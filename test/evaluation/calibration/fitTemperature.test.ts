@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { applyTemperature } from "../../../core/policy/applyTemperature.js";
 import { calibrateForecast } from "../../../evaluation/calibration/calibrateForecast.js";
 import { fitContextualCalibration } from "../../../evaluation/calibration/fitContextualCalibration.js";
 import { fitTemperature } from "../../../evaluation/calibration/fitTemperature.js";
@@ -7,7 +8,6 @@ import { expectedCalibrationError } from "../../../evaluation/metrics/expectedCa
 import { gradeForecasts } from "../../../evaluation/metrics/gradeForecasts.js";
 import { negativeLogLikelihood } from "../../../evaluation/metrics/negativeLogLikelihood.js";
 import type { Forecast } from "../../../evaluation/metrics/types.js";
-import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
 import { normal, sample, seededRandom, softmax, syntheticItems } from "../syntheticForecasts.js";
 
 const LABELS = ["a", "b", "c", "d"];

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { collectForecasts } from "../../../evaluation/calibration/collectForecasts.js";
 import { LabelledDataError } from "../../../evaluation/calibration/errors.js";
 import { readLabelledDecisions } from "../../../evaluation/calibration/readLabelledDecisions.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 
 const POLICY = parsePolicy(
   `name: routing

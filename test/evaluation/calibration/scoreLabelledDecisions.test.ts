@@ -3,11 +3,11 @@ import { readFile } from "node:fs/promises";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { answerSystemOne } from "../../../adapter/engine/systemOne/SystemOne.js";
+import { applyTemperature } from "../../../core/policy/applyTemperature.js";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { LabelledDataError } from "../../../evaluation/calibration/errors.js";
 import type { LabelledLine } from "../../../evaluation/calibration/readLabelledDecisions.js";
 import { scoreLabelledDecisions } from "../../../evaluation/calibration/scoreLabelledDecisions.js";
-import { applyTemperature } from "../../../functions/policy/applyTemperature.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 import { FakeEngine } from "../../support/FakeEngine.js";
 
 const SHIPPED = fileURLToPath(new URL("../../../policies/ticket-routing.yaml", import.meta.url));

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { parsePolicy } from "../../../core/policy/parsePolicy.js";
 import { PolicyWriteError } from "../../../evaluation/calibration/errors.js";
 import { writePolicyCalibration } from "../../../evaluation/calibration/writePolicyCalibration.js";
-import { parsePolicy } from "../../../functions/policy/parsePolicy.js";
 
 const POLICIES = fileURLToPath(new URL("../../../policies/", import.meta.url));
 

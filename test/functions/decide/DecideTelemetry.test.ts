@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { RetriesExhaustedError } from "../../../functions/common/errors.js";
+import { RetriesExhaustedError } from "../../../core/common/errors.js";
+import { EndpointConfigurationError } from "../../../core/endpoint/errors.js";
+import { CandidateTimeoutError } from "../../../core/pipeline/index.js";
 import { DecideTelemetry } from "../../../functions/decide/DecideTelemetry.js";
-import { EndpointConfigurationError } from "../../../functions/endpoint/errors.js";
-import { CandidateTimeoutError } from "../../../functions/pipeline/index.js";
 
 /** Runs `action` with stdout (EMF metrics) and stderr (warn and error logs) captured, as JSON lines. */
 async function captured(action: () => void): Promise<{ stdout: unknown[]; stderr: unknown[] }> {

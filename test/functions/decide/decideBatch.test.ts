@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
-import { systemClock } from "../../../functions/common/Clock.js";
+import { systemClock } from "../../../core/common/Clock.js";
+import type { Outcome } from "../../../core/outcomes/index.js";
+import type { DecisionEndpoint, OutcomeSink } from "../../../core/pipeline/index.js";
+import { PolicySet } from "../../../core/policy/index.js";
 import { DecideTelemetry } from "../../../functions/decide/DecideTelemetry.js";
 import { decideBatch } from "../../../functions/decide/decideBatch.js";
-import type { Outcome } from "../../../functions/outcomes/index.js";
-import type { DecisionEndpoint, OutcomeSink } from "../../../functions/pipeline/index.js";
-import { PolicySet } from "../../../functions/policy/index.js";
 import { captureStdout } from "../support/captureStdout.js";
 import { sqsRecord } from "../support/sqsEvent.js";
 

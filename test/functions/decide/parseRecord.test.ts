@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { REQUEUE_ATTRIBUTES } from "../../../core/flow/requeueAttributes.js";
+import { decideItems } from "../../../core/pipeline/index.js";
+import { PolicySet, parsePolicy } from "../../../core/policy/index.js";
 import { parseRecord } from "../../../functions/decide/parseRecord.js";
-import { REQUEUE_ATTRIBUTES } from "../../../functions/flow/requeueAttributes.js";
-import { decideItems } from "../../../functions/pipeline/index.js";
-import { PolicySet, parsePolicy } from "../../../functions/policy/index.js";
+import {
+  confidentAnswer,
+  MemoryEndpoint,
+  MemorySink,
+  RecordingTelemetry,
+} from "../../core/pipeline/memoryPorts.js";
+import { policyText } from "../../core/policy/fabricate.js";
 import { FakeClock } from "../../support/FakeClock.js";
-import { confidentAnswer, MemoryEndpoint, MemorySink, RecordingTelemetry } from "../pipeline/memoryPorts.js";
-import { policyText } from "../policy/fabricate.js";
 import { sqsRecord } from "../support/sqsEvent.js";
 
 const policy = parsePolicy(

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConfigError } from "../../../functions/common/ConfigError.js";
+import { ConfigError } from "../../../core/common/ConfigError.js";
 import { readDecideConfig } from "../../../functions/decide/readDecideConfig.js";
 
 describe("readDecideConfig", () => {

@@ -16,15 +16,11 @@ import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { SQSEvent } from "aws-lambda";
+import { type Outcome, outcomesTableDefinition, ShadowRecordStore } from "../../../core/outcomes/index.js";
+import { shadowOf } from "../../../core/pipeline/index.js";
+import { loadPolicies, PolicySet, parsePolicy } from "../../../core/policy/index.js";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
-import {
-  type Outcome,
-  outcomesTableDefinition,
-  ShadowRecordStore,
-} from "../../../functions/outcomes/index.js";
-import { shadowOf } from "../../../functions/pipeline/index.js";
-import { loadPolicies, PolicySet, parsePolicy } from "../../../functions/policy/index.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,

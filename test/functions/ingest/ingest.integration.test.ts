@@ -17,11 +17,11 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { type Outcome, outcomesTableDefinition } from "../../../core/outcomes/index.js";
 import { createIngestDeps } from "../../../functions/ingest/createIngestDeps.js";
 import { createIngestHandler } from "../../../functions/ingest/createIngestHandler.js";
 import { IngestLineError } from "../../../functions/ingest/errors.js";
 import type { IngestResult } from "../../../functions/ingest/types.js";
-import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,

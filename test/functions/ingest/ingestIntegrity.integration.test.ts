@@ -18,11 +18,11 @@ import {
   SQSClient,
 } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { jobsTableDefinition } from "../../../core/jobs/index.js";
+import { type Outcome, outcomesTableDefinition } from "../../../core/outcomes/index.js";
 import { createIngestDeps } from "../../../functions/ingest/createIngestDeps.js";
 import { createIngestHandler } from "../../../functions/ingest/createIngestHandler.js";
 import type { IngestResult } from "../../../functions/ingest/types.js";
-import { jobsTableDefinition } from "../../../functions/jobs/index.js";
-import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 import { checkpointsOfEvent } from "../../../functions/ingest/checkpointsOfEvent.js";
 import { lineId, prepareLine } from "../../../functions/ingest/prepareLine.js";
-import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 
 let policies: PolicySet;
 before(async () => {

@@ -12,14 +12,14 @@ import { CreateBucketCommand, GetObjectCommand, S3Client } from "@aws-sdk/client
 import { DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { type JobCompletedDetail, JobCompletedDetailSchema } from "../../../contract/index.js";
-import { Deadline } from "../../../functions/common/Deadline.js";
-import { RetryPolicy } from "../../../functions/common/RetryPolicy.js";
+import { Deadline } from "../../../core/common/Deadline.js";
+import { RetryPolicy } from "../../../core/common/RetryPolicy.js";
 import {
   JobLedger,
   JobResultsMismatchError,
   JobResultsWriter,
   jobsTableDefinition,
-} from "../../../functions/jobs/index.js";
+} from "../../../core/jobs/index.js";
 import { createResultsWriterDeps, createResultsWriterHandler } from "../../../functions/results/index.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {

@@ -4,7 +4,7 @@ import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import type { DynamoDBRecord } from "aws-lambda";
 import type { JobCompletedDetail, JobManifest } from "../../../contract/index.js";
-import { JobResultsMismatchError, type JobResultsOutcome } from "../../../functions/jobs/index.js";
+import { JobResultsMismatchError, type JobResultsOutcome } from "../../../core/jobs/index.js";
 import { writeEndedJobs } from "../../../functions/results/index.js";
 
 function record(jobId: string | undefined, sequenceNumber: string): DynamoDBRecord {

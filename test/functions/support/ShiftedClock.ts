@@ -1,5 +1,5 @@
 /** Real time plus an offset a test can move forward (to pass a deadline at a chosen moment). */
-import { type Clock, systemClock } from "../../../functions/common/Clock.js";
+import { type Clock, systemClock } from "../../../core/common/Clock.js";
 
 /** See the file comment. */
 export class ShiftedClock implements Clock {

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseDocument } from "yaml";
-import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
+import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 
 /** Loads the permissive variant of `policies/` (see the file comment). */
 export async function loadPermissivePolicies(dir = "policies"): Promise<PolicySet> {

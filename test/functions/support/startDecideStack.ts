@@ -11,12 +11,12 @@ import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { DynamoDBDocumentClient, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import type { SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { isFailureRecordKey } from "../../../contract/index.js";
-import type { Clock } from "../../../functions/common/Clock.js";
+import type { Clock } from "../../../core/common/Clock.js";
+import { type Outcome, outcomesTableDefinition } from "../../../core/outcomes/index.js";
+import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
 import type { DecideConfig } from "../../../functions/decide/readDecideConfig.js";
-import { type Outcome, outcomesTableDefinition } from "../../../functions/outcomes/index.js";
-import { loadPolicies, type PolicySet } from "../../../functions/policy/index.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
 import {
   type DynamoDbLocal,

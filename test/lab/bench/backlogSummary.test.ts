@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
-import { loadPolicies } from "../../../functions/policy/index.js";
+import { loadPolicies } from "../../../core/policy/index.js";
 import { buildBacklogItems, groupKey } from "../../../lab/bench/backlog/buildBacklogItems.js";
 import {
   type BacklogMeasurements,

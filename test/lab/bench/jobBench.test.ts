@@ -1,7 +1,7 @@
 /**
  * The parts of `decisions bench --job` that need no stack: the object it uploads, the table it
  * prints, and the flags it refuses. The run itself (the local pipeline on 20,000 lines) is what
- * test/functions/jobs/jobScale.integration.test.ts does without the measuring.
+ * test/core/jobs/jobScale.integration.test.ts does without the measuring.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,7 +1,7 @@
 /** The demo's summary: counts per policy and status, answers with probabilities, review and rejects. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Outcome } from "../../../functions/outcomes/index.js";
+import type { Outcome } from "../../../core/outcomes/index.js";
 import { formatDemoSummary } from "../../../local/demo/formatDemoSummary.js";
 
 function outcome(fields: Partial<Outcome> & Pick<Outcome, "policy" | "id" | "status">): Outcome {

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { loadPolicies } from "../../../functions/policy/index.js";
+import { loadPolicies } from "../../../core/policy/index.js";
 import { ReviewApi } from "../../../functions/reviewConsole/index.js";
 import { type ReviewServer, startReviewServer } from "../../../local/services/startReviewServer.js";
 

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { InvalidDecisionError } from "../../../adapter/engine/errors.js";
 import type { JsonText } from "../../../contract/wire/index.js";
-import { loadPolicies, type Policy, type PolicySet } from "../../../functions/policy/index.js";
+import { loadPolicies, type Policy, type PolicySet } from "../../../core/policy/index.js";
 import { classifyItems } from "../../../operations/classify/classifyItems.js";
 import { InProcessEndpoint } from "../../../operations/classify/InProcessEndpoint.js";
 import { ResultsFile } from "../../../operations/classify/ResultsFile.js";

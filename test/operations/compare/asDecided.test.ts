@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../../core/outcomes/index.js";
 import { asDecided } from "../../../operations/compare/index.js";
 
 describe("asDecided", () => {

@@ -23,7 +23,7 @@ import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { modelManifestPath, readModelManifest } from "../../../adapter/models/modelManifest.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
-import type { StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../../core/outcomes/index.js";
 import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
 import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
 import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";

@@ -18,7 +18,7 @@ import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { writeModelManifest } from "../../../adapter/models/modelManifest.js";
 import { createOutcomesCommand } from "../../../cli/commands/outcomesCommand.js";
 import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
-import type { StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../../core/outcomes/index.js";
 import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
 import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";
 import type { RedecideDiff } from "../../../operations/outcomes/index.js";

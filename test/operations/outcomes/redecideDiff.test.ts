@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { StoredOutcome } from "../../../functions/outcomes/index.js";
+import type { StoredOutcome } from "../../../core/outcomes/index.js";
 import { decidedBy, diffRedecided, formatRedecideDiff } from "../../../operations/outcomes/index.js";
 
 const outcome = (id: string, status: string, answers: Record<string, string | number>, extra = {}) =>

@@ -13,7 +13,7 @@ import {
 import { CALIBRATE_USAGE } from "../../../../cli/commands/calibrate/usage.js";
 import { createCalibrateCommand } from "../../../../cli/commands/calibrateCommand.js";
 import { UsageError } from "../../../../cli/errors.js";
-import { parsePolicy } from "../../../../functions/policy/parsePolicy.js";
+import { parsePolicy } from "../../../../core/policy/parsePolicy.js";
 
 const SHIPPED = fileURLToPath(new URL("../../../../policies/ticket-routing.yaml", import.meta.url));
 const SHIPPED_TEXT = readFileSync(SHIPPED, "utf8");
