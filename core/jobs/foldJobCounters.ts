@@ -1,5 +1,5 @@
 import type { JobCounter } from "../../contract/jobs/JobCounterSchema.js";
-import type { Job, JobCounts } from "../../contract/jobs/JobSchema.js";
+import { emptyJobCounts, type Job, type JobCounts } from "../../contract/jobs/JobSchema.js";
 
 /**
  * The job as its record and its counters say together: counts are the counters' sum, with
@@ -13,13 +13,8 @@ import type { Job, JobCounts } from "../../contract/jobs/JobSchema.js";
 export function foldJobCounters(record: Job, counters: readonly JobCounter[]): Job {
   if (counters.length === 0) return record;
   const counts: JobCounts = {
+    ...emptyJobCounts(),
     ...(record.counts.lines !== undefined ? { lines: record.counts.lines } : {}),
-    sent: 0,
-    rejected_at_ingest: 0,
-    outcomes: { decided: 0, fallback: 0, overridden: 0, rejected: 0 },
-    dead_lettered: 0,
-    ended: 0,
-    duplicates: 0,
   };
   let updatedAt = record.updated_at;
   for (const counter of counters) {

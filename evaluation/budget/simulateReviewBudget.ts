@@ -1,3 +1,4 @@
+import { seededUniform } from "../../core/common/SeededRandom.js";
 import type { Policy } from "../../core/policy/Policy.js";
 import type { LabelledForecast } from "../calibration/collectForecasts.js";
 import { estimateAutomatedAccuracy } from "../calibration/estimateAutomatedAccuracy.js";
@@ -175,7 +176,7 @@ export function simulateReviewBudget(
       distance?: number;
     }[] = [];
     for (let replication = 0; replication < replications; replication += 1) {
-      const random = mulberry32((options.seed ?? 0) * 1_000_003 + replication);
+      const random = seededUniform((options.seed ?? 0) * 1_000_003 + replication);
       const stratified = strategy === "strata+margin";
       // The audit draw: one uniform per decided item, kept when below π/r (π capped at r).
       const audits: { unit: Unit; rate: number }[] = [];
@@ -325,16 +326,4 @@ function scaleStrata(
     ...(stratum.below === undefined ? {} : { below: stratum.below }),
     rate: Math.min(1, high * stratum.rate),
   }));
-}
-
-/** mulberry32: a small seeded PRNG, so a simulation gives the same numbers on every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }

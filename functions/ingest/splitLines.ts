@@ -1,3 +1,5 @@
+import { decodeStrictly } from "../../core/common/decodeStrictly.js";
+
 /** One line of a byte stream. */
 export interface StreamLine {
   /** 1-based line number in the object. */
@@ -17,12 +19,6 @@ export interface StreamLine {
    */
   invalidUtf8: boolean;
 }
-
-/**
- * Strict UTF-8: a byte sequence that is not UTF-8 throws rather than becoming U+FFFD; a byte order
- * mark is kept (the caller drops one at the object's start only).
- */
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Splits a stream of bytes into lines with exact byte offsets, holding at most one line
@@ -86,15 +82,5 @@ export async function* splitLines(
     }
     pending.push(Buffer.from(part));
     pendingBytes += part.length;
-  }
-}
-
-/** The bytes as text, or undefined when they are not valid UTF-8. */
-function decodeStrictly(bytes: Uint8Array): string | undefined {
-  try {
-    return utf8.decode(bytes);
-  } catch (error) {
-    if (error instanceof TypeError) return undefined;
-    throw error;
   }
 }

@@ -8,7 +8,7 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CUSTOM_ATTRIBUTES_HEADER, type Lane, laneOfAttributes } from "../../contract/lanes/lanes.js";
-import type { SeededRandom } from "./SeededRandom.js";
+import type { SeededRandom } from "../../core/common/SeededRandom.js";
 
 /** What the proxy does to the calls it receives while a fault is set. */
 export type ProxyFault =

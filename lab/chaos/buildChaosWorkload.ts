@@ -1,7 +1,7 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
 import type { WorkItemInput } from "../../core/common/index.js";
 import { sha256Hex } from "../../core/common/index.js";
-import type { SeededRandom } from "./SeededRandom.js";
+import type { SeededRandom } from "../../core/common/SeededRandom.js";
 
 /** The kinds of poison message a chaos run sends (about 1% of its messages, at least one of each). */
 export const POISON_KINDS = [

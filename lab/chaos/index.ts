@@ -41,4 +41,4 @@ export {
 } from "./planFaultSchedule.js";
 export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
 export { type ChaosOptions, type ChaosResult, type FiredFault, runChaos } from "./runChaos.js";
-export { SeededRandom } from "./SeededRandom.js";
+export { SeededRandom } from "../../core/common/SeededRandom.js";

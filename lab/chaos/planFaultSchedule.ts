@@ -1,4 +1,4 @@
-import type { SeededRandom } from "./SeededRandom.js";
+import type { SeededRandom } from "../../core/common/SeededRandom.js";
 
 /** One fault of a chaos run, planned before it starts. `at` is the share of messages ended that triggers it. */
 export type PlannedFault =

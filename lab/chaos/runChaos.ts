@@ -24,7 +24,7 @@ import type { FunctionHostConfig, FunctionHostEvent, LaneHostConfig } from "./Fu
 import { loadWorkItemTemplates } from "./loadWorkItemTemplates.js";
 import { describePlannedFault, type PlannedFault, planFaultSchedule } from "./planFaultSchedule.js";
 import { readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
-import { SeededRandom } from "./SeededRandom.js";
+import { SeededRandom } from "../../core/common/SeededRandom.js";
 import { type FunctionHost, startFunctionHost } from "./startFunctionHost.js";
 
 /** Options of {@link runChaos}; every default is applied here. */

@@ -4,6 +4,7 @@
  * labels them, every decided item as an audit item at rate 1 — so that a replay can draw any
  * audit design from it and compare what each recovers with what all labels say.
  */
+import { seededUniform } from "../../core/common/SeededRandom.js";
 
 /** The labels of the generated policy's one question. */
 export const TRAFFIC_LABELS = ["billing", "technical", "account", "other"] as const;
@@ -44,7 +45,7 @@ export function generateReviewTraffic(options: ReviewTrafficOptions = {}): Revie
   const threshold = options.threshold ?? 0.8;
   const temperature = options.truthTemperature ?? 1.1;
   const scale = options.scale ?? 4;
-  const random = mulberry32(options.seed ?? 1);
+  const random = seededUniform(options.seed ?? 1);
   const start = Date.UTC(2026, 11, 1);
   const lines: string[] = [];
   let decided = 0;
@@ -117,16 +118,4 @@ function sample(random: () => number, probabilities: readonly number[]): number 
 function normal(random: () => number): number {
   const u = Math.max(random(), Number.MIN_VALUE);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
-
-/** mulberry32: a small seeded PRNG (reproducible traffic for a seed). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }

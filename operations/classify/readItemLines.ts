@@ -1,11 +1,11 @@
 import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
+import { decodeStrictly } from "../../core/common/decodeStrictly.js";
 import type { WorkItemInput } from "../../core/pipeline/index.js";
 
 /**
  * Strict UTF-8: bytes that are not UTF-8 throw rather than becoming U+FFFD (two ids differing only
  * in invalid bytes would read as one); a byte order mark is kept, as `readFile(…, "utf8")` keeps it.
  */
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * The non-blank lines of a work-item JSONL file as the pipeline core's inputs (origin: the file
@@ -45,15 +45,6 @@ function linesOf(file: Uint8Array | string): (string | Uint8Array)[] {
   }
   lines.push(file.subarray(start));
   return lines;
-}
-
-function decodeStrictly(bytes: Uint8Array): string | undefined {
-  try {
-    return utf8.decode(bytes);
-  } catch (error) {
-    if (error instanceof TypeError) return undefined;
-    throw error;
-  }
 }
 
 function withPolicy(line: string, policy: string): string {

@@ -3,22 +3,11 @@
  * sampled from softmax(logit / T_true), the fitter given softmax(logit) — what a model with
  * temperature T_true miscalibration would return.
  */
+import { seededUniform } from "../../core/common/SeededRandom.js";
 import type { Forecast } from "../../evaluation/metrics/types.js";
 
-/**
- * mulberry32: a tiny seeded PRNG. Hand-written because the tests need a plain reproducible stream
- * of uniforms (fast-check's generators are biased towards edge cases on purpose).
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+/** The project's seeded uniform stream, under the name these tests use. */
+export const seededRandom = seededUniform;
 
 /** A standard normal draw (Box–Muller). */
 export function normal(random: () => number): number {

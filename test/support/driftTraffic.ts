@@ -4,6 +4,7 @@
  * that may change at a planted time. Deterministic for a seed.
  */
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
+import { seededUniform } from "../../core/common/SeededRandom.js";
 
 /** A kind of state and the distribution the model gives such states. */
 export interface StateKind {
@@ -32,7 +33,7 @@ export interface TrafficOptions {
 
 /** Outcomes of the generated traffic, in time order, ids `<policy>-<n>`. */
 export function generateTraffic(options: TrafficOptions): Outcome[] {
-  const random = mulberry32(options.seed);
+  const random = seededUniform(options.seed);
   const jitter = options.jitter ?? 0.05;
   const spacing = 3_600_000 / options.perHour;
   const outcomes: Outcome[] = [];
@@ -86,18 +87,6 @@ function pick(kinds: readonly StateKind[], mix: Readonly<Record<string, number>>
   const last = kinds.findLast((kind) => (mix[kind.name] ?? 0) > 0);
   if (last === undefined) throw new Error("the mix gives no kind any weight");
   return last;
-}
-
-/** A small seeded generator (mulberry32): numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Ticket routing's kinds of states: three the options cover, and a new one (shipping) they do not. */

@@ -25,7 +25,7 @@ import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "../../ch
 import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";
 import { loadWorkItemTemplates } from "../../chaos/loadWorkItemTemplates.js";
 import { readDeadLetters, scanOutcomeRows } from "../../chaos/readChaosEvidence.js";
-import { SeededRandom } from "../../chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { describeMachine } from "../describeMachine.js";
 import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
 import { startBusyProcesses } from "../startBusyProcesses.js";

@@ -1,5 +1,5 @@
 import type { WorkItemInput } from "../../../core/common/index.js";
-import type { SeededRandom } from "../../chaos/SeededRandom.js";
+import type { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 /** One work item of the pipeline bench: its SQS body and the state text it carries. */
 export interface StreamItem {

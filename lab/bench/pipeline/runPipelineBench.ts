@@ -8,7 +8,7 @@ import { createLocalDecideHandler, type StackHandlerContext, startLocalStack } f
 // By their files: the chaos index also holds the chaos run, which the bench does not need.
 import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";
 import { loadWorkItemTemplates } from "../../chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import type { Figure } from "../BenchContext.js";
 import { describeMachine } from "../describeMachine.js";
 import { buildTicketStream, type StreamItem } from "./buildTicketStream.js";

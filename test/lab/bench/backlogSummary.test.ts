@@ -12,7 +12,7 @@ import {
   summarizeBacklog,
 } from "../../../lab/bench/backlog/summarizeBacklog.js";
 import { loadWorkItemTemplates } from "../../../lab/chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../../lab/chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 const measured: BacklogMeasurements = {
   items: 100,

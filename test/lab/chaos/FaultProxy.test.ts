@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { FaultProxy, type ProxyExchange } from "../../../lab/chaos/FaultProxy.js";
-import { SeededRandom } from "../../../lab/chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 async function startTarget(name: string): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {

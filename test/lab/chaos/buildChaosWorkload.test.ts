@@ -7,7 +7,7 @@ import type { WorkItemInput } from "../../../core/common/index.js";
 import { loadPolicies } from "../../../core/policy/index.js";
 import { buildChaosWorkload, POISON_KINDS } from "../../../lab/chaos/buildChaosWorkload.js";
 import { loadWorkItemTemplates } from "../../../lab/chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../../lab/chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 describe("buildChaosWorkload", () => {
   let templates: WorkItemInput[];

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planFaultSchedule } from "../../../lab/chaos/planFaultSchedule.js";
-import { SeededRandom } from "../../../lab/chaos/SeededRandom.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 describe("planFaultSchedule", () => {
   it("plans each of the five faults once, in rising order between 10% and 75% ended", () => {
