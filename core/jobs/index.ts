@@ -17,6 +17,7 @@ export { jobCompletedDetailOf } from "./jobCompletedDetailOf.js";
 export { type JobObject, jobIdOf } from "./jobIdOf.js";
 export { type JobLedgerWiring, jobLedgerOf } from "./jobLedgerOf.js";
 export { jobsTableDefinition } from "./jobsTable.js";
+export { type OutcomeWriting, outcomeWritingOf } from "./outcomeWritingOf.js";
 export { readJobAttributes } from "./readJobAttributes.js";
 export { resultLineOf } from "./resultLineOf.js";
 export { UsageTally } from "./UsageTally.js";

@@ -16,8 +16,8 @@ import {
   BusyRecordRequeuer,
   CallLatencyEstimate,
 } from "../../core/flow/index.js";
-import { jobLedgerOf } from "../../core/jobs/jobLedgerOf.js";
-import { OutcomeStore, ShadowRecordStore } from "../../core/outcomes/index.js";
+import { outcomeWritingOf } from "../../core/jobs/outcomeWritingOf.js";
+import { ShadowRecordStore } from "../../core/outcomes/index.js";
 import { ShadowRunner } from "../../core/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../core/states/index.js";
@@ -79,7 +79,13 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
   const documents = DynamoDBDocumentClient.from(parts.dynamodb ?? new DynamoDBClient({ maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
-  const jobs = jobLedgerOf({ ...config, client: documents, retry, clock, onEnded: parts.onJobEnded });
+  const { outcomes, jobs } = outcomeWritingOf({
+    ...config,
+    client: documents,
+    retry,
+    clock,
+    onEnded: parts.onJobEnded,
+  });
   const policies = parts.policies ?? (await loadPolicies(config.policyDir));
   const sagemakerRuntime = parts.sagemakerRuntime ?? createSageMakerRuntimeClient();
   const telemetry = new DecideTelemetry(
@@ -101,12 +107,7 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
       latency: new CallLatencyEstimate(),
       customAttributes: laneAttributeOf(config.lane ?? "interactive"),
     }),
-    outcomes: new OutcomeStore({
-      client: documents,
-      tableName: config.outcomesTable,
-      retry,
-      ...(jobs ? { jobs } : {}),
-    }),
+    outcomes,
     ...(jobs ? { jobs: { ledger: jobs, maxReceiveCount: config.maxReceiveCount ?? 0 } } : {}),
     // Why a record went back, where `decisions dlq list` and `outcomes show` look (contract/failures).
     failures: new FailureRecordStore({

@@ -6,8 +6,7 @@ import { SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type Clock, systemClock } from "../../core/common/Clock.js";
 import { RetryPolicy } from "../../core/common/RetryPolicy.js";
-import { jobLedgerOf } from "../../core/jobs/jobLedgerOf.js";
-import { OutcomeStore } from "../../core/outcomes/index.js";
+import { outcomeWritingOf } from "../../core/jobs/outcomeWritingOf.js";
 import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import type { IngestHandlerDeps } from "./createIngestHandler.js";
 import type { IngestConfig } from "./readIngestConfig.js";
@@ -41,16 +40,17 @@ export async function createIngestDeps(
     marshallOptions: { removeUndefinedValues: true },
   });
   const clock = parts.clock ?? systemClock;
-  const jobs = jobLedgerOf({ ...config, client: documents, retry, clock, onEnded: parts.onJobEnded });
+  const { outcomes, jobs } = outcomeWritingOf({
+    ...config,
+    client: documents,
+    retry,
+    clock,
+    onEnded: parts.onJobEnded,
+  });
   return {
     s3: parts.s3 ?? new S3Client({ maxAttempts: 1 }),
     sender: new WorkQueueSender(parts.sqs ?? new SQSClient({ maxAttempts: 1 }), config.workQueueUrl, retry),
-    outcomes: new OutcomeStore({
-      client: documents,
-      tableName: config.outcomesTable,
-      retry,
-      ...(jobs ? { jobs } : {}),
-    }),
+    outcomes,
     ...(jobs ? { jobs } : {}),
     policies: parts.policies ?? (await loadPolicies(config.policyDir)),
     logger: parts.logger ?? new Logger(),
