@@ -80,7 +80,10 @@ describe("decisions models pull", () => {
       /tiny-decider-F32\.gguf: 100% /,
       "plain progress lines when stderr is no terminal",
     );
-    assert.ok(!stderr().includes("\r") && !stderr().includes("\u001b["), "no control characters off a terminal");
+    assert.ok(
+      !stderr().includes("\r") && !stderr().includes("\u001b["),
+      "no control characters off a terminal",
+    );
   });
 
   it("takes the same as one hf: URI", async () => {
