@@ -56,6 +56,8 @@ export interface HubTestServer {
   requests: HubTestRequest[];
   /** Adds (or replaces) a repository. */
   addRepo(name: string, repo: HubTestRepo): void;
+  /** Renames a repository as the hub does: the old name answers with a relative redirect to the new. */
+  renameRepo(from: string, to: string): void;
   /**
    * Cuts each of the next `count` downloads after `bytes` bytes of its body: those are sent, then
    * the download waits until {@link HubTestServer.dropHeld} closes its connection (a test calls it
@@ -77,6 +79,7 @@ export function randomCommit(): string {
 /** Starts the hub and its storage on 127.0.0.1, on free ports. */
 export async function startHubTestServer(): Promise<HubTestServer> {
   const repos = new Map<string, HubTestRepo>();
+  const renamed = new Map<string, string>();
   const blobs = new Map<string, Buffer>();
   const requests: HubTestRequest[] = [];
   const cuts: number[] = [];
@@ -107,7 +110,17 @@ export async function startHubTestServer(): Promise<HubTestServer> {
       limited.count -= 1;
       return void response.writeHead(429, { "retry-after": String(limited.seconds) }).end("slow down");
     }
-    const path = new URL(request.url ?? "/", "http://x").pathname.split("/").map(decodeURIComponent);
+    const url = new URL(request.url ?? "/", "http://x");
+    const path = url.pathname.split("/").map(decodeURIComponent);
+    const isApi = path[1] === "api" && path[2] === "models";
+    const newName = renamed.get(isApi ? `${path[3]}/${path[4]}` : `${path[1]}/${path[2]}`);
+    if (newName !== undefined) {
+      // The hub's answer for a renamed repository: a relative redirect, without the file's headers.
+      const old = isApi ? `/api/models/${path[3]}/${path[4]}/` : `/${path[1]}/${path[2]}/`;
+      const target = isApi ? `/api/models/${newName}/` : `/${newName}/`;
+      response.writeHead(307, { location: `${target}${url.pathname.slice(old.length)}${url.search}` }).end();
+      return;
+    }
     // ["", "api", "models", owner, name, "revision", rev]
     if (path[1] === "api" && path[2] === "models" && path[5] === "revision" && path.length === 7) {
       answerRevision(response, `${path[3]}/${path[4]}`, path[6] ?? "");
@@ -212,6 +225,9 @@ export async function startHubTestServer(): Promise<HubTestServer> {
     requests,
     addRepo(name, repo) {
       repos.set(name, repo);
+    },
+    renameRepo(from, to) {
+      renamed.set(from, to);
     },
     cutDownloads(bytes, count = 1) {
       for (let i = 0; i < count; i += 1) cuts.push(bytes);

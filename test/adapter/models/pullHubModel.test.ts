@@ -55,6 +55,7 @@ before(async () => {
     commits: { [mainCommit]: { [FILE]: { bytes: gguf } } },
     tags: ["gguf", "license:mit"],
   });
+  hub.renameRepo("acme/old-name-GGUF", REPO);
   hub.addRepo("acme/gated-GGUF", {
     refs: { main: mainCommit },
     commits: { [mainCommit]: { [FILE]: { bytes: gguf } } },
@@ -165,6 +166,34 @@ describe("pullHubModel", () => {
 
     assert.match(pulled.path, /\/tiny-decider-Q8_0\.gguf$/);
     assert.equal(pulled.manifest.source, `hf:${REPO}/Q8_0/tiny-decider-Q8_0.gguf`);
+  });
+
+  it("follows the hub's relative redirect of a renamed repository", async () => {
+    const pulled = await pull({ ref: { repo: "acme/old-name-GGUF", file: FILE, revision: "main" } });
+
+    assert.equal(pulled.commit, mainCommit);
+    assert.deepEqual(await readFile(pulled.path), gguf);
+    assert.ok(hub.requests.some((request) => request.path.startsWith(`/${REPO}/resolve/${mainCommit}/`)));
+  });
+
+  it("refuses to pull while another live process holds the file's lock, and takes over a dead one's", async () => {
+    // prepare: the lock of this file's partial download, held by the parent process (alive)
+    const sha256 = (await pull({ cacheDir: join(folder, "probe") })).sha256;
+    const modelFolder = join(folder, "acme--tiny-decider-GGUF", mainCommit);
+    await mkdir(modelFolder, { recursive: true });
+    const lock = join(modelFolder, `${FILE}.${sha256.slice(0, 16)}.part.lock`);
+    await writeFile(lock, String(process.ppid));
+
+    // act / assert: busy while the holder lives
+    const busy = await rejection(pull());
+    assert.equal(busy.reason, "busy");
+    assert.match(busy.message, new RegExp(`process ${process.ppid} is already pulling`));
+
+    // act / assert: a lock whose process is gone is taken over
+    await writeFile(lock, "999999999");
+    const pulled = await pull();
+    assert.deepEqual(await readFile(pulled.path), gguf);
+    assert.deepEqual(await filesUnder(modelFolder), [FILE, MODEL_MANIFEST_FILE_NAME].sort());
   });
 
   it("downloads nothing the second time: the file in place is verified and kept", async () => {
