@@ -223,7 +223,7 @@ async function pull(args: string[], io: ModelsCommandIo): Promise<number> {
         ? `pulled${pulled.resumedFrom === undefined ? "" : ` (resumed at byte ${pulled.resumedFrom})`}`
         : "already there, verified; nothing downloaded",
       `path      ${pulled.path}`,
-      `manifest ${modelManifestPath(pulled.path)}`,
+      `manifest  ${modelManifestPath(pulled.path)}`,
       `repo      ${pulled.repo} (${client.endpoint})`,
       `file      ${pulled.file}`,
       `revision  ${pulled.revision} = commit ${pulled.commit}`,
