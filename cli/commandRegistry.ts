@@ -67,7 +67,8 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
   },
   {
     name: "models",
-    summary: "generate test models, list the kinds, write or verify a model-manifest.json",
+    summary:
+      "generate test models, list the kinds, pull a GGUF from a hub (pinned, verified), write or verify a model-manifest.json, package model.tar.gz",
     module: "./commands/modelsCommand.js",
     exportName: "modelsCommand",
     parts: ["adapter"],

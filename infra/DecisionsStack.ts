@@ -197,10 +197,14 @@ export class DecisionsStack extends Stack {
       ? new StandardEndpoint(this, "StandardEndpoint", {
           image: settings.standardImage,
           instanceType: settings.standardInstanceType,
-          modelDataUrl:
-            settings.standardModelDataUrl === ""
-              ? modelDataUrl
-              : resolvePlaceholders(settings.standardModelDataUrl),
+          ...(settings.standardHfRepo !== ""
+            ? { hub: { repo: settings.standardHfRepo, file: settings.standardHfFile } }
+            : {
+                modelDataUrl:
+                  settings.standardModelDataUrl === ""
+                    ? modelDataUrl
+                    : resolvePlaceholders(settings.standardModelDataUrl),
+              }),
           contextSize: settings.contextSize,
         })
       : undefined;

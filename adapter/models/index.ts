@@ -1,6 +1,7 @@
 /**
  * Model files: generated GGUF models for tests and benchmarks (tiny llama/qwen3/qwen35 and a
- * Qwen3-0.6B shape twin), their cache, and `model-manifest.json` checks.
+ * Qwen3-0.6B shape twin), their cache, GGUF files pulled from a hub (pinned to a commit, verified),
+ * and `model-manifest.json` checks.
  */
 
 export type { CreateModelWriterOptions, ModelWriterPlan } from "./createModelWriter.js";
@@ -12,12 +13,13 @@ export type {
   ModelCatalogueEntry,
 } from "./downloadModel.js";
 export { downloadModel, MODEL_CATALOGUE } from "./downloadModel.js";
-export type { ModelPackageFailure } from "./errors.js";
+export type { ModelHubFailure, ModelPackageFailure } from "./errors.js";
 export {
   ModelChecksumMismatchError,
   ModelDownloadError,
   ModelFileError,
   ModelGenerationError,
+  ModelHubError,
   ModelManifestError,
   ModelManifestMismatchError,
   ModelPackageError,
@@ -29,6 +31,23 @@ export {
   generatedModelFileName,
   generateModel,
 } from "./generateModel.js";
+export type {
+  HubClientOptions,
+  HubDownload,
+  HubFileMetadata,
+  HubRevisionInfo,
+  HubSibling,
+} from "./HubClient.js";
+export { DEFAULT_HUB_ENDPOINT, HubClient } from "./HubClient.js";
+export type { HubModelRef } from "./hubModelRef.js";
+export {
+  DEFAULT_HUB_REVISION,
+  formatHubModelUri,
+  HUB_URI_SCHEME,
+  hubModelRef,
+  isHubModelUri,
+  parseHubModelUri,
+} from "./hubModelRef.js";
 export type { HybridSpec, ModelKind, ModelKindSpec } from "./modelKinds.js";
 export {
   DEFAULT_MODEL_SEED,
@@ -40,6 +59,7 @@ export {
 } from "./modelKinds.js";
 export type {
   ModelManifest,
+  ModelManifestHubFields,
   ModelManifestVerification,
   WriteModelManifestOptions,
 } from "./modelManifest.js";
@@ -50,12 +70,15 @@ export {
   sha256File,
   verifyModelManifest,
   writeModelManifest,
+  writeModelManifestFile,
 } from "./modelManifest.js";
 export type { MetadataEntry } from "./modelMetadata.js";
 export { GENERATOR_VERSION_KEY, modelMetadata, vocabMetadata } from "./modelMetadata.js";
 export type { PackagedModel, PackageModelOptions } from "./packageModel.js";
 export { packageModel } from "./packageModel.js";
 export { packageRoot } from "./packageRoot.js";
+export type { PulledModel, PullHubModelOptions, PullProgress } from "./pullHubModel.js";
+export { defaultHubCacheDir, hubCacheFolder, PARTIAL_SUFFIX, pullHubModel } from "./pullHubModel.js";
 export {
   loadQwen3Vocab,
   QWEN3_ENDOFTEXT_ID,

@@ -20,7 +20,19 @@ export interface ModelManifest {
   revision: string | null;
   /** When the manifest was written, ISO 8601. */
   created_at: string;
+  /** For a model pulled from a hub: the repository, `<owner>/<name>`. Absent otherwise. */
+  repo?: string;
+  /** For a model pulled from a hub: the commit sha its revision resolved to (40 hex). Absent otherwise. */
+  commit?: string;
+  /**
+   * For a model pulled from a hub: the license the repository states (its card's `license`, else a
+   * `license:` tag), or null when it states none. Absent otherwise.
+   */
+  license?: string | null;
 }
+
+/** The hub fields of a manifest ({@link ModelManifest.repo}, `commit`, `license`), when it has them. */
+export type ModelManifestHubFields = Pick<ModelManifest, "repo" | "commit" | "license">;
 
 /** Options of {@link writeModelManifest}. */
 export interface WriteModelManifestOptions {
@@ -28,6 +40,8 @@ export interface WriteModelManifestOptions {
   source?: string;
   /** The source's revision. Default null. */
   revision?: string;
+  /** Hub fields to record (a pulled model's repository, commit and license). Default none. */
+  hub?: ModelManifestHubFields;
 }
 
 /** Result of {@link verifyModelManifest}. */
@@ -67,8 +81,20 @@ export async function writeModelManifest(
     source: options.source ?? null,
     revision: options.revision ?? null,
     created_at: new Date().toISOString(),
+    ...hubFields(options.hub),
   };
-  const target = modelManifestPath(path);
+  await writeModelManifestFile(path, manifest);
+  return manifest;
+}
+
+/**
+ * Writes a manifest already known (the GGUF's sha256 and size measured by the caller, as a
+ * download does while it receives the bytes) beside `ggufPath`, atomically: a temporary file, then a
+ * rename, replacing any manifest there.
+ * @throws {ModelManifestError} when the manifest cannot be written.
+ */
+export async function writeModelManifestFile(ggufPath: string, manifest: ModelManifest): Promise<void> {
+  const target = modelManifestPath(ggufPath);
   const temporary = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(manifest, null, 2)}\n`);
@@ -77,7 +103,16 @@ export async function writeModelManifest(
     await rm(temporary, { force: true });
     throw new ModelManifestError(`cannot write the manifest ${target}`, { cause: error });
   }
-  return manifest;
+}
+
+/** The hub fields that are set, so a manifest without them is written as before. */
+export function hubFields(fields: ModelManifestHubFields | undefined): ModelManifestHubFields {
+  if (fields === undefined) return {};
+  return {
+    ...(fields.repo === undefined ? {} : { repo: fields.repo }),
+    ...(fields.commit === undefined ? {} : { commit: fields.commit }),
+    ...(fields.license === undefined ? {} : { license: fields.license }),
+  };
 }
 
 /**
@@ -143,7 +178,7 @@ function parseManifest(value: unknown, path: string): ModelManifest {
     throw new ModelManifestError(`the model manifest ${path} is not a JSON object`);
   }
   const record = value as Record<string, unknown>;
-  const { file, sha256, size_bytes, source, revision, created_at } = record;
+  const { file, sha256, size_bytes, source, revision, created_at, repo, commit, license } = record;
   if (typeof file !== "string" || file.length === 0 || basename(file) !== file) fail("file");
   if (typeof sha256 !== "string" || !/^[0-9a-f]{64}$/.test(sha256)) fail("sha256");
   if (typeof size_bytes !== "number" || !Number.isSafeInteger(size_bytes) || size_bytes < 0)
@@ -151,6 +186,9 @@ function parseManifest(value: unknown, path: string): ModelManifest {
   if (source !== undefined && source !== null && typeof source !== "string") fail("source");
   if (revision !== undefined && revision !== null && typeof revision !== "string") fail("revision");
   if (typeof created_at !== "string") fail("created_at");
+  if (repo !== undefined && (typeof repo !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(repo))) fail("repo");
+  if (commit !== undefined && (typeof commit !== "string" || !/^[0-9a-f]{40}$/.test(commit))) fail("commit");
+  if (license !== undefined && license !== null && typeof license !== "string") fail("license");
   return {
     file: file as string,
     sha256: sha256 as string,
@@ -158,6 +196,11 @@ function parseManifest(value: unknown, path: string): ModelManifest {
     source: (source as string | null | undefined) ?? null,
     revision: (revision as string | null | undefined) ?? null,
     created_at: created_at as string,
+    ...hubFields({
+      repo: repo as string | undefined,
+      commit: commit as string | undefined,
+      license: license as string | null | undefined,
+    }),
   };
 }
 

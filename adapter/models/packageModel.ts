@@ -6,7 +6,12 @@ import { basename, dirname, join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { create as createTar } from "tar";
 import { ModelPackageError } from "./errors.js";
-import { MODEL_MANIFEST_FILE_NAME, type ModelManifest, verifyModelManifest } from "./modelManifest.js";
+import {
+  hubFields,
+  MODEL_MANIFEST_FILE_NAME,
+  type ModelManifest,
+  verifyModelManifest,
+} from "./modelManifest.js";
 
 /** Options of {@link packageModel}. */
 export interface PackageModelOptions {
@@ -38,7 +43,8 @@ const GGUF_MAGIC = Buffer.from("GGUF", "latin1");
  * memory) and compressed with node:zlib through the `tar` package.
  *
  * A `model-manifest.json` already beside the GGUF must match it (else the GGUF is refused); its
- * source and revision are kept unless the options give others. The archive is written to a
+ * source and revision are kept unless the options give others, and its hub fields (`repo`,
+ * `commit`, `license` of a model `decisions models pull` wrote) are kept. The archive is written to a
  * temporary file beside `out` and linked into place, so an existing file is never replaced and a
  * failed run leaves nothing at `out`.
  *
@@ -72,6 +78,9 @@ export async function packageModel(
     source: options.source ?? verified.manifest?.source ?? null,
     revision: options.revision ?? verified.manifest?.revision ?? null,
     created_at: new Date().toISOString(),
+    // A pulled model's repository, commit and license describe these very bytes (the sha256 was
+    // just checked against that manifest), so the archive keeps them.
+    ...hubFields(verified.manifest ?? undefined),
   };
 
   // The archive's root is a staging folder: a link to the GGUF (followed, so its bytes are stored,

@@ -35,7 +35,9 @@ export function localStackFlags() {
 export function localStackUsage(): string[] {
   return [
     `  --model <file.gguf>          the model to serve (env ${MODEL_ENV}); default: a generated demo model`,
-    "                               with random weights (answers meaningless, pipeline real)",
+    "                               with random weights (answers meaningless, pipeline real). A hub file,",
+    "                               hf:<owner>/<name>/<file.gguf>[@<revision>], is pulled once (pinned,",
+    "                               verified) into .cache/hub and served from there (HF_ENDPOINT, HF_TOKEN)",
     "  --threads <n>                llama.cpp threads of the adapter (default: the cores it may use)",
     "  --java <path>                the java command for DynamoDB Local (default: java on PATH)",
     "  --region <name>              region of the clients and ARNs (default us-east-1)",

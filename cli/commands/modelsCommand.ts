@@ -1,23 +1,32 @@
 /**
- * `decisions models`: generated test models (list the kinds, generate one) and the
- * `model-manifest.json` that pins a GGUF (write or verify).
+ * `decisions models`: generated test models (list the kinds, generate one), GGUF files pulled from
+ * a hub repository pinned to a commit, and the `model-manifest.json` that pins a GGUF (write or
+ * verify) and the `model.tar.gz` that carries it.
  */
 import type { GgufWriteProgress } from "../../adapter/gguf/index.js";
 import {
   DEFAULT_MODEL_SEED,
   generateModel,
+  type HubModelRef,
+  hubModelRef,
+  isHubModelUri,
   isModelKind,
   MODEL_KIND_SPECS,
   MODEL_KINDS,
+  ModelHubError,
   ModelPackageError,
   modelManifestPath,
   packageModel,
+  parseHubModelUri,
+  pullHubModel,
   verifyModelManifest,
   writeModelManifest,
 } from "../../adapter/models/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
+import { createPullProgress } from "./pullProgress.js";
+import { type HubEnvironment, hubClientFromEnv } from "./resolveServedModel.js";
 
 const USAGE = `usage:
   decisions models list
@@ -25,17 +34,31 @@ const USAGE = `usage:
   decisions models manifest <file.gguf> [--source S] [--revision R]
   decisions models manifest <file.gguf> --verify
   decisions models package <file.gguf> --out <model.tar.gz> [--source S] [--revision R]
+  decisions models pull <owner>/<name> --file <file.gguf> [--revision <branch|tag|sha>] [--out <folder>]
+  decisions models pull hf:<owner>/<name>/<file.gguf>[@<revision>] [--out <folder>]
+
+pull: resolves the revision (default main) to its commit sha, downloads the file (resuming a cut
+download), checks the sha256 the hub states and writes model-manifest.json (repo, file, commit,
+sha256, size, license) beside it; default --out: the model cache, .cache/hub/<owner>--<name>/<commit>.
+HF_ENDPOINT names another hub or a mirror; HF_TOKEN is sent for gated and private repositories.
 `;
+
+/** Where `decisions models` writes and the environment it reads (`HF_ENDPOINT`, `HF_TOKEN`). */
+export interface ModelsCommandIo extends CliOutput {
+  env: Readonly<HubEnvironment>;
+}
 
 /**
  * Builds the `decisions models` command with the given output streams (tests pass their own).
  * Sub-commands: `list` (kinds with a description), `generate` (writes a generated GGUF and prints its
  * path, size and sha256; progress on stderr), `manifest` (writes or, with `--verify`, checks the
- * `model-manifest.json` beside a GGUF).
+ * `model-manifest.json` beside a GGUF), `package` (the model.tar.gz), `pull` (a GGUF from a hub
+ * repository, pinned and verified).
  */
-export function createModelsCommand(output: Partial<CliOutput> = {}): CliCommand {
+export function createModelsCommand(output: Partial<ModelsCommandIo> = {}): CliCommand {
   const stdout = output.stdout ?? process.stdout;
   const stderr = output.stderr ?? process.stderr;
+  const env = output.env ?? process.env;
   return {
     async run(args: string[]): Promise<number> {
       const [sub, ...rest] = args;
@@ -48,6 +71,8 @@ export function createModelsCommand(output: Partial<CliOutput> = {}): CliCommand
           return manifest(rest, stdout);
         case "package":
           return packageArchive(rest, stdout);
+        case "pull":
+          return pull(rest, { stdout, stderr, env });
         case "help":
         case "--help":
         case "-h":
@@ -169,6 +194,74 @@ async function packageArchive(args: string[], stdout: CliOutput["stdout"]): Prom
       throw new UsageError(
         `${values.out} exists; it is never overwritten (remove it or choose another --out)`,
       );
+    }
+    throw error;
+  }
+}
+
+/** `models pull`: one GGUF of a hub repository, pinned to its commit and verified, with its manifest. */
+async function pull(args: string[], io: ModelsCommandIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { file: { type: "string" }, revision: { type: "string" }, out: { type: "string" } },
+    allowPositionals: true,
+    usage: USAGE,
+  });
+  const ref = readHubRef(positionals, values);
+  const client = hubClientFromEnv(io.env);
+  const progress = createPullProgress(io.stderr, ref.file);
+  const pulled = await pullHubModel({
+    ref,
+    client,
+    out: values.out,
+    onProgress: progress.onProgress,
+    onNote: (line) => io.stderr.write(`${line}\n`),
+  }).finally(() => progress.stop());
+  io.stdout.write(
+    [
+      pulled.downloaded
+        ? `pulled${pulled.resumedFrom === undefined ? "" : ` (resumed at byte ${pulled.resumedFrom})`}`
+        : "already there, verified; nothing downloaded",
+      `path      ${pulled.path}`,
+      `manifest  ${modelManifestPath(pulled.path)}`,
+      `repo      ${pulled.repo} (${client.endpoint})`,
+      `file      ${pulled.file}`,
+      `revision  ${pulled.revision} = commit ${pulled.commit}`,
+      `sha256    ${pulled.sha256}`,
+      `size      ${pulled.sizeBytes} bytes (${formatMegabytes(pulled.sizeBytes)})`,
+      `license   ${pulled.license ?? "none stated"}`,
+      `next      decisions models package ${pulled.path} --out model.tar.gz`,
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+/** The hub reference of `models pull`: `hf:…` alone, or `<owner>/<name>` with `--file` (and `--revision`). */
+function readHubRef(
+  positionals: string[],
+  values: { file?: string | undefined; revision?: string | undefined },
+): HubModelRef {
+  const [first, ...extra] = positionals;
+  if (first === undefined || extra.length > 0) {
+    throw new UsageError("give one repository (<owner>/<name> with --file) or one hf: URI", { usage: USAGE });
+  }
+  try {
+    if (isHubModelUri(first)) {
+      if (values.file !== undefined || values.revision !== undefined) {
+        throw new UsageError("an hf: URI names its file and revision: give no --file or --revision with it", {
+          usage: USAGE,
+        });
+      }
+      return parseHubModelUri(first);
+    }
+    if (values.file === undefined || values.file.length === 0) {
+      throw new UsageError("--file <name.gguf> is required with <owner>/<name>", { usage: USAGE });
+    }
+    return hubModelRef({ repo: first, file: values.file, revision: values.revision });
+  } catch (error) {
+    if (error instanceof ModelHubError && error.reason === "bad-reference") {
+      throw new UsageError(error.message, { usage: USAGE, cause: error });
     }
     throw error;
   }

@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import type { CliCommand } from "../types.js";
 import { localStackFlags, localStackUsage, readLocalStackArgs } from "./localStackArgs.js";
+import { resolveServedModel } from "./resolveServedModel.js";
 
 /** Usage text of `decisions start`. */
 export function startUsage(): string {
@@ -59,7 +60,8 @@ export const startCommand: CliCommand = {
     const { model, env, ...stackSettings } = stack;
     const result = await runDemo({
       env,
-      model,
+      // `--model hf:…`: pulled once into the model cache, then served from there.
+      model: await resolveServedModel(model, { env, stderr: process.stderr }),
       eventsDir: values.events,
       functionLogLevel,
       timeoutMs: timeout * 1000,

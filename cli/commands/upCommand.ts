@@ -22,6 +22,7 @@ import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import type { CliCommand, CliOutput } from "../types.js";
 import { readShadowModelArgs, type ShadowModelArgs } from "./localStackArgs.js";
 import { planUp, type UpOptions, upUsage } from "./planUp.js";
+import { resolveServedModel } from "./resolveServedModel.js";
 
 export { upUsage } from "./planUp.js";
 
@@ -49,11 +50,16 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
         stdout.write(upUsage());
         return 0;
       }
-      const { options } = plan;
-      const shadow = await readShadowModelArgs(options.shadowFlags, upUsage());
+      const shadow = await readShadowModelArgs(plan.options.shadowFlags, upUsage());
       const note: Note = (line) => {
         stderr.write(`${line}\n`);
       };
+      // `--model hf:…`: pulled once into the model cache before anything starts.
+      const model = await resolveServedModel(plan.options.stack.model, {
+        env: io.env ?? process.env,
+        stderr,
+      });
+      const options: UpOptions = { ...plan.options, stack: { ...plan.options.stack, model } };
       // Loaded before anything starts, so a policy mistake is told without a stack to tear down.
       const policies = await loadPolicies(options.policyDir);
       // Listening from here on, not only once ready: a SIGINT or SIGTERM while the parts start, or

@@ -100,6 +100,13 @@ export interface InfraSettings {
   standardInstanceType: string;
   /** `s3://` model.tar.gz of the standard endpoint; empty for the decision endpoint's. */
   standardModelDataUrl: string;
+  /**
+   * Hub repository (`<owner>/<name>`) the standard endpoint's container downloads its GGUF from
+   * (`SM_LLAMA_CPP_HF_REPO`); empty: it loads S3 model data.
+   */
+  standardHfRepo: string;
+  /** The GGUF file of {@link standardHfRepo} (`SM_LLAMA_CPP_HF_FILE`); empty with it. */
+  standardHfFile: string;
   /** The candidate model of the shadow step (`ShadowEndpoint`); empty: no candidate endpoint. */
   shadowModelDataUrl: string;
   /** The candidate endpoint's instance type; empty: the decision endpoint's first. */
@@ -593,6 +600,29 @@ const RULES: readonly KnobRule[] = [
     parse: (value) => (value === "" ? "" : s3ModelUrl(value)),
   },
   {
+    name: "standardHfRepo",
+    defaultValue: "",
+    description:
+      "hub repository (`<owner>/<name>`) the standard endpoint's container downloads its GGUF from at every instance start (`SM_LLAMA_CPP_HF_REPO`, with `standardHfFile`), for parity with the llama.cpp image's own hub path; that endpoint then has no S3 model data and runs without network isolation: it needs outbound HTTPS to the hub (SageMaker's own network gives it; a private VPC would need a NAT), and it gets whatever the repository's file is at that start, unpinned. Empty: S3 model data (`standardModelDataUrl`). The decision endpoint always loads S3 model data",
+    parse: (value) =>
+      value === ""
+        ? ""
+        : text(
+            /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/,
+            "<owner>/<name> of a hub repository or empty",
+          )(value),
+  },
+  {
+    name: "standardHfFile",
+    defaultValue: "",
+    description:
+      "the GGUF file of `standardHfRepo` the standard endpoint serves (`SM_LLAMA_CPP_HF_FILE`); empty with it",
+    parse: (value) =>
+      value === ""
+        ? ""
+        : text(/^[^\s"']+\.gguf$/, "the path of a .gguf file in the repository or empty")(value),
+  },
+  {
     name: "shadowModelDataUrl",
     defaultValue: "",
     description:
@@ -756,6 +786,20 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
     problems.push({
       knob: "ingestPrefix",
       message: `with ingestPrefix ${JSON.stringify(settings.ingestPrefix)} and ingestSuffix ${JSON.stringify(settings.ingestSuffix)} the ingest rule would match the results writer's objects (e.g. ${loop}), so every job's results would be ingested as a new job, again and again; give an ingestPrefix outside ${JOB_RESULTS_PREFIX} (e.g. incoming/) or an ingestSuffix that results.jsonl and manifest.json do not end with`,
+    });
+  }
+  if ((settings.standardHfRepo === "") !== (settings.standardHfFile === "")) {
+    problems.push({
+      knob: settings.standardHfRepo === "" ? "standardHfRepo" : "standardHfFile",
+      message:
+        "standardHfRepo and standardHfFile go together: give both (the repository and its .gguf file) or neither",
+    });
+  }
+  if (settings.standardHfRepo !== "" && settings.standardModelDataUrl !== "") {
+    problems.push({
+      knob: "standardModelDataUrl",
+      message:
+        "names S3 model data while standardHfRepo names a hub repository: the standard endpoint loads one of them; leave standardModelDataUrl empty or standardHfRepo and standardHfFile empty",
     });
   }
   if (settings.standardEndpoint && settings.standardImage === undefined) {

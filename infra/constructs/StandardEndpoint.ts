@@ -6,13 +6,30 @@ import type { PinnedImage } from "../config/parsePinnedImage.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 
+/** A GGUF the llama.cpp image downloads from a hub repository itself when an instance starts. */
+export interface StandardHubModel {
+  /** `<owner>/<name>` (`SM_LLAMA_CPP_HF_REPO`). */
+  repo: string;
+  /** The `.gguf` file in it (`SM_LLAMA_CPP_HF_FILE`). */
+  file: string;
+}
+
 /** Props of {@link StandardEndpoint}. */
 export interface StandardEndpointProps {
   /** The AWS llama.cpp SageMaker image, pinned by digest (see `parsePinnedImage`). */
   image: PinnedImage;
   instanceType: string;
-  /** `s3://bucket/key` of a model.tar.gz holding one GGUF, or `s3://bucket/prefix/` of the unpacked GGUF. */
-  modelDataUrl: string;
+  /**
+   * `s3://bucket/key` of a model.tar.gz holding one GGUF, or `s3://bucket/prefix/` of the unpacked
+   * GGUF. Exactly one of it and {@link hub}.
+   */
+  modelDataUrl?: string | undefined;
+  /**
+   * The hub repository and file the container downloads at every instance start, instead of S3
+   * model data: the model then runs without network isolation (it needs outbound HTTPS to the hub),
+   * and the file is the repository's as it is then (llama.cpp's hub download follows `main`).
+   */
+  hub?: StandardHubModel | undefined;
   /** The KMS key of the model bucket, when it uses SSE-KMS. */
   modelKmsKeyArn?: string | undefined;
   contextSize: number;
@@ -20,8 +37,11 @@ export interface StandardEndpointProps {
 
 /**
  * The standard text-generation endpoint (the seed's other path, for comparison): the AWS llama.cpp
- * SageMaker image serving OpenAI chat completions on the same GGUF, network-isolated. The image is
+ * SageMaker image serving OpenAI chat completions on the same GGUF, network-isolated — or, given
+ * {@link StandardEndpointProps.hub}, on a GGUF the container downloads from a hub repository
+ * (`SM_LLAMA_CPP_HF_REPO` / `SM_LLAMA_CPP_HF_FILE`), with the egress that needs. The image is
  * referenced by digest only, so a moved tag never changes what runs.
+ * @throws Error when both or neither of `modelDataUrl` and `hub` are given.
  */
 export class StandardEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
@@ -31,9 +51,15 @@ export class StandardEndpoint extends Construct {
   constructor(scope: Construct, id: string, props: StandardEndpointProps) {
     super(scope, id);
     this.requireImageRegion(props.image);
-    const modelData = modelDataOf(props.modelDataUrl);
+    const { hub } = props;
+    if ((hub === undefined) === (props.modelDataUrl === undefined)) {
+      throw new Error(
+        "StandardEndpoint: give exactly one of modelDataUrl (S3) and hub (a hub repository's file)",
+      );
+    }
+    const modelData = props.modelDataUrl === undefined ? undefined : modelDataOf(props.modelDataUrl);
     const role = sageMakerExecutionRole(this, "ExecutionRole", {
-      models: [modelData],
+      models: modelData === undefined ? [] : [modelData],
       modelKmsKeyArn: props.modelKmsKeyArn,
     });
     role.addToPolicy(
@@ -47,13 +73,18 @@ export class StandardEndpoint extends Construct {
     role.addToPolicy(new PolicyStatement({ actions: ["ecr:GetAuthorizationToken"], resources: ["*"] }));
     const model = new CfnModel(this, "Model", {
       executionRoleArn: role.roleArn,
-      enableNetworkIsolation: true,
+      // Network isolation blocks every outbound call of the container; a hub download is one. With
+      // no VpcConfig, SageMaker's own network gives the container its egress to the hub.
+      enableNetworkIsolation: hub === undefined,
       primaryContainer: {
         image: props.image.uri,
         mode: "SingleModel",
-        ...modelData.container,
+        ...modelData?.container,
         // The image's SageMaker entrypoint turns SM_LLAMA_CPP_<FLAG> into llama-server's --<flag>.
-        environment: { SM_LLAMA_CPP_CTX_SIZE: String(props.contextSize) },
+        environment: {
+          SM_LLAMA_CPP_CTX_SIZE: String(props.contextSize),
+          ...(hub === undefined ? {} : { SM_LLAMA_CPP_HF_REPO: hub.repo, SM_LLAMA_CPP_HF_FILE: hub.file }),
+        },
       },
     });
     model.node.addDependency(role);

@@ -5,7 +5,7 @@ import type { ModelData } from "./modelDataOf.js";
 
 /** Options of {@link sageMakerExecutionRole}. */
 export interface SageMakerExecutionRoleOptions {
-  /** The model data the role reads (a `.tar.gz` object, or a prefix of unpacked files). */
+  /** The model data the role reads (a `.tar.gz` object, or a prefix of unpacked files); may be none. */
   models: readonly ModelData[];
   /** The KMS key the model bucket is encrypted with: the role may decrypt with it, through S3 only. */
   modelKmsKeyArn?: string | undefined;
@@ -33,7 +33,10 @@ export function sageMakerExecutionRole(
       ? `arn:${Aws.PARTITION}:s3:::${location.bucket}/${location.key}*`
       : `arn:${Aws.PARTITION}:s3:::${location.bucket}/${location.key}`,
   );
-  role.addToPolicy(new PolicyStatement({ actions: ["s3:GetObject"], resources: [...new Set(objects)] }));
+  // A model whose container downloads its weights itself (the standard endpoint's hub path) reads none.
+  if (objects.length > 0) {
+    role.addToPolicy(new PolicyStatement({ actions: ["s3:GetObject"], resources: [...new Set(objects)] }));
+  }
   const prefixes = options.models.filter((model) => model.unpacked);
   for (const { location } of prefixes) {
     // SageMaker lists an S3Prefix data source before copying it; the listing is limited to the prefix.

@@ -791,6 +791,41 @@ describe("DecisionsStack standard endpoint", () => {
     assert.equal(JSON.stringify(pulls[0]?.Resource), repository);
   });
 
+  it("serves a hub repository's file with standardHfRepo/standardHfFile: passed to the image, egress allowed, no S3 read", () => {
+    // prepare
+    const { template } = synthVariant("standardHub");
+
+    // act
+    const [, model] = only(template, "AWS::SageMaker::Model", {
+      PrimaryContainer: Match.objectLike({ Image: STANDARD_IMAGE }),
+    });
+
+    // assert: the hub coordinates reach llama-server as --hf-repo/--hf-file
+    const container = model.Properties.PrimaryContainer as Record<string, unknown>;
+    assert.deepEqual(container.Environment, {
+      SM_LLAMA_CPP_CTX_SIZE: "8192",
+      SM_LLAMA_CPP_HF_REPO: "Qwen/Qwen3-0.6B-GGUF",
+      SM_LLAMA_CPP_HF_FILE: "Qwen3-0.6B-Q8_0.gguf",
+    });
+    assert.equal(container.ModelDataUrl, undefined);
+    assert.equal(container.ModelDataSource, undefined);
+    // The download is an outbound call: network isolation would block it.
+    assert.equal(model.Properties.EnableNetworkIsolation, false);
+    const role = (model.Properties.ExecutionRoleArn as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+    const reads = (Object.values(template.findResources("AWS::IAM::Policy")) as Resource[])
+      .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${role}"`))
+      .flatMap(
+        (policy) => (policy.Properties.PolicyDocument as { Statement: Array<{ Action: unknown }> }).Statement,
+      )
+      .filter((statement) => actionsOf(statement).some((action) => action.startsWith("s3:")));
+    assert.deepEqual(reads, [], "the standard model's role reads no S3 object");
+    // The decision endpoint keeps its S3 model data, network-isolated.
+    const [, decision] = only(template, "AWS::SageMaker::Model", {
+      PrimaryContainer: Match.objectLike({ ModelDataUrl: Match.anyValue() }),
+    });
+    assert.equal(decision.Properties.EnableNetworkIsolation, true);
+  });
+
   it("refuses a mutable tag at synth with an error naming standardImage", () => {
     const tagged = "763104351884.dkr.ecr.us-east-1.amazonaws.com/llama-cpp:server-sagemaker-cpu-v1";
 

@@ -65,7 +65,7 @@ function reasonText(reason: unknown): string {
 }
 
 describe("validation at synth: cdk-nag AwsSolutions and CloudFormation's own checks", () => {
-  for (const name of ["cpu", "gpu", "standard", "production", "shadow"] as const) {
+  for (const name of ["cpu", "gpu", "standard", "standardHub", "production", "shadow"] as const) {
     it(`finds nothing with the ${name} variant (${JSON.stringify(VARIANTS[name])}), and every acknowledgement has a reason`, () => {
       const variant = synthVariant(name, { nag: true });
 

@@ -21,6 +21,13 @@ export const VARIANTS = {
     standardImage: STANDARD_IMAGE,
     alarmEmail: "ops@example.com",
   },
+  /** The standard endpoint on a GGUF its container downloads from a hub repository. */
+  standardHub: {
+    standardEndpoint: "true",
+    standardImage: STANDARD_IMAGE,
+    standardHfRepo: "Qwen/Qwen3-0.6B-GGUF",
+    standardHfFile: "Qwen3-0.6B-Q8_0.gguf",
+  },
   /** The production profile with unpacked model data in a KMS-encrypted bucket. */
   production: {
     profile: "production",

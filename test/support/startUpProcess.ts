@@ -17,12 +17,18 @@ export interface UpProcess {
 
 const REPO_ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Starts `decisions up <args>` (default `--threads 2`) and waits until it is ready. */
-export async function startUpProcess(args: readonly string[] = ["--threads", "2"]): Promise<UpProcess> {
+/**
+ * Starts `decisions up <args>` (default `--threads 2`) and waits until it is ready.
+ * @param env variables added to this process's environment for the child. Default none.
+ */
+export async function startUpProcess(
+  args: readonly string[] = ["--threads", "2"],
+  env: Readonly<Record<string, string>> = {},
+): Promise<UpProcess> {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", "test/adapter/server/runCli.fixture.ts", "up", ...args],
-    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {

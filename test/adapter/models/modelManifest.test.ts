@@ -66,6 +66,11 @@ describe("writeModelManifest", () => {
 
     assert.equal(written.source, null);
     assert.equal(written.revision, null);
+    assert.deepEqual(
+      Object.keys(written).sort(),
+      ["created_at", "file", "revision", "sha256", "size_bytes", "source"],
+      "no hub fields unless given: older readers see the manifest they know",
+    );
   });
 });
 
@@ -76,6 +81,28 @@ describe("readModelManifest", () => {
     const read = await readModelManifest(join(folder, MODEL_MANIFEST_FILE_NAME));
 
     assert.deepEqual(read, written);
+  });
+
+  it("reads back a pulled model's repository, commit and license", async () => {
+    const commit = "0123456789abcdef0123456789abcdef01234567";
+    const written = await writeModelManifest(gguf, { hub: { repo: "acme/x-GGUF", commit, license: null } });
+
+    const read = await readModelManifest(join(folder, MODEL_MANIFEST_FILE_NAME));
+
+    assert.deepEqual(read, written);
+    assert.equal(read.repo, "acme/x-GGUF");
+    assert.equal(read.commit, commit);
+    assert.equal(read.license, null);
+  });
+
+  it("rejects hub fields that cannot be a repository or a commit", async () => {
+    const path = join(folder, MODEL_MANIFEST_FILE_NAME);
+    const base = { file: "model.gguf", sha256: "0".repeat(64), size_bytes: 1, created_at: "x" };
+
+    await writeFile(path, JSON.stringify({ ...base, repo: "no-owner" }));
+    await assert.rejects(readModelManifest(path), /"repo"/);
+    await writeFile(path, JSON.stringify({ ...base, commit: "main" }));
+    await assert.rejects(readModelManifest(path), /"commit"/);
   });
 
   it("rejects a manifest that is not JSON or lacks a field", async () => {

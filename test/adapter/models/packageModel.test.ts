@@ -73,6 +73,35 @@ describe("packageModel", () => {
     assert.ok(packaged.archiveBytes > 0);
   });
 
+  it("keeps a pulled model's repository, commit and license in the archive's manifest", async () => {
+    // prepare: the manifest `decisions models pull` writes
+    const commit = "a".repeat(40);
+    await writeModelManifest(gguf, {
+      source: "hf:acme/tiny-GGUF/tiny-Q4_K_M.gguf",
+      revision: commit,
+      hub: { repo: "acme/tiny-GGUF", commit, license: "apache-2.0" },
+    });
+    const out = join(folder, "model.tar.gz");
+
+    // act
+    const packaged = await packageModel(gguf, out);
+
+    // assert
+    const extracted = join(folder, "extracted");
+    await mkdir(extracted);
+    await run("tar", ["-xzf", out, "-C", extracted]);
+    const manifest = JSON.parse(await readFile(join(extracted, MODEL_MANIFEST_FILE_NAME), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(manifest.repo, "acme/tiny-GGUF");
+    assert.equal(manifest.commit, commit);
+    assert.equal(manifest.license, "apache-2.0");
+    assert.equal(manifest.source, "hf:acme/tiny-GGUF/tiny-Q4_K_M.gguf");
+    assert.equal(manifest.revision, commit);
+    assert.deepEqual(manifest, packaged.manifest);
+  });
+
   it("refuses to overwrite an existing archive and leaves it unchanged", async () => {
     const out = join(folder, "model.tar.gz");
     await writeFile(out, "already here");

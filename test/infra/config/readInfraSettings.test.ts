@@ -121,6 +121,32 @@ describe("readInfraSettings", () => {
     assert.match(problems[0]?.message ?? "", /not pinned by digest/);
   });
 
+  it("takes the standard endpoint's hub repository and file together, never with S3 model data", () => {
+    const both = { standardHfRepo: "Qwen/Qwen3-0.6B-GGUF", standardHfFile: "Qwen3-0.6B-Q8_0.gguf" };
+
+    assert.equal(read(both).standardHfRepo, "Qwen/Qwen3-0.6B-GGUF");
+    assert.equal(read(both).standardHfFile, "Qwen3-0.6B-Q8_0.gguf");
+    assert.deepEqual(
+      problemsOf({ standardHfRepo: both.standardHfRepo }).map((problem) => problem.knob),
+      ["standardHfFile"],
+    );
+    assert.deepEqual(
+      problemsOf({ standardHfFile: both.standardHfFile }).map((problem) => problem.knob),
+      ["standardHfRepo"],
+    );
+    const [conflict] = problemsOf({ ...both, standardModelDataUrl: "s3://bucket/model.tar.gz" });
+    assert.equal(conflict?.knob, "standardModelDataUrl");
+    assert.match(conflict?.message ?? "", /loads one of them/);
+    assert.deepEqual(
+      problemsOf({ ...both, standardHfRepo: "no-owner" }).map((problem) => problem.knob),
+      ["standardHfRepo"],
+    );
+    assert.deepEqual(
+      problemsOf({ ...both, standardHfFile: "model.bin" }).map((problem) => problem.knob),
+      ["standardHfFile"],
+    );
+  });
+
   it("accepts every integer in a knob's range and refuses those outside it", () => {
     fc.assert(
       fc.property(fc.integer({ min: -10_000, max: 10_000 }), fc.boolean(), (value, asString) => {
