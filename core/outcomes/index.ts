@@ -76,6 +76,13 @@ export {
   ReviewHistoryFullError,
   TransientOutcomeStoreError,
 } from "./errors.js";
+export {
+  type FailureRecordCallOptions,
+  FailureRecordStore,
+  type FailureRecordStoreOptions,
+  failureClassOf,
+  type RecordFailure,
+} from "./FailureRecordStore.js";
 export { hasPersonsReview, NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
 export {
   type JobLineWriter,
