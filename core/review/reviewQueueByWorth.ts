@@ -60,6 +60,11 @@ type Entry = Pick<StatusIndexPosition, "updatedAt"> & { outcome?: StoredOutcome 
  * ones, partial reviews) wait for the next listing. Each page reads its whole window again
  * (about `window` entries): the price of an order the index does not keep.
  *
+ * The cursor is the client's to keep, so it is not believed: a later page of a window reads it
+ * the way its first page did, taking the cursor's lower end only as a floor, and a window is
+ * never more than `window` entries and the ties of its oldest time. Whatever a `before` says, a
+ * request reads at most that plus one Query page per partition — what an honest page reads.
+ *
  * @throws ReviewRequestError for a `before` that is not a cursor of this listing
  */
 export async function readReviewQueueByWorth(options: WorthQueueOptions): Promise<WorthQueuePage> {
