@@ -242,10 +242,17 @@ export const OutcomeReviewSchema = z.object({
   previous_updated_at: z.string(),
   /** Question id → the answer the person gave. */
   answers: z.record(z.string(), answerValue),
-  /** Question id → the answer that stood before the review, and who had set it. */
+  /**
+   * Question id → the answer that stood before the review, and who had set it: its source, and
+   * for a person's answer their name (`by`, when the review that gave it was named).
+   */
   previous_answers: z.record(
     z.string(),
-    z.object({ answer: answerValue, source: StoredOutcomeAnswerSchema.shape.source }),
+    z.object({
+      answer: answerValue,
+      source: StoredOutcomeAnswerSchema.shape.source,
+      by: z.string().optional(),
+    }),
   ),
   /** The policy version and hash the answers were checked against. */
   policy_version: z.union([z.string(), z.number()]).optional(),
@@ -270,14 +277,16 @@ export const OutcomeReviewSchema = z.object({
 });
 
 /**
- * Entries an outcome's `reviews` holds at most. A review that would make it longer is refused
- * (`ReviewHistoryFullError`): no entry is ever dropped to make room.
+ * Entries an outcome's `reviews` holds before its oldest superseded entries (every answer of it
+ * replaced by a later entry) are dropped. Entries whose answers stand are never dropped (at most
+ * one per question), so a policy of more questions may keep more.
  */
 export const MAX_KEPT_REVIEWS = 20;
 
 /**
  * Bytes of JSON an outcome's `reviews` may take at most (the outcome stays far below DynamoDB's
- * 400 KB); a review that would make it larger is refused, as at {@link MAX_KEPT_REVIEWS}.
+ * 400 KB): superseded entries are dropped, oldest first, to stay within it; a review is refused
+ * (`ReviewHistoryFullError`) only when the entries whose answers stand pass it alone.
  */
 export const MAX_KEPT_REVIEWS_BYTES = 64 * 1024;
 
@@ -292,14 +301,16 @@ export const StoredOutcomeSchema = OutcomeSchema.extend({
   /** The newest review. */
   review: OutcomeReviewSchema.optional(),
   /**
-   * Every review, oldest first: append-only but for a reviewer replacing their own earlier answer
-   * to a question (`replaces_own`). Bounded by {@link MAX_KEPT_REVIEWS} entries and
-   * {@link MAX_KEPT_REVIEWS_BYTES}: a review past the bound is refused, never another's dropped.
+   * Every review, oldest first: a reviewer's new answer to a question replaces their own earlier
+   * one (`replaces_own`). Bounded by {@link MAX_KEPT_REVIEWS} entries and
+   * {@link MAX_KEPT_REVIEWS_BYTES}: past them the oldest superseded entries go (`reviews_dropped`);
+   * an entry whose answer stands is never dropped.
    */
   reviews: z.array(OutcomeReviewSchema).optional(),
   /**
-   * How many reviews an earlier version dropped from `reviews` to bound it (it dropped the oldest
-   * after the first). Read for the history of such items; never written now.
+   * How many superseded reviews were dropped from `reviews` to bound it (what each answered stays
+   * in the `previous_answers` of the entry that replaced it). An earlier version dropped the
+   * oldest entries after the first, superseded or not, and counted them here too.
    */
   reviews_dropped: z.number().int().nonnegative().optional(),
 });

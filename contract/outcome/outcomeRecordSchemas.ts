@@ -47,11 +47,19 @@ const answerValue = z.union([z.string(), z.number(), z.boolean()]);
 export const OutcomeHistoryEntrySchema = z.object({
   status: z.string(),
   reason: z.string().optional(),
-  /** Question id → the answer that stood and who had set it (`model`, `rule`, `fallback`, `human`). */
+  /**
+   * Question id → the answer that stood and who had set it (`model`, `rule`, `fallback`, `human`;
+   * for a person's answer their name in `by`, when the review was named).
+   */
   answers: z
     .record(
       z.string(),
-      z.object({ answer: answerValue, source: z.string(), probability: z.number().optional() }),
+      z.object({
+        answer: answerValue,
+        source: z.string(),
+        probability: z.number().optional(),
+        by: z.string().optional(),
+      }),
     )
     .optional(),
   policy_version: z.union([z.string(), z.number()]).optional(),
@@ -62,8 +70,24 @@ export const OutcomeHistoryEntrySchema = z.object({
   payload_sha256: z.string().optional(),
   /** The SQS message that had decided it. */
   message_id: z.string().optional(),
-  /** Who reviewed it, when a person had. */
+  /** Who reviewed it last, when a person had (each reviewer's answers are in `reviews`). */
   reviewed_by: z.string().optional(),
+  /**
+   * The people's reviews it held, oldest first, each reviewer's answers under their name (bounded
+   * as the outcome's own `reviews` were): what a redecide that replaced reviews keeps of them.
+   */
+  reviews: z
+    .array(
+      z.object({
+        by: z.string().optional(),
+        at: z.string(),
+        answers: z.record(z.string(), answerValue),
+        amendment: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  /** Superseded reviews that had been dropped from its `reviews` to bound them. */
+  reviews_dropped: z.number().int().nonnegative().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** When the outcome that replaced it was written. */

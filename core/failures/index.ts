@@ -1,6 +1,7 @@
 /**
  * Failure records: why the decide function last gave a record back (contract/failures), written
- * by the function and read by the operator tools.
+ * by the function and read by the operator tools. They live in the outcomes table, so their
+ * store lives in that table's home (`core/outcomes`); this folder names the concern.
  */
 export {
   type FailureRecordCallOptions,
@@ -8,4 +9,4 @@ export {
   type FailureRecordStoreOptions,
   failureClassOf,
   type RecordFailure,
-} from "./FailureRecordStore.js";
+} from "../outcomes/FailureRecordStore.js";

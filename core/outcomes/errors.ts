@@ -227,9 +227,10 @@ export class AmendRequiredError extends OutcomesAccessError {
 }
 
 /**
- * The review would make the outcome's review history longer than it may be (`MAX_KEPT_REVIEWS`
- * entries or `MAX_KEPT_REVIEWS_BYTES` of JSON): nothing is written and no earlier review is
- * dropped. Carries the outcome, the size the history would have and the bounds.
+ * The entries of the outcome's review history whose answers would stand after this review pass
+ * `MAX_KEPT_REVIEWS_BYTES` of JSON on their own (superseded entries are dropped before this is
+ * raised; it takes a policy of many questions or reviewer names of kilobytes): nothing is written.
+ * Carries the outcome, the size the history would have and the bounds.
  */
 export class ReviewHistoryFullError extends OutcomesAccessError {
   override name = "ReviewHistoryFullError";
@@ -241,7 +242,7 @@ export class ReviewHistoryFullError extends OutcomesAccessError {
     readonly limits: { entries: number; bytes: number },
   ) {
     super(
-      `${outcome.policy}/${outcome.id}: its review history is full (this review would make it ${wouldHave.entries} entries, ${wouldHave.bytes} bytes; at most ${limits.entries} entries and ${limits.bytes} bytes are kept, and no one's review is dropped to make room): the review was not recorded; a reviewer who reviewed it before may amend their own answer, which replaces their earlier entry`,
+      `${outcome.policy}/${outcome.id}: its review history is full (this review would make it ${wouldHave.entries} entries, ${wouldHave.bytes} bytes, all holding answers that stand; at most ${limits.bytes} bytes are kept, and a standing answer is never dropped to make room): the review was not recorded; answer fewer questions at once, or a reviewer who reviewed it before may amend their own answer, which replaces their earlier entry`,
     );
   }
 }

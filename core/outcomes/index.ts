@@ -76,6 +76,13 @@ export {
   ReviewHistoryFullError,
   TransientOutcomeStoreError,
 } from "./errors.js";
+export {
+  type FailureRecordCallOptions,
+  FailureRecordStore,
+  type FailureRecordStoreOptions,
+  failureClassOf,
+  type RecordFailure,
+} from "./FailureRecordStore.js";
 export { hasPersonsReview, NO_PERSONS_REVIEW_CONDITION } from "./hasPersonsReview.js";
 export {
   type JobLineWriter,
@@ -87,6 +94,14 @@ export { OutcomesReader, type OutcomesReaderOptions } from "./OutcomesReader.js"
 export { openQuestions } from "./openQuestions.js";
 export { outcomesTableDefinition } from "./outcomesTable.js";
 export { parseReviewAnswer } from "./parseReviewAnswer.js";
+export {
+  ReviewQueueReader,
+  type ReviewQueueReaderOptions,
+  type StatusIndexEntry,
+  type StatusIndexPage,
+  type StatusIndexPosition,
+  type StatusPageQuery,
+} from "./ReviewQueueReader.js";
 export { readStoredOutcome } from "./readStoredOutcome.js";
 export { readSupersedeMarker, type SupersedeMarker, supersedeMarkerText } from "./readSupersedeMarker.js";
 export { type ReviewOutcomeOptions, type ReviewResult, reviewOutcome, reviewsOf } from "./reviewOutcome.js";

@@ -73,11 +73,15 @@ export interface ReviewResult {
  *
  * A person's work is never replaced unasked: changing an answer a person gave (the outcome is
  * `reviewed`, or the question has a human answer) needs `amend` and is recorded as an amendment.
- * `reviews` is append-only history: the only entries a review removes are its own reviewer's
- * earlier answers to the same questions (`replaces_own`; anonymous reviews replace nothing). It
- * is bounded by {@link MAX_KEPT_REVIEWS} entries and {@link MAX_KEPT_REVIEWS_BYTES}: a review that
- * would pass the bound is refused ({@link ReviewHistoryFullError}), never made room for by
- * dropping another person's review.
+ * `reviews` is the history, oldest first: a review removes its own reviewer's earlier answers to
+ * the same questions (`replaces_own`; anonymous reviews replace nothing), so each reviewer keeps
+ * one entry per question. An entry whose every answer a later entry replaced is *superseded*;
+ * the others hold the answers that stand, at most one entry per question. Past
+ * {@link MAX_KEPT_REVIEWS} entries or {@link MAX_KEPT_REVIEWS_BYTES}, the oldest superseded
+ * entries are dropped (counted in `reviews_dropped`; what each answered stays in the replacing
+ * entry's `previous_answers`, with its reviewer's name): nobody can fill the history to lock
+ * others out, and an answer that stands is never dropped. A review is refused
+ * ({@link ReviewHistoryFullError}) only when the standing entries alone pass the byte bound.
  *
  * The write is conditional on the outcome not having changed since it was read (`updated_at`
  * and `status` as read, or `expectUpdatedAt`), so two reviewers never overwrite each other
@@ -85,7 +89,7 @@ export interface ReviewResult {
  *
  * @throws OutcomeNotFoundError when no outcome exists for (policy, id).
  * @throws AmendRequiredError when it would change a person's answer without `amend`.
- * @throws ReviewHistoryFullError when the review history has no room for it.
+ * @throws ReviewHistoryFullError when the answers that would stand alone pass the byte bound.
  * @throws NotReviewableError for a `rejected` outcome or one without answers.
  * @throws ReviewAnswerError for a question the policy or the outcome does not have, or an answer
  *   that does not fit it.
@@ -123,7 +127,12 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     const value = parseReviewAnswer(question, text);
     if (stood.source === "human") byPerson.push(qid);
     given[qid] = value;
-    previous[qid] = { answer: stood.answer, source: stood.source };
+    const setBy = stood.source === "human" ? answeredBy(reviewsOf(current), qid) : undefined;
+    previous[qid] = {
+      answer: stood.answer,
+      source: stood.source,
+      ...(setBy === undefined ? {} : { by: setBy }),
+    };
     const modelAnswer = stood.source === "model" ? stood.answer : (stood.model_answer ?? stood.answer);
     answers[qid] = { ...stood, answer: value, source: "human", model_answer: modelAnswer };
   }
@@ -144,9 +153,10 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     remaining,
     ...(amendment ? { amendment: true } : {}),
   };
-  const reviews = appendReview(reviewsOf(current), review);
+  const appended = appendReview(reviewsOf(current), review);
+  const { reviews, dropped } = boundReviews(appended);
   const bytes = jsonBytes(reviews);
-  if (reviews.length > MAX_KEPT_REVIEWS || bytes > MAX_KEPT_REVIEWS_BYTES) {
+  if (bytes > MAX_KEPT_REVIEWS_BYTES) {
     throw new ReviewHistoryFullError(
       current,
       { entries: reviews.length, bytes },
@@ -161,6 +171,7 @@ export async function reviewOutcome(options: ReviewOutcomeOptions): Promise<Revi
     answers,
     review: reviews.at(-1),
     reviews,
+    ...(dropped === 0 ? {} : { reviews_dropped: (current.reviews_dropped ?? 0) + dropped }),
   });
   try {
     await options.client.send(
@@ -221,6 +232,38 @@ function appendReview(earlier: readonly OutcomeReview[], review: OutcomeReview):
       kept.push({ ...entry, answers, previous_answers: withoutKeys(entry.previous_answers, same) });
   }
   return [...kept, replaced.length === 0 ? review : { ...review, replaces_own: replaced }];
+}
+
+/**
+ * `reviews` bounded: while it holds more than {@link MAX_KEPT_REVIEWS} entries or
+ * {@link MAX_KEPT_REVIEWS_BYTES}, its oldest superseded entry (every answer of it replaced by a
+ * later entry) goes. Entries holding an answer that stands are kept whatever the bound: at most
+ * one per question.
+ */
+export function boundReviews(reviews: readonly OutcomeReview[]): {
+  reviews: OutcomeReview[];
+  dropped: number;
+} {
+  const kept = [...reviews];
+  let dropped = 0;
+  while (kept.length > MAX_KEPT_REVIEWS || jsonBytes(kept) > MAX_KEPT_REVIEWS_BYTES) {
+    const index = kept.findIndex((entry, at) =>
+      Object.keys(entry.answers).every((qid) => kept.slice(at + 1).some((later) => qid in later.answers)),
+    );
+    if (index < 0) break;
+    kept.splice(index, 1);
+    dropped += 1;
+  }
+  return { reviews: kept, dropped };
+}
+
+/** Who gave the standing answer to `qid`: the reviewer of the newest entry answering it, when named. */
+export function answeredBy(reviews: readonly OutcomeReview[], qid: string): string | undefined {
+  for (let at = reviews.length - 1; at >= 0; at -= 1) {
+    const entry = reviews[at];
+    if (entry !== undefined && qid in entry.answers) return entry.by;
+  }
+  return undefined;
 }
 
 function withoutKeys<T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> {

@@ -14,6 +14,7 @@ import {
 import { truncateText } from "../common/truncateText.js";
 import { hasPersonsReview } from "./hasPersonsReview.js";
 import { readSupersedeMarker } from "./readSupersedeMarker.js";
+import { answeredBy, reviewsOf } from "./reviewOutcome.js";
 
 /** What the decide path does with a new outcome when one already stands for its (policy, id). */
 export type StandingAction =
@@ -112,16 +113,28 @@ export function supersedingOutcome(outcome: Outcome, old: StoredOutcome, marker:
   };
 }
 
-/** What `history` keeps of an outcome: its status, reason, answers and who set them, identities, times. */
+/**
+ * What `history` keeps of an outcome: its status, reason, answers and who set them (a person's
+ * answer under their name), every person's review (who, when, which answers), identities, times.
+ */
 export function historyEntryOf(old: StoredOutcome, supersededAt: string): OutcomeHistoryEntry {
+  const reviews = reviewsOf(old);
   const answers =
     old.answers === undefined
       ? undefined
       : Object.fromEntries(
-          Object.entries(old.answers).map(([qid, answer]) => [
-            qid,
-            { answer: answer.answer, source: answer.source, probability: answer.probability },
-          ]),
+          Object.entries(old.answers).map(([qid, answer]) => {
+            const by = answer.source === "human" ? answeredBy(reviews, qid) : undefined;
+            return [
+              qid,
+              {
+                answer: answer.answer,
+                source: answer.source,
+                probability: answer.probability,
+                ...(by === undefined ? {} : { by }),
+              },
+            ];
+          }),
         );
   const optional = {
     reason: old.reason === undefined ? undefined : truncateText(old.reason, REASON_CHARS),
@@ -134,6 +147,16 @@ export function historyEntryOf(old: StoredOutcome, supersededAt: string): Outcom
     payload_sha256: old.payload_sha256,
     message_id: old.source.message_id,
     reviewed_by: old.review?.by,
+    reviews:
+      reviews.length === 0
+        ? undefined
+        : reviews.map((review) => ({
+            ...(review.by === undefined ? {} : { by: review.by }),
+            at: review.at,
+            answers: review.answers,
+            ...(review.amendment === true ? { amendment: true } : {}),
+          })),
+    reviews_dropped: old.reviews_dropped,
   };
   return {
     status: old.status,

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type ReviewOrder, reviewWorth } from "../../contract/outcome/reviewOrder.js";
 import type {
   ItemView,
@@ -9,14 +9,13 @@ import type {
 } from "../../contract/outcome/reviewViews.js";
 import type { PolicyDriftReport } from "../drift/index.js";
 import {
-  OUTCOMES_TABLE_KEYS,
   OutcomeNotFoundError,
   OutcomesReader,
   openQuestions,
+  ReviewQueueReader,
   reviewOutcome,
   reviewsOf,
   type StoredOutcome,
-  StoredOutcomeSchema,
 } from "../outcomes/index.js";
 import type { Policy, PolicySet } from "../policy/index.js";
 import type { ShadowReport } from "../shadow/index.js";
@@ -83,10 +82,12 @@ export interface QueueFilter {
 export class ReviewApi {
   readonly #options: ReviewApiOptions;
   readonly #table: OutcomesReader;
+  readonly #queue: ReviewQueueReader;
 
   constructor(options: ReviewApiOptions) {
     this.#options = options;
     this.#table = new OutcomesReader({ client: options.client, tableName: options.tableName });
+    this.#queue = new ReviewQueueReader({ client: options.client, tableName: options.tableName });
   }
 
   /** The loaded policies' names. */
@@ -126,8 +127,7 @@ export class ReviewApi {
     const page: ReviewQueuePage & { window?: WorthWindow } =
       worthOrder === undefined
         ? await readReviewQueue({
-            client: this.#options.client,
-            tableName: this.#options.tableName,
+            reader: this.#queue,
             policies,
             limit,
             ...(filter.before === undefined ? {} : { before: filter.before }),
@@ -138,8 +138,7 @@ export class ReviewApi {
             ...(filtered ? { keep } : {}),
           })
         : await readReviewQueueByWorth({
-            client: this.#options.client,
-            tableName: this.#options.tableName,
+            reader: this.#queue,
             policies,
             order: worthOrder,
             worth: (outcome) => worth(outcome) ?? 0,
@@ -231,25 +230,8 @@ export class ReviewApi {
   async stats(policyName: string): Promise<PolicyStats> {
     const policy = this.#policy(policyName);
     const limit = this.#options.statsLimit ?? 5000;
-    const outcomes: StoredOutcome[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#options.client.send(
-        new QueryCommand({
-          TableName: this.#options.tableName,
-          KeyConditionExpression: "#pk = :pk",
-          ExpressionAttributeNames: { "#pk": OUTCOMES_TABLE_KEYS.partition },
-          ExpressionAttributeValues: { ":pk": policy.name },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const raw of answer.Items ?? []) {
-        const parsed = StoredOutcomeSchema.safeParse(raw);
-        if (parsed.success) outcomes.push(parsed.data);
-      }
-      start = answer.LastEvaluatedKey;
-    } while (start !== undefined && outcomes.length < limit);
-    return summarizePolicyStats(policy, outcomes.slice(0, limit));
+    const outcomes = await this.#queue.policyOutcomes(policy.name, limit);
+    return summarizePolicyStats(policy, outcomes);
   }
 
   /** A policy's drift: the last hour (or since `query.since`) against its baseline (`readPolicyDrift`). @throws UnknownReviewPolicyError, ReviewRequestError */

@@ -1,10 +1,9 @@
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import {
   AUDIT_QUEUE,
-  OUTCOMES_STATUS_INDEX,
-  OUTCOMES_TABLE_KEYS,
+  type ReviewQueueReader,
+  type StatusIndexEntry,
+  type StatusIndexPosition,
   type StoredOutcome,
-  StoredOutcomeSchema,
 } from "../outcomes/index.js";
 import {
   type PartitionPosition,
@@ -26,8 +25,8 @@ export const DEFAULT_QUEUE_MAX_READ = 1000;
 
 /** Options of {@link readReviewQueue}. */
 export interface ReviewQueueOptions {
-  client: DynamoDBDocumentClient;
-  tableName: string;
+  /** The outcomes table's reads (its home, `core/outcomes`). */
+  reader: ReviewQueueReader;
   /** The policies to list, each read through its `<policy>#fallback` and `<policy>#audit` partitions. */
   policies: readonly string[];
   /** Items per page. */
@@ -119,24 +118,17 @@ export async function readReviewQueue(options: ReviewQueueOptions): Promise<Revi
   }
 }
 
-/** An index entry read but not yet taken: its key, and the outcome when the schema knows it. */
-interface Entry {
-  updatedAt: string;
-  id: string;
-  outcome?: StoredOutcome;
-}
-
 /** One by-status partition read newest first, page by page, from a cursor's position. */
 class PartitionReader {
   /** The partition, `<policy>#<status>`. */
   readonly name: string;
   /** After the last entry taken from it (or the cursor's position, before any). */
   #taken: PartitionPosition;
-  readonly #buffer: Entry[] = [];
+  readonly #buffer: StatusIndexEntry[] = [];
   readonly #options: ReviewQueueOptions;
   readonly #policy: string;
-  /** Where the next Query starts (the last entry read), undefined from the newest. */
-  #from: Record<string, unknown> | undefined;
+  /** Where the next Query starts (after the last entry read), undefined from the newest. */
+  #from: StatusIndexPosition | undefined;
   #ended: boolean;
 
   constructor(options: ReviewQueueOptions, policy: string, partition: string, position: PartitionPosition) {
@@ -145,7 +137,7 @@ class PartitionReader {
     this.name = partition;
     this.#taken = position;
     this.#ended = position === "end";
-    this.#from = typeof position === "string" ? undefined : this.#keyOf(position);
+    this.#from = typeof position === "string" ? undefined : position;
   }
 
   /** Where this partition stands: after the last entry taken from it, or at its end. */
@@ -159,37 +151,22 @@ class PartitionReader {
   }
 
   /** The newest entry not yet taken. */
-  get head(): Entry | undefined {
+  get head(): StatusIndexEntry | undefined {
     return this.#buffer[0];
   }
 
   /** Reads the next page of at most `limit` entries; answers how many entries it read. */
   async fetch(limit: number): Promise<number> {
-    const answer = await this.#options.client.send(
-      new QueryCommand({
-        TableName: this.#options.tableName,
-        IndexName: OUTCOMES_STATUS_INDEX.name,
-        KeyConditionExpression: "#pk = :pk",
-        ExpressionAttributeNames: { "#pk": OUTCOMES_STATUS_INDEX.partition },
-        ExpressionAttributeValues: { ":pk": this.name },
-        ScanIndexForward: false,
-        Limit: Math.max(1, limit),
-        ExclusiveStartKey: this.#from,
-      }),
-    );
-    for (const raw of answer.Items ?? []) {
-      const parsed = StoredOutcomeSchema.safeParse(raw);
-      this.#buffer.push({
-        updatedAt: String(raw[OUTCOMES_STATUS_INDEX.sort]),
-        id: String(raw[OUTCOMES_TABLE_KEYS.sort]),
-        // An item the schema does not know (written by a newer version) is not offered for review.
-        ...(parsed.success ? { outcome: parsed.data } : {}),
-      });
-    }
-    this.#from = answer.LastEvaluatedKey;
+    const page = await this.#options.reader.statusPage(this.#policy, this.name, {
+      limit: Math.max(1, limit),
+      ...(this.#from === undefined ? {} : { after: this.#from }),
+    });
+    // An item the schema does not know (written by a newer version) has no outcome: not offered for review.
+    this.#buffer.push(...page.entries);
+    this.#from = page.last;
     if (this.#from === undefined) this.#ended = true;
-    // A page of no entries still counts, so the bound ends a request whatever DynamoDB answers.
-    return Math.max(1, answer.ScannedCount ?? answer.Items?.length ?? 0);
+    // A page of no entries still counts (`read` ≥ 1), so the bound ends a request whatever DynamoDB answers.
+    return page.read;
   }
 
   /** Takes the newest buffered entry: this partition now stands after it. */
@@ -198,15 +175,6 @@ class PartitionReader {
     if (entry === undefined) return undefined;
     this.#taken = { updatedAt: entry.updatedAt, id: entry.id };
     return entry.outcome;
-  }
-
-  #keyOf(position: { updatedAt: string; id: string }): Record<string, unknown> {
-    return {
-      [OUTCOMES_STATUS_INDEX.partition]: this.name,
-      [OUTCOMES_STATUS_INDEX.sort]: position.updatedAt,
-      [OUTCOMES_TABLE_KEYS.partition]: this.#policy,
-      [OUTCOMES_TABLE_KEYS.sort]: position.id,
-    };
   }
 }
 

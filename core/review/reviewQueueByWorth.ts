@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   compareReviewOrderKeys,
   type ReviewOrder,
   type ReviewOrderKey,
 } from "../../contract/outcome/reviewOrder.js";
 import type { WorthWindow } from "../../contract/outcome/reviewViews.js";
-import { OUTCOMES_STATUS_INDEX, type StoredOutcome, StoredOutcomeSchema } from "../outcomes/index.js";
+import type { ReviewQueueReader, StatusIndexPosition, StoredOutcome } from "../outcomes/index.js";
 import { WAITING_STATUSES } from "./reviewQueue.js";
 import { readWorthCursor, type WorthCursor, writeWorthCursor } from "./reviewQueueCursor.js";
 
@@ -18,8 +17,8 @@ const WINDOW_READ_PAGE = 200;
 
 /** Options of {@link readReviewQueueByWorth}. */
 export interface WorthQueueOptions {
-  client: DynamoDBDocumentClient;
-  tableName: string;
+  /** The outcomes table's reads (its home, `core/outcomes`). */
+  reader: ReviewQueueReader;
   /** The policies to list, each through its `<policy>#fallback` and `<policy>#audit` partitions. */
   policies: readonly string[];
   order: Exclude<ReviewOrder, "newest">;
@@ -48,10 +47,7 @@ export interface WorthQueuePage {
 }
 
 /** An index entry of a window. */
-interface Entry {
-  updatedAt: string;
-  outcome?: StoredOutcome;
-}
+type Entry = Pick<StatusIndexPosition, "updatedAt"> & { outcome?: StoredOutcome };
 
 /**
  * The items waiting for review ordered by what a label is worth (`margin`, `entropy`), one page
@@ -63,6 +59,11 @@ interface Entry {
  * began is listed exactly once whatever the page size; items changed after its first page (new
  * ones, partial reviews) wait for the next listing. Each page reads its whole window again
  * (about `window` entries): the price of an order the index does not keep.
+ *
+ * The cursor is the client's to keep, so it is not believed: a later page of a window reads it
+ * the way its first page did, taking the cursor's lower end only as a floor, and a window is
+ * never more than `window` entries and the ties of its oldest time. Whatever a `before` says, a
+ * request reads at most that plus one Query page per partition — what an honest page reads.
  *
  * @throws ReviewRequestError for a `before` that is not a cursor of this listing
  */
@@ -77,18 +78,27 @@ export async function readReviewQueueByWorth(options: WorthQueueOptions): Promis
   const size = Math.max(1, options.window ?? DEFAULT_WORTH_WINDOW);
   const given =
     options.before === undefined ? undefined : readWorthCursor(options.before, options.order, listing);
-  const reader = new WindowReader(options.client, options.tableName);
+  const reader = new WindowReader(options.reader);
 
   let cursor: WorthCursor;
   let entries: Entry[];
   if (given?.lo !== undefined) {
-    cursor = given;
-    entries = [];
-    for (const partition of partitions)
-      entries.push(...(await reader.range(partition.name, given.lo, given.asOf, given.below)));
+    // A later page of a window: the window is read again the way its first page read it, down to
+    // the cursor's `lo` at most. A window holds `size` entries and the ties of its oldest time,
+    // whatever the cursor says: one whose `lo` would take in more (a forged cursor) is cut where
+    // an honest window would end, so a page never reads more than a first page does.
+    const found = await reader.newest(
+      partitions,
+      size,
+      given.below ?? given.asOf,
+      given.below === undefined,
+      given.lo,
+    );
+    entries = found.entries;
+    cursor = found.lo === given.lo ? given : { ...given, lo: found.lo };
   } else {
     const found = await reader.newest(
-      partitions.map((partition) => partition.name),
+      partitions,
       size,
       given?.below ?? given?.asOf,
       given?.below === undefined,
@@ -151,55 +161,48 @@ function keyOf(outcome: StoredOutcome, worth: number): ReviewOrderKey {
   };
 }
 
-/** Reads by-status partitions by ranges of `updated_at`, counting the entries it reads. */
+/** Reads windows of by-status partitions through the outcomes table's home, counting the entries it reads. */
 class WindowReader {
   /** Index entries read so far. */
   read = 0;
-  readonly #client: DynamoDBDocumentClient;
-  readonly #tableName: string;
+  readonly #reader: ReviewQueueReader;
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
-    this.#client = client;
-    this.#tableName = tableName;
+  constructor(reader: ReviewQueueReader) {
+    this.#reader = reader;
   }
 
   /**
    * The `size` newest entries across `partitions` older than `upper` (or at most `upper` when
-   * `inclusive`; any when undefined), merged newest first, and every further entry sharing the
-   * last one's time; `lo` that time, or null when the partitions held no more (the window
-   * reaches their end).
+   * `inclusive`; any when undefined) and not older than `lower` (when a time), merged newest
+   * first, and every further entry sharing the last one's time; `lo` that time, or — when the
+   * partitions held no more — `lower` (the window reaches the range's end), null without one
+   * (the window reaches the partitions' end).
    */
   async newest(
-    partitions: readonly string[],
+    partitions: readonly { policy: string; name: string }[],
     size: number,
     upper: string | undefined,
     inclusive: boolean,
+    lower?: string | null,
   ): Promise<{ entries: Entry[]; lo: string | null }> {
-    const streams = partitions.map((name) => ({
-      name,
+    const streams = partitions.map((partition) => ({
+      ...partition,
       buffer: [] as Entry[],
-      from: undefined as Record<string, unknown> | undefined,
+      from: undefined as StatusIndexPosition | undefined,
       ended: false,
     }));
     const fill = async (stream: (typeof streams)[number]) => {
-      const answer = await this.#query({
-        ...this.#base(stream.name),
-        ...(upper === undefined
-          ? {}
-          : {
-              KeyConditionExpression: `#pk = :pk AND #sk ${inclusive ? "<=" : "<"} :upper`,
-              ExpressionAttributeNames: {
-                "#pk": OUTCOMES_STATUS_INDEX.partition,
-                "#sk": OUTCOMES_STATUS_INDEX.sort,
-              },
-              ExpressionAttributeValues: { ":pk": stream.name, ":upper": upper },
-            }),
-        Limit: Math.min(WINDOW_READ_PAGE, size + 1),
-        ExclusiveStartKey: stream.from,
+      const page = await this.#reader.statusPage(stream.policy, stream.name, {
+        limit: Math.min(WINDOW_READ_PAGE, size + 1),
+        ...(stream.from === undefined ? {} : { after: stream.from }),
+        ...(upper === undefined ? {} : { upper: { at: upper, inclusive } }),
+        ...(typeof lower === "string" ? { lower } : {}),
       });
-      stream.buffer.push(...answer.entries);
-      stream.from = answer.last;
-      if (answer.last === undefined) stream.ended = true;
+      this.read += page.read;
+      // An item the schema does not know (written by a newer version) is not offered for review.
+      stream.buffer.push(...page.entries);
+      stream.from = page.last;
+      if (page.last === undefined) stream.ended = true;
     };
     const taken: Entry[] = [];
     for (;;) {
@@ -218,7 +221,7 @@ class WindowReader {
           newest = stream;
       }
       const head = newest?.buffer[0];
-      if (newest === undefined || head === undefined) return { entries: taken, lo: null };
+      if (newest === undefined || head === undefined) return { entries: taken, lo: lower ?? null };
       const lastTime = taken[taken.length - 1]?.updatedAt;
       // A full window takes only the ties of its oldest time, then stops there.
       if (taken.length >= size && head.updatedAt !== lastTime)
@@ -226,67 +229,5 @@ class WindowReader {
       newest.buffer.shift();
       taken.push(head);
     }
-  }
-
-  /** Every entry of `partition` with `lo` ≤ updated_at ≤ `asOf` (and < `below` when given); `lo` null: no lower end. */
-  async range(
-    partition: string,
-    lo: string | null,
-    asOf: string,
-    below: string | undefined,
-  ): Promise<Entry[]> {
-    const upper = below ?? asOf;
-    const operator = below === undefined ? "<=" : "<";
-    const found: Entry[] = [];
-    let from: Record<string, unknown> | undefined;
-    do {
-      const answer = await this.#query({
-        ...this.#base(partition),
-        KeyConditionExpression:
-          lo === null ? `#pk = :pk AND #sk ${operator} :upper` : "#pk = :pk AND #sk BETWEEN :lo AND :upper",
-        ExpressionAttributeNames: {
-          "#pk": OUTCOMES_STATUS_INDEX.partition,
-          "#sk": OUTCOMES_STATUS_INDEX.sort,
-        },
-        ExpressionAttributeValues: {
-          ":pk": partition,
-          ":upper": upper,
-          ...(lo === null ? {} : { ":lo": lo }),
-        },
-        Limit: WINDOW_READ_PAGE,
-        ExclusiveStartKey: from,
-      });
-      // BETWEEN is inclusive at both ends: an exclusive upper end leaves its own time out here.
-      found.push(...answer.entries.filter((entry) => below === undefined || entry.updatedAt < below));
-      from = answer.last;
-    } while (from !== undefined);
-    return found;
-  }
-
-  #base(partition: string): QueryCommandInput {
-    return {
-      TableName: this.#tableName,
-      IndexName: OUTCOMES_STATUS_INDEX.name,
-      KeyConditionExpression: "#pk = :pk",
-      ExpressionAttributeNames: { "#pk": OUTCOMES_STATUS_INDEX.partition },
-      ExpressionAttributeValues: { ":pk": partition },
-      ScanIndexForward: false,
-    };
-  }
-
-  async #query(input: QueryCommandInput): Promise<{ entries: Entry[]; last?: Record<string, unknown> }> {
-    const answer = await this.#client.send(new QueryCommand(input));
-    const items = answer.Items ?? [];
-    // A page of no entries still counts, so a request's reads are never reported as none.
-    this.read += Math.max(1, answer.ScannedCount ?? items.length);
-    const entries = items.map((raw): Entry => {
-      const parsed = StoredOutcomeSchema.safeParse(raw);
-      // An item the schema does not know (written by a newer version) is not offered for review.
-      return {
-        updatedAt: String(raw[OUTCOMES_STATUS_INDEX.sort]),
-        ...(parsed.success ? { outcome: parsed.data } : {}),
-      };
-    });
-    return { entries, ...(answer.LastEvaluatedKey === undefined ? {} : { last: answer.LastEvaluatedKey }) };
   }
 }

@@ -86,6 +86,8 @@ function notACursor(cause?: unknown): ReviewRequestError {
  * filter) plus those sharing the oldest one's `updated_at`, so windows are ranges of `updated_at`
  * and never split a tie. Every page of a window reads the whole window again and lists the items
  * after `after` in the worth order; the next window holds the entries older than this one's `lo`.
+ * The cursor is readable and can be rewritten by its holder: its positions only choose where a
+ * window is read, and `readReviewQueueByWorth` bounds what one request reads whatever they say.
  */
 export interface WorthCursor {
   order: Exclude<ReviewOrder, "newest">;

@@ -1,14 +1,12 @@
 import { join } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { ReceiveMessageCommand, SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { SingleBar } from "cli-progress";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
 import type { JobCompletedDetail } from "../../contract/index.js";
 import { LANES } from "../../contract/lanes/lanes.js";
-import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
-import type { Outcome } from "../../core/outcomes/index.js";
+import { type Outcome, OutcomesReader } from "../../core/outcomes/index.js";
 import { queueDepth } from "../eventSource/queueDepth.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "../stack/createLocalDecideHandler.js";
@@ -299,19 +297,13 @@ async function waitUntilDrained(
 }
 
 async function scanOutcomes(stack: LocalStack): Promise<Outcome[]> {
-  const documents = DynamoDBDocumentClient.from(stack.clients.dynamodb);
+  const reader = new OutcomesReader({
+    client: DynamoDBDocumentClient.from(stack.clients.dynamodb),
+    tableName: stack.table,
+  });
   const outcomes: Outcome[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(new ScanCommand({ TableName: stack.table, ExclusiveStartKey: start }));
-    // Failure and shadow records share the table under their own key prefixes: they are no outcomes.
-    outcomes.push(
-      ...((page.Items ?? []).filter(
-        (item) => !isFailureRecordKey(item.policy) && !isShadowRecordKey(item.policy),
-      ) as Outcome[]),
-    );
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
+  // Failure and shadow records share the table under their own key prefixes: the reader leaves them out.
+  for await (const page of reader.scanAll()) outcomes.push(...(page as Outcome[]));
   return outcomes;
 }
 

@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { OutcomesReader } from "../../core/outcomes/index.js";
 import type { DemoMessage } from "./readDemoInputs.js";
 
 /** A work item sent to measure its send→outcome time. */
@@ -60,14 +61,12 @@ export async function timeIncidents(options: TimeIncidentsOptions): Promise<Inci
     decidedAt: undefined,
   }));
   const deadline = Date.now() + options.timeoutMs;
+  const outcomes = new OutcomesReader({ client: options.documents, tableName: options.table });
   for (;;) {
     const missing = timings.filter((timing) => timing.decidedAt === undefined);
     for (const timing of missing) {
-      const found = await options.documents.send(
-        new GetCommand({ TableName: options.table, Key: { policy: timing.policy, id: timing.id } }),
-      );
-      const created = found.Item?.created_at;
-      if (typeof created === "string") timing.decidedAt = Date.parse(created);
+      const found = await outcomes.get(timing.policy, timing.id);
+      if (found !== undefined) timing.decidedAt = Date.parse(found.created_at);
     }
     if (timings.every((timing) => timing.decidedAt !== undefined) || Date.now() > deadline) return timings;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));

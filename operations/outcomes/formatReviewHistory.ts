@@ -18,7 +18,7 @@ export function formatReviewHistory(outcome: StoredOutcome): string[] {
   ];
   if ((outcome.reviews_dropped ?? 0) > 0)
     lines.push(
-      `  … ${outcome.reviews_dropped} older review(s) dropped by an earlier version (the history was bounded)`,
+      `  … ${outcome.reviews_dropped} older superseded review(s) dropped (the history is bounded; what they answered is in the "was" of the reviews that replaced them)`,
     );
   reviews.forEach((review, index) => {
     const answers = Object.entries(review.answers)

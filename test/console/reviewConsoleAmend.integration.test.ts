@@ -2,8 +2,8 @@
  * Amending a review in the console's page in Chromium against the local console server on DynamoDB
  * Local: a reviewed item offers Amend, which sends `amend: true` and is stored as an amendment
  * beside the first review; a 409 `amend_required` tells that changing someone's review needs Amend
- * (not that the item changed meanwhile) and offers it; a 413 `review_history_full` shows the
- * server's text.
+ * (not that the item changed meanwhile) and offers it; a 413 `review_history_full` (only answers
+ * that stand can fill the history) shows the server's text.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -140,15 +140,47 @@ describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }
     await page.close();
   });
 
+  it("takes every new reviewer through the console's HTTP API, however many came before", async () => {
+    const id = await reviewedItem();
+    for (let round = 0; round < 30; round += 1) {
+      const answer = await review(id, `r${round}`, round % 2 === 0 ? "legal" : "billing", true);
+      assert.equal(answer.status, 200, `reviewer ${round + 2}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    }
+    const outcome = (await stored(id)) as { reviews: { by: string }[]; reviews_dropped?: number };
+    assert.equal(outcome.reviews.length, 20);
+    assert.equal(outcome.reviews.at(-1)?.by, "r29");
+    assert.equal(outcome.reviews_dropped, 11);
+  });
+
   it("shows the server's text when the review history is full (413)", async () => {
     const id = await reviewedItem();
-    let full: { status: number; body: Record<string, unknown> } | undefined;
-    for (let round = 0; round < 30 && full === undefined; round += 1) {
-      const answer = await review(id, `r${round}`, round % 2 === 0 ? "legal" : "billing", true);
-      if (answer.status === 413) full = answer;
-      else assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    }
-    assert.equal(full?.body.reason, "review_history_full");
+    // Any number of reviewers fits (superseded entries go): only answers that stand can fill it,
+    // here two entries under names of 33,000 characters, written straight to the table.
+    const reviewed = (await stored(id)) as Record<string, unknown> & { reviews: Record<string, unknown>[] };
+    const first = reviewed.reviews[0] as Record<string, unknown>;
+    const standing = (by: string, answers: Record<string, unknown>, second: number) => ({
+      ...first,
+      by: by.repeat(33_000),
+      at: `2026-12-01T12:00:0${second}.000Z`,
+      answers,
+      previous_answers: {},
+    });
+    await doc.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: {
+          ...reviewed,
+          reviews: [
+            ...reviewed.reviews,
+            standing("p", { priority: "P2" }, 1),
+            standing("n", { needs_human: true }, 2),
+          ],
+        },
+      }),
+    );
+    const full = await review(id, "carol", "sales", true);
+    assert.equal(full.status, 413, JSON.stringify(full.body).slice(0, 300));
+    assert.equal(full.body.reason, "review_history_full");
     const before = await stored(id);
     const page = await openAsBob(id);
 
@@ -161,7 +193,7 @@ describe("amending a review in the console (Chromium, DynamoDB Local)", { skip }
     // The server's text (its byte count depends on the reviewer's name, so up to the counts).
     const serverText = String(full?.body.error).split(" (this review")[0] ?? "";
     assert.match(serverText, /its review history is full$/);
-    assert.ok(shown.startsWith(`Not saved: ${serverText} (this review would make it 21 entries`), shown);
+    assert.ok(shown.startsWith(`Not saved: ${serverText} (this review would make it 3 entries`), shown);
     assert.equal((await stored(id))?.updated_at, before?.updated_at, "nothing saved");
     await page.close();
   });

@@ -156,7 +156,7 @@ describe("shadow records on DynamoDB Local (integration)", () => {
     );
   });
 
-  it("is returned by no reader of outcomes: reader, export, review console, failure records", async () => {
+  it("is returned by no reader of outcomes: reader, table scan, export, review console, failure records", async () => {
     const reader = new OutcomesReader({ client: documents, tableName: TABLE });
     const ids = (outcomes: StoredOutcome[]) => outcomes.map((outcome) => `${outcome.policy}/${outcome.id}`);
     assert.deepEqual(ids(await reader.newest(POLICY, { limit: 100 })), [`${POLICY}/T-1`]);
@@ -174,6 +174,16 @@ describe("shadow records on DynamoDB Local (integration)", () => {
     assert.deepEqual(ids(ranged), [`${POLICY}/T-1`]);
     assert.deepEqual(await reader.withConflicts(POLICY, { limit: 100 }), []);
     assert.equal(await reader.get(POLICY, "T-2"), undefined, "a shadowed item without an outcome has none");
+    // A failure record shares the table too; a scan of the whole table (the local demo's) skips both.
+    await new FailureRecordStore({ client: documents, tableName: TABLE }).record({
+      messageId: "m-failed",
+      item: { policy: POLICY, id: "T-9" },
+      reason: new Error("the endpoint was busy"),
+      attempts: 1,
+    });
+    const scanned: StoredOutcome[] = [];
+    for await (const page of reader.scanAll()) scanned.push(...page);
+    assert.deepEqual(ids(scanned), [`${POLICY}/T-1`]);
 
     let exported = "";
     for await (const chunk of exportOutcomes(

@@ -6,7 +6,9 @@
  *   entry: a reviewer's re-review replaces only their own earlier answer, nothing is dropped;
  * - re-reviewing an item already `reviewed` without the amend flag is refused (409
  *   `amend_required` from the API) and changes nothing; with it, it is recorded as an amendment;
- * - a review past the history's bound is refused (413 `review_history_full`), dropping no one's.
+ * - no number of reviewers fills the history: past its bound the oldest superseded entries go
+ *   (counted), an answer that stands is never dropped, and an 18th reviewer (and every later one)
+ *   can review, through `reviewOutcome` and the API.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -175,15 +177,21 @@ describe("review history on DynamoDB Local (integration)", () => {
     assert.equal(outcome.review?.previous_answers.queue?.answer, "billing");
   });
 
-  it(`refuses a review past ${MAX_KEPT_REVIEWS} entries with the bound named, dropping no one's`, async () => {
+  it("takes an 18th reviewer and every later one: the oldest superseded entries go, standing answers stay", async () => {
     await seeded("H-3");
-    for (let round = 0; round < MAX_KEPT_REVIEWS; round += 1)
+    await review("H-3", "priya", { priority: "P3" });
+    // 16 reviewers more (17 in all) fill the 20 entries: three of them review twice, a question each time.
+    for (let round = 0; round < 16; round += 1) {
       await review("H-3", `reviewer-${round}`, { queue: round % 2 === 0 ? "billing" : "sales" }, true);
+      if (round < 3)
+        await review("H-3", `reviewer-${round}`, { needs_human: round % 2 === 0 ? "yes" : "no" }, true);
+    }
     const full = await stored("H-3");
-    assert.equal(full.reviews?.length, MAX_KEPT_REVIEWS);
+    assert.equal(full.reviews?.length, MAX_KEPT_REVIEWS, "17 reviewers filled the history");
 
+    // The 18th reviewer, through the console's API route.
     const api = new ReviewApi({ client: documents, tableName: TABLE, policies, now });
-    const refused = await routeReviewRequest(api, {
+    const accepted = await routeReviewRequest(api, {
       method: "POST",
       path: "/api/items/ticket-routing/H-3/review",
       query: {},
@@ -192,18 +200,29 @@ describe("review history on DynamoDB Local (integration)", () => {
         expect_updated_at: full.updated_at,
         amend: true,
       }),
-      reviewer: { name: "one-too-many", source: "local" },
+      reviewer: { name: "reviewer-18th", source: "local" },
     });
-    assert.equal(refused.status, 413);
-    assert.deepEqual(refused.body, {
-      error: (refused.body as { error: string }).error,
-      reason: "review_history_full",
-      would_have: {
-        entries: MAX_KEPT_REVIEWS + 1,
-        bytes: (refused.body as { would_have: { bytes: number } }).would_have.bytes,
-      },
-      limits: { entries: MAX_KEPT_REVIEWS, bytes: 64 * 1024 },
-    });
-    assert.deepEqual(await stored("H-3"), full, "nothing written, nothing dropped");
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    // And 20 more through reviewOutcome, each a new name.
+    for (let round = 0; round < 20; round += 1)
+      await review("H-3", `late-${round}`, { queue: round % 2 === 0 ? "sales" : "billing" }, true);
+
+    const outcome = await stored("H-3");
+    const reviews = outcome.reviews ?? [];
+    assert.equal(reviews.length, MAX_KEPT_REVIEWS, "bounded");
+    assert.ok((outcome.reviews_dropped ?? 0) > 0, "the oldest superseded entries went, counted");
+    assert.ok(
+      reviews.some((entry) => entry.by === "priya" && entry.answers.priority === "P3"),
+      "priya's standing answer stays however many came after",
+    );
+    assert.equal(reviews.at(-1)?.by, "late-19");
+    assert.equal(outcome.answers?.queue?.answer, "billing");
+    // Every answer still standing is in an entry under its reviewer's name.
+    for (const [qid, answer] of Object.entries(outcome.answers ?? {}))
+      if (answer.source === "human") {
+        const last = reviews.findLast((entry) => qid in entry.answers);
+        assert.equal(last?.answers[qid], answer.answer, `${qid}: its standing answer is in the history`);
+        assert.ok(last?.by !== undefined);
+      }
   });
 });

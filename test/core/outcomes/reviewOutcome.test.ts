@@ -2,7 +2,8 @@
  * reviewOutcome's semantics on an in-memory table (the conditional write against DynamoDB Local
  * is tested in outcomesCommand.integration.test.ts and reviewHistory.integration.test.ts): partial
  * reviews keep the status, audit items ask for every model answer, changing a person's answer is
- * an amendment, and the review history is bounded by refusing, never by dropping a review.
+ * an amendment, and the review history is bounded by dropping the oldest superseded entries,
+ * never a standing answer, so no number of reviewers locks the next one out.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -226,56 +227,42 @@ describe("reviewOutcome", async () => {
     assert.equal(reviews[2]?.previous_answers.queue?.answer, "sales", "what stood before is kept");
   });
 
-  it(`refuses a review past ${MAX_KEPT_REVIEWS} entries instead of dropping anyone's`, async () => {
+  it(`keeps taking new reviewers past ${MAX_KEPT_REVIEWS} entries: the oldest superseded entries go, standing answers stay`, async () => {
     const table = tableOf(outcome(policy, { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 }));
     const labels = ["billing", "sales"];
-    for (let round = 0; round < MAX_KEPT_REVIEWS; round += 1) {
-      await reviewOutcome({
-        ...table,
-        tableName: "t",
-        policy,
-        id: "t-1",
-        answers: { queue: labels[round % 2] ?? "billing" },
-        by: `reviewer-${round}`,
-        amend: true,
-        now,
-      });
-    }
-    const full = table.current();
-    assert.equal(full.reviews?.length, MAX_KEPT_REVIEWS);
+    const review = (by: string, answers: Record<string, string>) =>
+      reviewOutcome({ ...table, tableName: "t", policy, id: "t-1", answers, by, amend: true, now });
+    await review("priya", { priority: "P3" });
+    for (let round = 0; round < MAX_KEPT_REVIEWS + 10; round += 1)
+      await review(`reviewer-${round}`, { queue: labels[round % 2] ?? "billing" });
 
-    await assert.rejects(
-      reviewOutcome({
-        ...table,
-        tableName: "t",
-        policy,
-        id: "t-1",
-        answers: { queue: "billing" },
-        by: "one-too-many",
-        amend: true,
-        now,
-      }),
-      (error: unknown) =>
-        error instanceof ReviewHistoryFullError &&
-        error.wouldHave.entries === MAX_KEPT_REVIEWS + 1 &&
-        error.limits.entries === MAX_KEPT_REVIEWS,
+    const current = table.current();
+    const reviews = current.reviews ?? [];
+    assert.equal(reviews.length, MAX_KEPT_REVIEWS, "bounded");
+    assert.equal(current.reviews_dropped, 11, "the oldest superseded entries went, counted");
+    assert.equal(reviews[0]?.by, "priya", "priya's standing answer is never dropped, however old");
+    assert.equal(current.answers?.priority?.answer, "P3");
+    assert.equal(reviews.at(-1)?.by, `reviewer-${MAX_KEPT_REVIEWS + 9}`, "the newest reviewer got in");
+    assert.deepEqual(
+      reviews.at(-1)?.previous_answers.queue,
+      { answer: labels[(MAX_KEPT_REVIEWS + 8) % 2], source: "human", by: `reviewer-${MAX_KEPT_REVIEWS + 8}` },
+      "the answer it replaced keeps its reviewer's name",
     );
-    assert.deepEqual(table.current(), full, "nothing written, nothing dropped");
-    assert.equal(table.current().reviews?.[1]?.by, "reviewer-1");
-    assert.equal(table.current().reviews_dropped, undefined);
-    // A reviewer already in the history may still amend: it replaces their own entry.
-    await reviewOutcome({
-      ...table,
-      tableName: "t",
-      policy,
-      id: "t-1",
-      answers: { queue: "sales" },
-      by: "reviewer-4",
-      amend: true,
-      now,
-    });
-    assert.equal(table.current().reviews?.length, MAX_KEPT_REVIEWS);
-    assert.equal(table.current().reviews?.at(-1)?.by, "reviewer-4");
+    assert.match(formatReviewHistory(current).join("\n"), /11 older superseded review\(s\) dropped/);
+  });
+
+  it("refuses a review only when the answers that would stand pass the byte bound alone", async () => {
+    const table = tableOf(outcome(policy, { P1: 0.05, P2: 0.8, P3: 0.1, P4: 0.05 }));
+    const review = (by: string, answers: Record<string, string>) =>
+      reviewOutcome({ ...table, tableName: "t", policy, id: "t-1", answers, by, amend: true, now });
+    // Names of 30,000 characters: two standing entries pass 64 KiB alone.
+    await review("a".repeat(30_000), { priority: "P3" });
+    const before = table.current();
+    await assert.rejects(
+      review("b".repeat(40_000), { queue: "sales" }),
+      (error: unknown) => error instanceof ReviewHistoryFullError && error.limits.bytes === 64 * 1024,
+    );
+    assert.deepEqual(table.current(), before, "nothing written");
   });
 
   it("refuses a write when the outcome changed since it was read", async () => {

@@ -3,11 +3,14 @@
  * redriven message carries it) never replaces an outcome a person reviewed unless the marker says
  * so, on DynamoDB Local (127.0.0.1): refused with a reason for a version marker and for `*`, also
  * when the review lands between the store's read and its write (the guard is the write's own
- * condition), and done only behind `replace-reviews:`, the review kept in the history.
+ * condition), and done only behind `replace-reviews:`, the review kept in the history — every
+ * reviewer's answers under their own name (a redecide planned and sent by operations/outcomes
+ * through fauxqs).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { Deadline } from "../../../core/common/Deadline.js";
 import { RetryPolicy } from "../../../core/common/RetryPolicy.js";
@@ -16,10 +19,15 @@ import {
   type OutcomeReview,
   OutcomeStore,
   outcomesTableDefinition,
+  reviewOutcome,
   type StoredOutcome,
+  SUPERSEDE_ATTRIBUTE,
   supersedeMarkerText,
 } from "../../../core/outcomes/index.js";
+import { loadPolicies, type Policy } from "../../../core/policy/index.js";
 import { type DynamoDbLocal, LOCAL_CREDENTIALS, startDynamoDbLocal } from "../../../local/index.js";
+import { startFauxqs } from "../../../local/services/startFauxqs.js";
+import { planRedecide, sendRedecides } from "../../../operations/outcomes/index.js";
 
 const TABLE = "outcomes";
 
@@ -191,5 +199,89 @@ describe("a supersede and a person's review on DynamoDB Local (integration)", ()
     assert.equal(now.supersedes?.requested, `replace-reviews:${reviewed.updated_at}`);
     assert.equal(now.history?.at(-1)?.status, "reviewed");
     assert.equal(now.history?.at(-1)?.reviewed_by, "alice");
+  });
+
+  it("keeps every reviewer's answer under their name through a redecide --replace-reviews", async () => {
+    const policy = (await loadPolicies(new URL("../../../policies/", import.meta.url).pathname)).get(
+      "ticket-routing",
+    ) as Policy;
+    const store = new OutcomeStore({ client: documents, tableName: TABLE, retry });
+    const queue = outcome("RV-4", "2026-01-01T10:00:00.000Z").answers?.queue as NonNullable<
+      Outcome["answers"]
+    >[string];
+    const first = outcome("RV-4", "2026-01-01T10:00:00.000Z", {
+      answers: {
+        queue,
+        priority: { ...queue, answer: "P2", distribution: { P1: 0.3, P2: 0.4, P3: 0.3 }, probability: 0.4 },
+      },
+      work_item: JSON.stringify({ id: "RV-4", policy: "ticket-routing", state: "double charge" }),
+    });
+    await store.put(first, { deadline: deadline() });
+    let tick = 0;
+    const now = () => new Date(Date.UTC(2026, 0, 1, 11, 0, tick++));
+    const review = (by: string, answers: Record<string, string>) =>
+      reviewOutcome({
+        client: documents,
+        tableName: TABLE,
+        policy,
+        id: "RV-4",
+        answers,
+        by,
+        amend: true,
+        now,
+      });
+    await review("alice", { queue: "billing" });
+    await review("bob", { priority: "P1" });
+    await review("carol", { queue: "sales" });
+    const reviewed = await stored("RV-4");
+
+    // `outcomes redecide RV-4 --replace-reviews`: planned and sent by operations/outcomes.
+    const plan = planRedecide([reviewed], { replaceReviews: true });
+    assert.equal(plan.ready.length, 1);
+    await using sqs = await startFauxqs();
+    const client = new SQSClient({
+      endpoint: sqs.endpoint,
+      region: sqs.region,
+      credentials: LOCAL_CREDENTIALS,
+      useQueueUrlAsEndpoint: false,
+    });
+    try {
+      const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: "work" }));
+      const sent = await sendRedecides(plan.ready, {
+        sqs: client,
+        queueUrl: QueueUrl ?? "",
+        replaceReviews: true,
+      });
+      assert.ok(sent.every((result) => result.ok));
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({ QueueUrl, MessageAttributeNames: ["All"], WaitTimeSeconds: 1 }),
+      );
+      const marker = Messages[0]?.MessageAttributes?.[SUPERSEDE_ATTRIBUTE]?.StringValue;
+      assert.equal(marker, `replace-reviews:${reviewed.updated_at}`);
+      // The decide path's write with the message's marker.
+      const result = await store.record(redecided("RV-4"), { deadline: deadline(), supersede: marker });
+      assert.equal(result.recorded, true);
+    } finally {
+      client.destroy();
+    }
+
+    const now4 = await stored("RV-4");
+    const entry = now4.history?.at(-1);
+    assert.equal(entry?.status, "reviewed");
+    assert.deepEqual(
+      entry?.reviews?.map((item) => [item.by, item.answers]),
+      [
+        ["alice", { queue: "billing" }],
+        ["bob", { priority: "P1" }],
+        ["carol", { queue: "sales" }],
+      ],
+      "every reviewer's answers, under their own name",
+    );
+    assert.equal(entry?.answers?.queue?.by, "carol", "the standing queue answer is carol's");
+    assert.equal(
+      entry?.answers?.priority?.by,
+      "bob",
+      "the standing priority answer is bob's, not the last reviewer's",
+    );
   });
 });

@@ -4,7 +4,7 @@
  * across policies, partitions and shared times; within a window the items come by worth; a window
  * as large as the queue orders the whole queue and says so; items that arrive after the first
  * page wait for the next listing instead of being listed twice or pushing others out; audit items
- * come first in a worth order.
+ * come first in a worth order; a forged cursor reads no more index entries than an honest page.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -213,5 +213,76 @@ describe("the review queue's worth orders through the console's HTTP API (Dynamo
     assert.equal(mixed.status, 400);
     const newest = await fetch(`${url}api/queue?${new URLSearchParams({ before: margin.next })}`);
     assert.equal(newest.status, 400);
+  });
+
+  it("a forged cursor reads no more index entries than an honest page (3,000 waiting items)", async (t) => {
+    // 3,000 fallbacks of one policy on distinct times, the console's default window (1,000).
+    const start = Date.parse("2026-11-01T00:00:00.000Z");
+    const outcomes = Array.from({ length: 3000 }, (_, index) =>
+      withProbability(
+        waitingOutcome(
+          "ticket-routing",
+          `bulk-${String(index).padStart(4, "0")}`,
+          new Date(start + index * 1000).toISOString(),
+        ),
+        0.3 + ((index * 37) % 60) / 100,
+      ),
+    );
+    const { url } = await serve(outcomes);
+    const measured = async (query: Record<string, string>) => {
+      const before = local.reads.scanned;
+      const answer = await page(url, query);
+      return { answer, scanned: local.reads.scanned - before };
+    };
+    const honest = await measured({ order: "margin", limit: "25" });
+    assert.ok(honest.answer.next !== undefined);
+    const second = await measured({ order: "margin", limit: "25", before: honest.answer.next });
+    const honestMost = Math.max(honest.scanned, second.scanned);
+    const honestReported = Math.max(honest.answer.read, second.answer.read);
+    assert.ok(honestMost >= 1000 && honestMost < 1500, `an honest page reads its window (${honestMost})`);
+
+    // The attacker decodes an honest cursor and rewrites its positions (the fingerprint is kept).
+    const decoded = JSON.parse(Buffer.from(honest.answer.next, "base64url").toString("utf8")) as Record<
+      string,
+      unknown
+    >;
+    const forge = (fields: Record<string, unknown>, drop: readonly string[] = []) =>
+      Buffer.from(
+        JSON.stringify(
+          Object.fromEntries(
+            Object.entries({ ...decoded, ...fields }).filter(([key]) => !drop.includes(key)),
+          ),
+        ),
+      ).toString("base64url");
+    const forged = [
+      // "The window reaches the end of every partition."
+      forge({ l: null }, ["k"]),
+      // The window's oldest time before every item.
+      forge({ l: "0000-01-01T00:00:00.000Z" }, ["k"]),
+      // A later window whose range is everything.
+      forge({ b: "9999-12-31T00:00:00.000Z", l: "0000" }, ["k"]),
+      // After an item far down the order: still the whole range.
+      forge({ l: "0" }),
+      forge({ a: "9999-12-31T00:00:00.000Z", l: null }, ["k"]),
+    ];
+    let total = 0;
+    for (const cursor of forged) {
+      const { answer, scanned } = await measured({ order: "margin", limit: "1", before: cursor });
+      total += scanned;
+      assert.ok(
+        scanned <= honestMost,
+        `a forged cursor read ${scanned} entries; an honest page reads ${honestMost}`,
+      );
+      assert.ok(
+        answer.read <= honestReported,
+        `the page reports ${answer.read} entries read; an honest one ${honestReported}`,
+      );
+      assert.ok((answer.window?.entries ?? 0) <= 1001, "a window is never larger than the window size");
+      assert.equal(answer.window?.complete, false, "a window of 1,000 out of 3,000 is not the whole queue");
+    }
+    t.diagnostic(
+      `honest pages read ${honest.scanned} and ${second.scanned} entries; five forged ones ${total}`,
+    );
+    assert.ok(total <= forged.length * honestMost, `five forged requests read ${total} entries`);
   });
 });
