@@ -2,6 +2,8 @@
  * The chaos run: the local pipeline under injected faults, and the checker of its invariant
  * (every work item ends exactly once). `decisions chaos` runs {@link runChaos}.
  */
+
+export { SeededRandom } from "../../core/common/SeededRandom.js";
 export {
   buildChaosWorkload,
   type ChaosWorkload,
@@ -41,4 +43,3 @@ export {
 } from "./planFaultSchedule.js";
 export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
 export { type ChaosOptions, type ChaosResult, type FiredFault, runChaos } from "./runChaos.js";
-export { SeededRandom } from "../../core/common/SeededRandom.js";

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
+import { SeededRandom } from "../../core/common/SeededRandom.js";
 import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import { queueDepth } from "../../local/eventSource/queueDepth.js";
 import { type AdapterProcess, startAdapterProcess } from "../../local/services/startAdapterProcess.js";
@@ -24,7 +25,6 @@ import type { FunctionHostConfig, FunctionHostEvent, LaneHostConfig } from "./Fu
 import { loadWorkItemTemplates } from "./loadWorkItemTemplates.js";
 import { describePlannedFault, type PlannedFault, planFaultSchedule } from "./planFaultSchedule.js";
 import { readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
-import { SeededRandom } from "../../core/common/SeededRandom.js";
 import { type FunctionHost, startFunctionHost } from "./startFunctionHost.js";
 
 /** Options of {@link runChaos}; every default is applied here. */

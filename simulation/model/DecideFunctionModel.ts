@@ -1,10 +1,10 @@
 import { RetryBudget } from "../../core/common/RetryBudget.js";
 import { RetryPolicy } from "../../core/common/RetryPolicy.js";
+import type { SeededRandom } from "../../core/common/SeededRandom.js";
 import { AimdLimit } from "../../core/flow/AimdLimit.js";
 import { CallLatencyEstimate } from "../../core/flow/CallLatencyEstimate.js";
 import { AWS_CONSTANTS } from "../awsConstants.js";
 import type { EventQueue } from "../EventQueue.js";
-import type { SeededRandom } from "../../core/common/SeededRandom.js";
 import type { CallLane, EndpointModel } from "./EndpointModel.js";
 import type { JobLedgerModel } from "./JobLedgerModel.js";
 import type { MessagePart, MessageQueue } from "./MessageQueue.js";

@@ -1,10 +1,10 @@
+import type { SeededRandom } from "../../core/common/SeededRandom.js";
 import type { EventQueue } from "../EventQueue.js";
 import { DecideFunctionModel } from "../model/DecideFunctionModel.js";
 import type { CallLane, EndpointModel } from "../model/EndpointModel.js";
 import { EventSourceModel } from "../model/EventSourceModel.js";
 import type { JobLedgerModel } from "../model/JobLedgerModel.js";
 import { MessageQueue } from "../model/MessageQueue.js";
-import type { SeededRandom } from "../../core/common/SeededRandom.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import type { LineTally } from "./LineTally.js";
 import type { LaneSizing } from "./sizeLanes.js";

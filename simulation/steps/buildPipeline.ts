@@ -1,7 +1,7 @@
+import { SeededRandom } from "../../core/common/SeededRandom.js";
 import { EventQueue } from "../EventQueue.js";
 import { EndpointModel } from "../model/EndpointModel.js";
 import { JobLedgerModel } from "../model/JobLedgerModel.js";
-import { SeededRandom } from "../../core/common/SeededRandom.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import { buildLane, type SimulatedLane } from "./buildLane.js";
 import { LineTally } from "./LineTally.js";

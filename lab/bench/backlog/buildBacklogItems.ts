@@ -1,6 +1,6 @@
 import { sha256Hex, type WorkItemInput } from "../../../core/common/index.js";
-import type { PolicySet } from "../../../core/policy/index.js";
 import type { SeededRandom } from "../../../core/common/SeededRandom.js";
+import type { PolicySet } from "../../../core/policy/index.js";
 
 /** One work item of the backlog bench. */
 export interface BacklogItem {

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { buildSystemOneBody } from "../../../core/pipeline/index.js";
 import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 // The CDK app's own rule, by its file (pure arithmetic): the bench sizes the pipeline as a deployment is sized.
@@ -25,7 +26,6 @@ import { type ChaosCheck, checkChaosInvariant, type SentMessage } from "../../ch
 import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";
 import { loadWorkItemTemplates } from "../../chaos/loadWorkItemTemplates.js";
 import { readDeadLetters, scanOutcomeRows } from "../../chaos/readChaosEvidence.js";
-import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { describeMachine } from "../describeMachine.js";
 import { type CpuByPart, measureCpu } from "../pipeline/measureCpu.js";
 import { startBusyProcesses } from "../startBusyProcesses.js";

@@ -3,12 +3,12 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { ensureGeneratedModel } from "../../../adapter/models/generateModel.js";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { loadPolicies } from "../../../core/policy/index.js";
 import { createLocalDecideHandler, type StackHandlerContext, startLocalStack } from "../../../local/index.js";
 // By their files: the chaos index also holds the chaos run, which the bench does not need.
 import { FaultProxy, type ProxyExchange } from "../../chaos/FaultProxy.js";
 import { loadWorkItemTemplates } from "../../chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import type { Figure } from "../BenchContext.js";
 import { describeMachine } from "../describeMachine.js";
 import { buildTicketStream, type StreamItem } from "./buildTicketStream.js";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Clock } from "../../../core/common/Clock.js";
 import { Deadline } from "../../../core/common/Deadline.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { AdaptiveConcurrencyLimiter, type Permit } from "../../../core/flow/AdaptiveConcurrencyLimiter.js";
 import { AimdLimit, type CallSignal } from "../../../core/flow/AimdLimit.js";
-import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 /** A clock that moves only when told; its sleeps never end (the test never waits on one). */
 function manualClock(): Clock & { advance(ms: number): void } {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { loadPolicies } from "../../../core/policy/index.js";
 import { buildBacklogItems, groupKey } from "../../../lab/bench/backlog/buildBacklogItems.js";
 import {
@@ -12,7 +13,6 @@ import {
   summarizeBacklog,
 } from "../../../lab/bench/backlog/summarizeBacklog.js";
 import { loadWorkItemTemplates } from "../../../lab/chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 const measured: BacklogMeasurements = {
   items: 100,

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { FaultProxy, type ProxyExchange } from "../../../lab/chaos/FaultProxy.js";
 import { SeededRandom } from "../../../core/common/SeededRandom.js";
+import { FaultProxy, type ProxyExchange } from "../../../lab/chaos/FaultProxy.js";
 
 async function startTarget(name: string): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { packageRoot } from "../../../adapter/models/packageRoot.js";
 import type { WorkItemInput } from "../../../core/common/index.js";
+import { SeededRandom } from "../../../core/common/SeededRandom.js";
 import { loadPolicies } from "../../../core/policy/index.js";
 import { buildChaosWorkload, POISON_KINDS } from "../../../lab/chaos/buildChaosWorkload.js";
 import { loadWorkItemTemplates } from "../../../lab/chaos/loadWorkItemTemplates.js";
-import { SeededRandom } from "../../../core/common/SeededRandom.js";
 
 describe("buildChaosWorkload", () => {
   let templates: WorkItemInput[];

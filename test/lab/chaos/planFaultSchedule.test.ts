@@ -1,8 +1,8 @@
 /** The fault schedule: each fault once, triggered while items still flow, the same for a seed. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planFaultSchedule } from "../../../lab/chaos/planFaultSchedule.js";
 import { SeededRandom } from "../../../core/common/SeededRandom.js";
+import { planFaultSchedule } from "../../../lab/chaos/planFaultSchedule.js";
 
 describe("planFaultSchedule", () => {
   it("plans each of the five faults once, in rising order between 10% and 75% ended", () => {
