@@ -1,15 +1,28 @@
 import { reviewsOf, type StoredOutcome } from "../../core/outcomes/index.js";
 
 /**
- * An outcome's history for a person, one line per event, oldest first: how it was decided
- * (status, model, audit), then every review (who, when, which answers, what stayed open, whether it
- * amended a person's answer or replaced the reviewer's own earlier one).
+ * An outcome's history for a person, one line per event, oldest first: the outcomes a redecide
+ * replaced (`history`: each with its reviews, every answer under its reviewer's name), then how
+ * this one was decided (status, model, audit), then every review (who, when, which answers, what
+ * stayed open, whether it amended a person's answer or replaced the reviewer's own earlier one).
  * `decisions outcomes show` prints it beside the stored JSON.
  */
 export function formatReviewHistory(outcome: StoredOutcome): string[] {
   const reviews = reviewsOf(outcome);
   const first = reviews[0]?.previous_status ?? outcome.status;
+  const replaced = (outcome.history ?? []).flatMap((entry) => [
+    `${entry.created_at}  ${entry.status}${entry.model === undefined ? "" : ` by ${entry.model}`} (replaced at ${entry.superseded_at})`,
+    ...(entry.reviews ?? []).map(
+      (review) =>
+        `  ${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${Object.entries(
+          review.answers,
+        )
+          .map(([qid, answer]) => `${qid}=${String(answer)}`)
+          .join(", ")}`,
+    ),
+  ]);
   const lines = [
+    ...replaced,
     `${outcome.created_at}  ${first}${outcome.model === undefined ? "" : ` by ${outcome.model}`}${
       outcome.audit === undefined
         ? ""

@@ -86,7 +86,7 @@ describe("GET /api/policies/{policy}/drift on DynamoDB Local (integration)", () 
     api = new ReviewApi({
       client: documents,
       tableName: "outcomes",
-      policies: await loadPolicies(join(new URL("../../../..", import.meta.url).pathname, "policies")),
+      policies: await loadPolicies(join(new URL("../../..", import.meta.url).pathname, "policies")),
       now: () => new Date(NOW),
     });
   });

@@ -332,5 +332,11 @@ describe("redecide and payload conflicts on the local stack (integration)", { ti
     assert.equal(redecided.supersedes?.requested, `replace-reviews:${reviewed.updated_at}`);
     assert.equal(redecided.history?.at(-1)?.status, "reviewed");
     assert.equal(redecided.history?.at(-1)?.reviewed_by, "alice");
+    // Who answered what stays with the replaced outcome, under the reviewer's name.
+    assert.equal(redecided.history?.at(-1)?.answers?.queue?.by, "alice");
+    assert.deepEqual(
+      redecided.history?.at(-1)?.reviews?.map((entry) => [entry.by, entry.answers]),
+      [["alice", { queue: "billing", priority: "P3", needs_human: false }]],
+    );
   });
 });
