@@ -1,11 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  type QueryCommandInput,
-  ScanCommand,
-  type ScanCommandOutput,
-} from "@aws-sdk/lib-dynamodb";
-import { isFailureRecordKey } from "../../contract/failures/FailureRecordSchema.js";
+import { type DynamoDBDocumentClient, GetCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import {
   AUDIT_QUEUE,
   STORED_OUTCOME_STATUSES,
@@ -13,7 +6,6 @@ import {
   type StoredOutcomeStatus,
 } from "../../contract/outcome/OutcomeSchema.js";
 import { OUTCOMES_STATUS_INDEX, OUTCOMES_TABLE_KEYS } from "../../contract/outcome/outcomesTableKeys.js";
-import { isShadowRecordKey } from "../../contract/outcome/ShadowRecordSchema.js";
 import { queryPages } from "../common/queryPages.js";
 import { errorNameOf } from "../common/tableErrorHint.js";
 import { OutcomesTableError } from "./errors.js";
@@ -158,32 +150,6 @@ export class OutcomesReader {
     return found
       .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0))
       .slice(0, options.limit);
-  }
-
-  /**
-   * Every outcome in the table, one Scan page at a time, in no order: the whole table is read
-   * (every policy; the failure and shadow records that share it are left out). For a small
-   * table such as the local demo's; an operator's reads go through a policy's partition instead.
-   * @throws OutcomesTableError, MalformedOutcomeError
-   */
-  async *scanAll(): AsyncGenerator<StoredOutcome[]> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const from = start;
-      const page: ScanCommandOutput = await this.#send(() =>
-        this.#client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            ...(from === undefined ? {} : { ExclusiveStartKey: from }),
-          }),
-        ),
-      );
-      yield (page.Items ?? [])
-        .filter((item) => !isFailureRecordKey(item[OUTCOMES_TABLE_KEYS.partition]))
-        .filter((item) => !isShadowRecordKey(item[OUTCOMES_TABLE_KEYS.partition]))
-        .map((item) => readStoredOutcome(item, this.tableName));
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
   }
 
   async *#pages(query: QueryCommandInput, limit?: number): AsyncGenerator<StoredOutcome[]> {

@@ -6,7 +6,8 @@ import { SingleBar } from "cli-progress";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import type { JobCompletedDetail } from "../../contract/index.js";
 import { LANES } from "../../contract/lanes/lanes.js";
-import { type Outcome, OutcomesReader } from "../../core/outcomes/index.js";
+import type { Outcome } from "../../core/outcomes/index.js";
+import { scanAllOutcomes } from "../../core/outcomes/scanAllOutcomes.js";
 import { queueDepth } from "../eventSource/queueDepth.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import { createLocalDecideHandler, type FunctionLogLevel } from "../stack/createLocalDecideHandler.js";
@@ -297,13 +298,10 @@ async function waitUntilDrained(
 }
 
 async function scanOutcomes(stack: LocalStack): Promise<Outcome[]> {
-  const reader = new OutcomesReader({
-    client: DynamoDBDocumentClient.from(stack.clients.dynamodb),
-    tableName: stack.table,
-  });
+  const client = DynamoDBDocumentClient.from(stack.clients.dynamodb);
   const outcomes: Outcome[] = [];
-  // Failure and shadow records share the table under their own key prefixes: the reader leaves them out.
-  for await (const page of reader.scanAll()) outcomes.push(...(page as Outcome[]));
+  // Failure and shadow records share the table under their own key prefixes: the scan leaves them out.
+  for await (const page of scanAllOutcomes(client, stack.table)) outcomes.push(...(page as Outcome[]));
   return outcomes;
 }
 

@@ -19,6 +19,7 @@ import {
   type ShadowResult,
   type StoredOutcome,
 } from "../../../core/outcomes/index.js";
+import { scanAllOutcomes } from "../../../core/outcomes/scanAllOutcomes.js";
 import { applyPolicy, loadPolicies, type Policy, type PolicySet } from "../../../core/policy/index.js";
 import { ReviewApi } from "../../../core/review/ReviewApi.js";
 import { OUTCOME_EVENTS_PATTERN } from "../../../infra/constructs/OutcomesTable.js";
@@ -182,7 +183,7 @@ describe("shadow records on DynamoDB Local (integration)", () => {
       attempts: 1,
     });
     const scanned: StoredOutcome[] = [];
-    for await (const page of reader.scanAll()) scanned.push(...page);
+    for await (const page of scanAllOutcomes(documents, TABLE)) scanned.push(...page);
     assert.deepEqual(ids(scanned), [`${POLICY}/T-1`]);
 
     let exported = "";
