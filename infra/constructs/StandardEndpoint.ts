@@ -5,6 +5,7 @@ import { Construct } from "constructs";
 import type { PinnedImage } from "../config/parsePinnedImage.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
+import { sageMakerNameOf } from "./sageMakerName.js";
 
 /** Props of {@link StandardEndpoint}. */
 export interface StandardEndpointProps {
@@ -25,6 +26,7 @@ export interface StandardEndpointProps {
  */
 export class StandardEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
+  /** The endpoint's name, as an attribute: `<stack>-standard` in lower case ({@link sageMakerNameOf}). */
   readonly endpointName: string;
   readonly endpointArn: string;
 
@@ -70,6 +72,8 @@ export class StandardEndpoint extends Construct {
       ],
     });
     this.endpoint = new CfnEndpoint(this, "Endpoint", {
+      // Named in lower case, as SageMaker's ARN names it (a grant on it must match that ARN).
+      endpointName: sageMakerNameOf(Stack.of(this).stackName, "standard"),
       endpointConfigName: config.attrEndpointConfigName,
       retainAllVariantProperties: true,
     });
