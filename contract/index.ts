@@ -16,6 +16,7 @@
  *   time), kept in the outcomes table under its own key prefix.
  * - `metrics/`: the metric names the functions emit and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
+ * - `review/`: the review console's HTTP API routes, served by the router and declared by the CDK app.
  * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
  *   and the functions, which the CDK app's knobs reuse where they set one.
  */
@@ -192,6 +193,13 @@ export {
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
+export {
+  matchReviewRoute,
+  REVIEW_ROUTES,
+  type ReviewRoute,
+  type ReviewRouteMatch,
+  type ReviewRouteName,
+} from "./review/reviewRoutes.js";
 export { CAPACITY_CONTROLLER_SETTINGS } from "./settings/capacityControllerSettings.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
 export {
