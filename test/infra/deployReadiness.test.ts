@@ -211,7 +211,6 @@ describe("alarms", () => {
       ...byMetric("ApproximateNumberOfMessagesVisible"),
       ...byMetric("Errors"),
       ...byMetric("Throttles"),
-      ...byMetric("ExecutionsFailed"),
     ]) {
       assert.equal(alarm.Properties.Threshold, 1);
       assert.equal(alarm.Properties.ComparisonOperator, "GreaterThanOrEqualToThreshold");
