@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ReviewApi } from "../../../core/review/ReviewApi.js";
 import { routeReviewRequest } from "../../../core/review/routeReviewRequest.js";
+import { consolePageCalls } from "../../../lab/rehearsal/consolePageCalls.js";
 import { synthVariant } from "../synthVariant.js";
-import { consolePageCalls } from "./consolePageCalls.js";
 
 const templateRoutes = Object.values(
   synthVariant("cpu").template.findResources("AWS::ApiGatewayV2::Route"),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../synthDecisionsStack.js";
+import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { RehearsalError } from "./errors.js";
 
 /** One API call the console page makes: method, path as a route pattern (`{}` per parameter), file. */
 export interface ConsolePageCall {
@@ -10,13 +11,13 @@ export interface ConsolePageCall {
   caller: string;
 }
 
-const WEB = join(PROJECT_ROOT, "console", "web");
+const WEB = join(packageRoot(), "console", "web");
 
 /**
  * The API calls of the console page, read from its source: every `call(path, init)` of
  * `console/web`, its path a literal (template parameters become `{}`) or one of the page's path
  * helpers (`itemApiPath`, `queuePath`), its method `POST` when the call's options say so.
- * @throws Error on a path expression it does not know (teach it the new helper).
+ * @throws RehearsalError on a path expression it does not know (teach it the new helper).
  */
 export function consolePageCalls(): ConsolePageCall[] {
   const calls: ConsolePageCall[] = [];
@@ -63,7 +64,7 @@ function argumentsAt(text: string, start: number): string[] {
     }
     current += char;
   }
-  throw new Error(`unterminated call at ${start}`);
+  throw new RehearsalError(`unterminated call at ${start}`);
 }
 
 function segmentsOf(expression: string): string[] {
@@ -77,10 +78,12 @@ function segmentsOf(expression: string): string[] {
   if (helper?.[1] === "queuePath") {
     const source = readFileSync(join(WEB, "queueFilters.ts"), "utf8");
     const returned = /return `(\/api\/[^`?$]*)/.exec(source)?.[1];
-    if (returned === undefined) throw new Error("queuePath returns no /api/ path literal");
+    if (returned === undefined) throw new RehearsalError("queuePath returns no /api/ path literal");
     return split(returned);
   }
-  throw new Error(`the console calls the API with ${expression}: teach consolePageCalls this path helper`);
+  throw new RehearsalError(
+    `the console calls the API with ${expression}: teach consolePageCalls this path helper`,
+  );
 }
 
 function split(path: string): string[] {
