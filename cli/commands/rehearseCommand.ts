@@ -96,7 +96,7 @@ function formatReport(report: RehearsalReport): string {
     0,
   );
   const lines = [
-    `${calls} calls of ${report.exercised.functions.length} functions authorized, ${report.exercised.routes.length} console routes declared`,
+    `${calls} calls of ${report.exercised.functions.length} functions checked against their roles, ${report.exercised.routes.length} console routes declared`,
     ...report.denied.map(
       (denied) =>
         `DENIED  ${denied.function}: ${denied.action} on ${denied.resource}${denied.near_miss === undefined ? "" : `\n        near miss: ${JSON.stringify(denied.near_miss)}`}`,
