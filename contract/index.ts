@@ -11,14 +11,22 @@
  *   the shadow record (a candidate's answer for an item, kept beside its outcome, never one).
  * - `jobs/`: batch jobs (one per ingested object version): the job record, its table's keys, the
  *   results line, the manifest and the "Decision Job Completed" event.
+ * - `endpoint/`: SageMaker's invocation limit and the margin the adapter's deadline keeps below it.
  * - `lanes/`: the pipeline's lanes (interactive, bulk) and how a call names its lane to the endpoint.
  * - `failures/`: the failure record of a record the decide function gave back (reason, attempts,
  *   time), kept in the outcomes table under its own key prefix.
  * - `metrics/`: the metric names the functions emit and the alarms read.
  * - `policy/`: the policy catalogue the policy side writes for the CDK app.
+ * - `review/`: the review console's HTTP API routes, served by the router and declared by the CDK app.
  * - `settings/`: the settings kit (variable, parser, default, doc) and the entries of the server
  *   and the functions, which the CDK app's knobs reuse where they set one.
  */
+
+export {
+  ADAPTER_DEADLINE_MARGIN_SECONDS,
+  MAX_ADAPTER_DEADLINE_SECONDS,
+  SAGEMAKER_INVOCATION_TIMEOUT_SECONDS,
+} from "./endpoint/invocationLimits.js";
 export {
   FAILURE_CLASSES,
   FAILURE_REASON_CHARS,
@@ -192,6 +200,13 @@ export {
   PolicyCatalogueEntrySchema,
   PolicyCatalogueSchema,
 } from "./policy/PolicyCatalogueSchema.js";
+export {
+  matchReviewRoute,
+  REVIEW_ROUTES,
+  type ReviewRoute,
+  type ReviewRouteMatch,
+  type ReviewRouteName,
+} from "./review/reviewRoutes.js";
 export { CAPACITY_CONTROLLER_SETTINGS } from "./settings/capacityControllerSettings.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
 export {

@@ -35,7 +35,8 @@ const CONTAINER_NOT_NOW = new Set([408, 429]);
  *
  * - `ModelError` (HTTP 424): by the container's `OriginalStatusCode` — 4xx other than 408 and
  *   429 → permanent (the model refused this input: invalid state, too many tokens); 408, 429, 5xx
- *   (503 busy, 504 deadline, 500) or missing → transient.
+ *   (503 busy, 504 deadline, 500) or missing → transient; 0 with SageMaker's "invocation timed
+ *   out" → transient and at capacity (`invocationTimedOut`: busy, re-queued, never toward the DLQ).
  * - throttling (429), SageMaker 5xx, `ModelNotReadyException`, resets, refused connections,
  *   timeouts and aborts → transient.
  * - SageMaker's own 4xx (`ValidationError` for an endpoint not found, `AccessDeniedException`, bad
@@ -71,6 +72,19 @@ export function classifyEndpointError(
   return new TransientEndpointError(failure, { cause: error });
 }
 
+/**
+ * SageMaker's own timeout of an invocation: a `ModelError` with original status 0 whose message says
+ * the invocation timed out waiting for the container ("Received server error (0) from primary with
+ * message \"Your invocation timed out while waiting for a response from container primary…\""). It
+ * is told apart where the error enters, once, so that nothing downstream reads message text.
+ */
+function isInvocationTimeout(failure: EndpointFailure, error: unknown): boolean {
+  if (failure.originalStatusCode !== 0) return false;
+  const message = (error as { message?: unknown } | null)?.message;
+  const texts = [failure.originalMessage, typeof message === "string" ? message : undefined];
+  return texts.some((text) => text !== undefined && /timed out/i.test(text));
+}
+
 function failureOf(error: unknown, endpointName: string): EndpointFailure {
   const fields = (error ?? {}) as {
     name?: unknown;
@@ -91,6 +105,8 @@ function failureOf(error: unknown, endpointName: string): EndpointFailure {
   if (httpStatus !== undefined) failure.httpStatus = httpStatus;
   if (typeof fields.OriginalStatusCode === "number") failure.originalStatusCode = fields.OriginalStatusCode;
   if (typeof fields.OriginalMessage === "string") failure.originalMessage = fields.OriginalMessage;
+  if (failure.errorName === "ModelError" && isInvocationTimeout(failure, error))
+    failure.invocationTimedOut = true;
   const retryAfterMs = retryAfterMsOf(error);
   if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;

@@ -17,6 +17,12 @@ export interface EndpointFailure {
   originalStatusCode?: number;
   /** For a `ModelError`: the container's message (its error body), as SageMaker passes it on. */
   originalMessage?: string;
+  /**
+   * For a `ModelError`: SageMaker, not the container, ended the call at its own 60 s limit ("Your
+   * invocation timed out while waiting for a response from container …", original status 0). The
+   * instance was too busy to answer in time: busy, not failed.
+   */
+  invocationTimedOut?: boolean;
   /** The answer's Retry-After, in milliseconds, when it carried one. */
   retryAfterMs?: number;
   /**
@@ -30,12 +36,17 @@ export interface EndpointFailure {
 /**
  * Whether the failure means "at capacity, ask again later" rather than "something is wrong": the
  * container's 503 or 429 (through SageMaker as a `ModelError` with that `OriginalStatusCode`),
- * SageMaker's throttling, any 429 (`ModelNotReadyException` included). Such answers slow the
- * consumer down and never count against an item.
+ * SageMaker's own invocation timeout (`invocationTimedOut`: the container did not answer within
+ * SageMaker's 60 s), SageMaker's throttling, any 429 (`ModelNotReadyException` included). Such
+ * answers slow the consumer down and never count against an item.
  */
 export function isCapacityFailure(failure: EndpointFailure): boolean {
   if (failure.errorName === "ModelError") {
-    return failure.originalStatusCode === 503 || failure.originalStatusCode === 429;
+    return (
+      failure.originalStatusCode === 503 ||
+      failure.originalStatusCode === 429 ||
+      failure.invocationTimedOut === true
+    );
   }
   return failure.errorName === "ThrottlingException" || failure.httpStatus === 429;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isReviewOrder, REVIEW_ORDERS } from "../../contract/outcome/reviewOrder.js";
+import { matchReviewRoute } from "../../contract/review/reviewRoutes.js";
 import {
   AmendRequiredError,
   NotReviewableError,
@@ -46,10 +47,12 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
  * with the current outcome, or an amendment not asked for (`reason: "amend_required"`), 413 the
  * item's review history is full (`reason: "review_history_full"`), 422 an answer that does not fit). Never throws for a request's fault.
  *
- * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&order&before&limit`
+ * Routes (the table `contract/review/reviewRoutes.ts`, which the CDK app declares too):
+ * `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&order&before&limit`
  * (`order`: newest (default), margin or entropy),
  * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
  * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
+ * `GET /api/policies/{policy}/drift?since`, `GET /api/policies/{policy}/shadow?since&candidate`,
  * `GET /api/me`. An item's `{id}` is percent-encoded, or with `?id_encoding=base64url` the
  * base64url of its UTF-8 (how the page sends the ids `.` and `..`, which URL parsers remove).
  */
@@ -58,52 +61,37 @@ export async function routeReviewRequest(
   request: ReviewHttpRequest,
 ): Promise<ReviewHttpResponse> {
   try {
-    const parts = splitPath(request.path);
-    const [root, kind, first, second, third] = parts;
-    if (root !== "api") return notFound(request.path);
-    if (request.method === "GET" && kind === "me" && parts.length === 2)
-      return { status: 200, body: { reviewer: request.reviewer ?? null } };
-    if (request.method === "GET" && kind === "policies" && parts.length === 2)
-      return { status: 200, body: { policies: api.policyNames() } };
-    if (
-      request.method === "GET" &&
-      kind === "policies" &&
-      first !== undefined &&
-      second === "stats" &&
-      parts.length === 4
-    )
-      return { status: 200, body: await api.stats(first) };
-    if (
-      request.method === "GET" &&
-      kind === "policies" &&
-      first !== undefined &&
-      second === "drift" &&
-      parts.length === 4
-    )
-      return { status: 200, body: await api.drift(first, { since: request.query.since }) };
-    if (
-      request.method === "GET" &&
-      kind === "policies" &&
-      first !== undefined &&
-      second === "shadow" &&
-      parts.length === 4
-    )
-      return {
-        status: 200,
-        body: await api.shadow(first, { since: request.query.since, candidate: request.query.candidate }),
-      };
-    if (request.method === "GET" && kind === "queue" && parts.length === 2)
-      return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
-    if (kind === "items" && first !== undefined && second !== undefined) {
-      const id = itemIdOf(second, request.query.id_encoding);
-      if (request.method === "GET" && parts.length === 4)
-        return { status: 200, body: await api.item(first, id) };
-      if (request.method === "POST" && third === "review" && parts.length === 5) {
+    const match = matchReviewRoute(request.method, splitPath(request.path));
+    if (match === undefined) return notFound(request.path);
+    const policy = match.params.policy ?? "";
+    switch (match.route.name) {
+      case "me":
+        return { status: 200, body: { reviewer: request.reviewer ?? null } };
+      case "policies":
+        return { status: 200, body: { policies: api.policyNames() } };
+      case "stats":
+        return { status: 200, body: await api.stats(policy) };
+      case "drift":
+        return { status: 200, body: await api.drift(policy, { since: request.query.since }) };
+      case "shadow":
+        return {
+          status: 200,
+          body: await api.shadow(policy, { since: request.query.since, candidate: request.query.candidate }),
+        };
+      case "queue":
+        return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
+      case "item":
+        return {
+          status: 200,
+          body: await api.item(policy, itemIdOf(match.params.id ?? "", request.query.id_encoding)),
+        };
+      case "review": {
+        const id = itemIdOf(match.params.id ?? "", request.query.id_encoding);
         if (request.reviewer === undefined)
           throw new ReviewerNotAllowedError(401, "say who you are before you review");
         const body = readReviewBody(request.body);
         const view = await api.review(
-          first,
+          policy,
           id,
           {
             answers: body.answers,

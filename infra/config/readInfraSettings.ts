@@ -1,5 +1,6 @@
 import type { Node } from "constructs";
 import {
+  ADAPTER_DEADLINE_MARGIN_SECONDS,
   booleanSetting,
   DECIDE_SETTINGS,
   DRIFT_MONITOR_SETTINGS,
@@ -7,9 +8,11 @@ import {
   integerSetting,
   JOB_RESULTS_PREFIX,
   JOBS_MONITOR_SETTINGS,
+  MAX_ADAPTER_DEADLINE_SECONDS,
   oneOfSetting,
   parseSetting,
   patternSetting,
+  SAGEMAKER_INVOCATION_TIMEOUT_SECONDS,
   SERVER_SETTING_ENTRIES,
   type Setting,
   variableOf,
@@ -325,7 +328,7 @@ const RULES: readonly KnobRule[] = [
     name: "cpuRequestsPerInstance",
     defaultValue: 4,
     description:
-      "requests one CPU instance admits at once (the CPU endpoint, and the CPU fallback pool): 2 places for each lane at the defaults (`interactiveReservePerInstance` 2 for interactive, 4 − 2 for bulk; each lane's event source runs at least 2 invocations). With a CPU p95 of ~19 s per decision an interactive call, served first, waits at most for the call running and the one other interactive call (~57 s of the 60 s deadline)",
+      "requests one CPU instance admits at once (the CPU endpoint, and the CPU fallback pool): 2 places for each lane at the defaults (`interactiveReservePerInstance` 2 for interactive, 4 − 2 for bulk; each lane's event source runs at least 2 invocations). With a CPU p95 of ~19 s per decision an interactive call, served first, waits at most for the call running and the one other interactive call (~57 s at p95, past the 55 s deadline: a call still waiting for its slot then is answered 503, busy, and re-queued)",
     parse: integer(1, 10_000),
   },
   setsVariable(
@@ -337,14 +340,14 @@ const RULES: readonly KnobRule[] = [
   {
     name: "gpuRequestTimeoutSeconds",
     defaultValue: 30,
-    description: "`SEMIF_REQUEST_TIMEOUT_MS` of the GPU image: a request still unanswered then gets 504",
-    parse: integer(1, 60),
+    description: `\`SEMIF_REQUEST_TIMEOUT_MS\` of the GPU image: a request still unanswered then gets 504; at most ${MAX_ADAPTER_DEADLINE_SECONDS} (SageMaker's ${SAGEMAKER_INVOCATION_TIMEOUT_SECONDS} s invocation limit less a ${ADAPTER_DEADLINE_MARGIN_SECONDS} s margin for its own hop)`,
+    parse: integer(1, MAX_ADAPTER_DEADLINE_SECONDS),
   },
   {
     name: "cpuRequestTimeoutSeconds",
-    defaultValue: 60,
-    description: "`SEMIF_REQUEST_TIMEOUT_MS` of the CPU image (SageMaker's invocation limit is 60 s)",
-    parse: integer(1, 60),
+    defaultValue: MAX_ADAPTER_DEADLINE_SECONDS,
+    description: `\`SEMIF_REQUEST_TIMEOUT_MS\` of the CPU image; at most ${MAX_ADAPTER_DEADLINE_SECONDS}: SageMaker's own ${SAGEMAKER_INVOCATION_TIMEOUT_SECONDS} s invocation limit starts first, and past it the caller gets SageMaker's timeout instead of the adapter's 504, so the deadline keeps a ${ADAPTER_DEADLINE_MARGIN_SECONDS} s margin below it`,
+    parse: integer(1, MAX_ADAPTER_DEADLINE_SECONDS),
   },
   {
     name: "minInstances",

@@ -19,6 +19,7 @@ import {
 import { adapterModel } from "./adapterModel.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
+import { sageMakerNameOf } from "./sageMakerName.js";
 
 /** What one image (CPU or GPU) admits and how long it may take. */
 export interface DecisionImageLimits {
@@ -139,7 +140,10 @@ export class DecisionEndpoint extends Construct {
   readonly endpointConfig: CfnEndpointConfig;
   /** The endpoint's name, as an attribute (users of it wait for the endpoint). */
   readonly endpointName: string;
-  /** The endpoint's name as a literal: `<stack>-decisions-<fingerprint of the instance types>`. */
+  /**
+   * The endpoint's name as a literal, in lower case: `<stack>-decisions-<fingerprint of the instance
+   * types>` (SageMaker's ARNs carry names in lower case: {@link sageMakerNameOf}).
+   */
   readonly physicalName: string;
   /** `arn:…:endpoint/<name>`: the only endpoint the decide function may invoke. */
   readonly endpointArn: string;
@@ -428,9 +432,10 @@ function instancePoolsOf(props: DecisionEndpointProps): DecisionInstancePool[] {
 }
 
 /**
- * `<stack name, at most 40 characters>-decisions-<8 hex>`, the hex a digest of the accelerator and
- * the pools' instance types in priority order: SageMaker's pattern (letters, digits, hyphens, at most
- * 63) and a new name exactly when the hardware changes.
+ * `<stack name, at most 40 characters>-decisions-<8 hex>` in lower case, the hex a digest of the
+ * accelerator and the pools' instance types in priority order: SageMaker's pattern (letters, digits,
+ * hyphens, at most 63), the case of the ARN SageMaker forms, and a new name exactly when the
+ * hardware changes.
  */
 function endpointNameFor(
   stackName: string,
@@ -441,8 +446,7 @@ function endpointNameFor(
     .update(JSON.stringify([accelerator, ...pools.map((pool) => [pool.instanceType, pool.image])]))
     .digest("hex")
     .slice(0, 8);
-  const stem = stackName.slice(0, 40).replace(/-+$/, "");
-  return `${stem}-decisions-${fingerprint}`;
+  return sageMakerNameOf(stackName, `decisions-${fingerprint}`);
 }
 
 /** The adapter's environment (its settings: `contract/settings/serverSettings.ts`) for one image. */

@@ -47,7 +47,8 @@ export const DRIFT_MONITOR_INTERVAL = Duration.minutes(DRIFT_MONITOR_SETTINGS.wi
  * {@link DRIFT_MONITOR_INTERVAL}: per policy and question it compares the last hour's answers with
  * the 24 hours before and publishes `AnswerDrift` (per question) and `PolicyDrift` (the largest, per
  * policy). One alarm per policy fires when `PolicyDrift` is above the threshold at a check; a check
- * with too few answers publishes nothing, which the alarm reads as not breaching. The function may
+ * with too few answers publishes nothing, which the alarm reads as not breaching; a check that
+ * fails raises the monitor's own errors alarm ({@link DriftMonitorFunction.errorsAlarm}). The function may
  * query the outcomes table's `by-status` index and nothing else. A check that fails is not retried:
  * the next one comes an hour later.
  */
@@ -56,6 +57,12 @@ export class DriftMonitorFunction extends Construct {
   readonly schedule: Rule;
   /** Policy name → its drift alarm. */
   readonly alarms: Readonly<Record<string, Alarm>>;
+  /**
+   * The monitor failed a check. A `Drift-<policy>` alarm reads a check that published nothing as
+   * not breaching (a quiet hour publishes nothing), so without this one a monitor that throws every
+   * hour would look like "no drift".
+   */
+  readonly errorsAlarm: Alarm;
 
   /**
    * Adds the drift monitor to a stack that has the outcomes table, the policies and the alarm topic
@@ -131,5 +138,16 @@ export class DriftMonitorFunction extends Construct {
       alarms[policy] = alarm;
     }
     this.alarms = alarms;
+    this.errorsAlarm = new Alarm(this, "Errors", {
+      metric: fn.function.metricErrors({ period: DRIFT_MONITOR_INTERVAL, statistic: Stats.SUM }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription:
+        "The drift monitor failed a check: no drift is being measured for any policy, and the Drift-<policy> alarms stay OK whatever the answers do. Its log says why; the next check comes an hour later.",
+    });
+    this.errorsAlarm.addAlarmAction(action);
+    this.errorsAlarm.addOkAction(action);
   }
 }

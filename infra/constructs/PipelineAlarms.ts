@@ -2,7 +2,7 @@ import { Duration } from "aws-cdk-lib";
 import {
   Alarm,
   ComparisonOperator,
-  type MathExpression,
+  MathExpression,
   Metric,
   Stats,
   TreatMissingData,
@@ -261,7 +261,18 @@ function batchJobAlarms(
       description: "The jobs monitor failed a check: stalled jobs are not being looked for.",
     },
     IngestWorkflowFailures: {
-      metric: props.ingestWorkflow.metricFailed({ period: minutes(5) }),
+      // A run stopped by the state machine's timeout or aborted ends as neither failed nor
+      // succeeded: all three ways an execution ends short are counted.
+      metric: new MathExpression({
+        expression: "FILL(failed, 0) + FILL(timedOut, 0) + FILL(aborted, 0)",
+        usingMetrics: {
+          failed: props.ingestWorkflow.metricFailed({ period: minutes(5) }),
+          timedOut: props.ingestWorkflow.metricTimedOut({ period: minutes(5) }),
+          aborted: props.ingestWorkflow.metricAborted({ period: minutes(5) }),
+        },
+        label: "Executions failed, timed out or aborted",
+        period: minutes(5),
+      }),
       threshold: 1,
       periods: 1,
       description:

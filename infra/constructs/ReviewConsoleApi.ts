@@ -15,7 +15,12 @@ import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
-import { REVIEW_CONSOLE_SETTINGS, variableOf } from "../../contract/index.js";
+import {
+  REVIEW_CONSOLE_SETTINGS,
+  REVIEW_ROUTES,
+  shadowPartitionOf,
+  variableOf,
+} from "../../contract/index.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** Props of {@link ReviewConsoleApi}. */
@@ -49,15 +54,22 @@ export const REVIEW_CONSOLE_TABLE_ACTIONS = [
   "dynamodb:Query",
 ] as const;
 
-/** The routes of the API (the router's, `core/review/routeReviewRequest.ts`), each behind the authorizer. */
-export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string }[] = [
-  { method: HttpMethod.GET, path: "/api/me" },
-  { method: HttpMethod.GET, path: "/api/policies" },
-  { method: HttpMethod.GET, path: "/api/policies/{policy}/stats" },
-  { method: HttpMethod.GET, path: "/api/queue" },
-  { method: HttpMethod.GET, path: "/api/items/{policy}/{id}" },
-  { method: HttpMethod.POST, path: "/api/items/{policy}/{id}/review" },
-];
+/**
+ * The routes of the API, each behind the authorizer: the table the router serves
+ * (`contract/review/reviewRoutes.ts`, read by `core/review/routeReviewRequest.ts`), so that every
+ * route the function answers is one API Gateway lets through.
+ */
+export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string }[] = REVIEW_ROUTES.map(
+  (route) => ({ method: HttpMethod[route.method], path: route.path }),
+);
+
+/**
+ * The partition keys the console's function may touch for the given policies: each policy's
+ * outcomes (the policy's name) and its shadow records (`_shadow#<policy>`, read by the shadow panel).
+ */
+function reviewConsoleLeadingKeys(policyNames: readonly string[]): string[] {
+  return [...policyNames, ...policyNames.map(shadowPartitionOf)];
+}
 
 /**
  * The review console's HTTP API: the Lambda function on `functions/reviewConsole/handler.ts` (the router
@@ -65,7 +77,7 @@ export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string 
  * anything else is API Gateway's 404 and never reaches the function), a `$default` stage with
  * throttling and JSON access logs. The routes are added with {@link authorizeRoutes}, each behind
  * the given authorizer. The function may get, put and query the outcomes table only for the
- * deployed policies' partitions, and query the by-status index.
+ * deployed policies' partitions (outcomes and shadow records), and query the by-status index.
  */
 export class ReviewConsoleApi extends Construct {
   readonly api: HttpApi;
@@ -90,8 +102,13 @@ export class ReviewConsoleApi extends Construct {
       new PolicyStatement({
         actions: [...REVIEW_CONSOLE_TABLE_ACTIONS],
         resources: [props.table.tableArn],
-        // Only the deployed policies' items: the partition key is the policy's name.
-        conditions: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": [...props.policyNames] } },
+        // Only the deployed policies' items: the partition key is the policy's name, or its shadow
+        // records' partition.
+        conditions: {
+          "ForAllValues:StringEquals": {
+            "dynamodb:LeadingKeys": reviewConsoleLeadingKeys(props.policyNames),
+          },
+        },
       }),
     );
     fn.role.addToPolicy(

@@ -5,6 +5,7 @@ import { SERVER_SETTING_ENTRIES, variableOf } from "../../contract/index.js";
 import { adapterModel } from "./adapterModel.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
+import { sageMakerNameOf } from "./sageMakerName.js";
 
 /** Props of {@link ShadowEndpoint}. */
 export interface ShadowEndpointProps {
@@ -44,7 +45,7 @@ export const SHADOW_VARIANT_NAME = "AllTraffic";
  */
 export class ShadowEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
-  /** The endpoint's name, as an attribute (CloudFormation names it). */
+  /** The endpoint's name, as an attribute: `<stack>-shadow` in lower case ({@link sageMakerNameOf}). */
   readonly endpointName: string;
   /** `arn:…:endpoint/<name>`: what the decide functions may invoke besides the live endpoint. */
   readonly endpointArn: string;
@@ -87,7 +88,11 @@ export class ShadowEndpoint extends Construct {
         },
       ],
     });
-    this.endpoint = new CfnEndpoint(this, "Endpoint", { endpointConfigName: config.attrEndpointConfigName });
+    this.endpoint = new CfnEndpoint(this, "Endpoint", {
+      // Named in lower case, as SageMaker's ARN names it: the decide functions' grant must match it.
+      endpointName: sageMakerNameOf(Stack.of(this).stackName, "shadow"),
+      endpointConfigName: config.attrEndpointConfigName,
+    });
     this.endpointName = this.endpoint.attrEndpointName;
     this.endpointArn = Stack.of(this).formatArn({
       service: "sagemaker",

@@ -5,6 +5,7 @@ import { Construct } from "constructs";
 import type { PinnedImage } from "../config/parsePinnedImage.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
+import { sageMakerNameOf } from "./sageMakerName.js";
 
 /** A GGUF the llama.cpp image downloads from a hub repository itself when an instance starts. */
 export interface StandardHubModel {
@@ -45,6 +46,7 @@ export interface StandardEndpointProps {
  */
 export class StandardEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
+  /** The endpoint's name, as an attribute: `<stack>-standard` in lower case ({@link sageMakerNameOf}). */
   readonly endpointName: string;
   readonly endpointArn: string;
 
@@ -101,6 +103,8 @@ export class StandardEndpoint extends Construct {
       ],
     });
     this.endpoint = new CfnEndpoint(this, "Endpoint", {
+      // Named in lower case, as SageMaker's ARN names it (a grant on it must match that ARN).
+      endpointName: sageMakerNameOf(Stack.of(this).stackName, "standard"),
       endpointConfigName: config.attrEndpointConfigName,
       retainAllVariantProperties: true,
     });

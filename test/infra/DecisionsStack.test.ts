@@ -287,7 +287,7 @@ describe("DecisionsStack with the default context", () => {
       // 1 running + 3 waiting, 2 of them for interactive calls only: 2 places per lane.
       SEMIF_QUEUE_DEPTH: "3",
       SEMIF_INTERACTIVE_RESERVE: "2",
-      SEMIF_REQUEST_TIMEOUT_MS: "60000",
+      SEMIF_REQUEST_TIMEOUT_MS: "55000",
     });
     const [variant] = config.Properties.ProductionVariants as Array<Record<string, unknown>>;
     assert.equal(variant?.InstanceType, "ml.c6i.8xlarge");
@@ -467,13 +467,13 @@ describe("DecisionsStack with the default context", () => {
       "ApproximateNumberOfMessagesVisible",
       "ApproximateNumberOfMessagesVisible",
       "ConfigurationErrors",
-      // each lane's decide function, ingest, the jobs monitor, the capacity controller
+      // each lane's decide function, ingest, the jobs monitor, the capacity controller, the drift monitor
       "Errors",
       "Errors",
       "Errors",
       "Errors",
       "Errors",
-      "ExecutionsFailed",
+      "Errors",
       "IngestUnsentLines",
       "JobsStalled",
       // One drift alarm per policy (DriftMonitorFunction).
@@ -486,7 +486,9 @@ describe("DecisionsStack with the default context", () => {
       "Throttles",
       "Throttles",
       "Throttles",
-      // the endpoint's 5xx and ModelError rates, then each policy's fallback rate
+      // the endpoint's 5xx and ModelError rates, the ingest workflow's failed, timed-out and
+      // aborted runs, then each policy's fallback rate
+      "math",
       "math",
       "math",
       ...POLICY_NAMES.map(() => "math"),
@@ -652,7 +654,7 @@ describe("DecisionsStack on GPU", () => {
     assert.equal(environmentOf("-1").SEMIF_QUEUE_DEPTH, "8");
     assert.equal(environmentOf("-1").SEMIF_REQUEST_TIMEOUT_MS, "30000");
     assert.equal(environmentOf("0").SEMIF_QUEUE_DEPTH, "3");
-    assert.equal(environmentOf("0").SEMIF_REQUEST_TIMEOUT_MS, "60000");
+    assert.equal(environmentOf("0").SEMIF_REQUEST_TIMEOUT_MS, "55000");
     for (const layers of ["-1", "0"]) assert.equal(environmentOf(layers).SEMIF_INTERACTIVE_RESERVE, "2");
     // At minimum capacity the one instance may be the CPU fallback (4 places, 2 reserved): 2 × 1 per lane.
     assert.deepEqual(sizingOf(template, "interactive"), [2, 1]);

@@ -110,8 +110,8 @@ describe("day-2 changes of the decision endpoint", () => {
 
     // EndpointName is a replacement property: a new name is a new endpoint, never an UpdateEndpoint
     // that changes an instance type under a registered scalable target.
-    assert.match(cpuName, /^Decisions-decisions-[0-9a-f]{8}$/);
-    assert.match(gpuName, /^Decisions-decisions-[0-9a-f]{8}$/);
+    assert.match(cpuName, /^decisions-decisions-[0-9a-f]{8}$/);
+    assert.match(gpuName, /^decisions-decisions-[0-9a-f]{8}$/);
     assert.notEqual(cpuName, gpuName);
     assert.ok(cpuName.length <= 63);
     // The target's resource id follows the endpoint, so CloudFormation replaces it with the endpoint.
@@ -211,7 +211,6 @@ describe("alarms", () => {
       ...byMetric("ApproximateNumberOfMessagesVisible"),
       ...byMetric("Errors"),
       ...byMetric("Throttles"),
-      ...byMetric("ExecutionsFailed"),
     ]) {
       assert.equal(alarm.Properties.Threshold, 1);
       assert.equal(alarm.Properties.ComparisonOperator, "GreaterThanOrEqualToThreshold");

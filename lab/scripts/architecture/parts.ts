@@ -107,7 +107,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "lab",
-    what: "what serves development and measurement: the engine, pipeline, backlog and llama-server benchmarks and their results, the fault-injected pipeline and its checker, property checks and the load runner, the scripts that write generated files",
+    what: "what serves development and measurement: the engine, pipeline, backlog and llama-server benchmarks and their results, the fault-injected pipeline and its checker, property checks and the load runner, the rehearsal of the AWS deploy on the synthesized template, the scripts that write generated files",
     imports: [
       { part: "adapter" },
       { part: "contract" },
@@ -116,8 +116,12 @@ export const PARTS: readonly Part[] = [
       { part: "functions" },
       {
         part: "infra",
-        only: ["lab/bench/backlog/runBacklogBench.ts", "lab/scripts/configurationPage.ts"],
-        why: "the backlog benchmark sizes the event source with the CDK app's own formula, and docs/configuration.md lists the app's knobs",
+        only: [
+          "lab/bench/backlog/runBacklogBench.ts",
+          "lab/scripts/configurationPage.ts",
+          "lab/rehearsal/synthesizeTemplate.ts",
+        ],
+        why: "the backlog benchmark sizes the event source with the CDK app's own formula, docs/configuration.md lists the app's knobs, and the rehearsal synthesizes the app's template",
       },
       { part: "local" },
     ],

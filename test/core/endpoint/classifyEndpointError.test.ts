@@ -6,13 +6,19 @@ import {
   ServiceUnavailable,
   ValidationError,
 } from "@aws-sdk/client-sagemaker-runtime";
-import { ConfigurationError, PermanentError, TransientError } from "../../../core/common/errors.js";
+import {
+  ConfigurationError,
+  PermanentError,
+  RetriesExhaustedError,
+  TransientError,
+} from "../../../core/common/errors.js";
 import { classifyEndpointError } from "../../../core/endpoint/classifyEndpointError.js";
 import {
   EndpointConfigurationError,
   PermanentEndpointError,
   TransientEndpointError,
 } from "../../../core/endpoint/errors.js";
+import { isBusyFailure } from "../../../core/endpoint/isBusyFailure.js";
 
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
@@ -32,6 +38,43 @@ function throttling(): Error {
 function networkError(code: string): Error {
   return Object.assign(new Error(`connect ${code} 127.0.0.1:1`), { code });
 }
+
+/** SageMaker's own timeout of an invocation (the container did not answer within 60 s). */
+function sageMakerTimeout(): ModelError {
+  const text =
+    "Your invocation timed out while waiting for a response from container primary. Review the latency metrics for each container in Amazon CloudWatch, resolve the issue, and try again.";
+  return new ModelError({
+    message: `Received server error (0) from primary with message "${text}".`,
+    ...meta(424),
+    OriginalStatusCode: 0,
+    OriginalMessage: text,
+  });
+}
+
+describe("SageMaker's invocation timeout", () => {
+  it("is transient and busy: re-queued, never a failure that moves the record toward the DLQ", () => {
+    const classified = classifyEndpointError(sageMakerTimeout(), "decisions");
+
+    assert.ok(classified instanceof TransientEndpointError);
+    assert.equal(classified.atCapacity, true);
+    assert.equal(classified.failure.invocationTimedOut, true);
+    assert.equal(isBusyFailure(new RetriesExhaustedError(1, "deadline", { cause: classified })), true);
+  });
+
+  it("is not confused with another status-0 ModelError, which stays a failure", () => {
+    const reset = new ModelError({
+      message: 'Received server error (0) from primary with message "connection reset".',
+      ...meta(424),
+      OriginalStatusCode: 0,
+      OriginalMessage: "connection reset",
+    });
+    const classified = classifyEndpointError(reset, "decisions");
+
+    assert.ok(classified instanceof TransientEndpointError);
+    assert.equal(classified.atCapacity, false);
+    assert.equal(isBusyFailure(classified), false);
+  });
+});
 
 describe("classifyEndpointError", () => {
   const transient: [string, unknown][] = [

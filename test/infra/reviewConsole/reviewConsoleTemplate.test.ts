@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Match } from "aws-cdk-lib/assertions";
 import { CONSOLE_CONTENT_SECURITY_POLICY } from "../../../console/index.js";
+import { shadowPartitionOf } from "../../../contract/index.js";
 import { REVIEWERS_GROUP } from "../../../functions/reviewConsole/index.js";
 import { readReviewConsoleConfig } from "../../../functions/reviewConsole/readReviewConsoleConfig.js";
 import {
@@ -243,7 +244,13 @@ describe("review console: the HTTP API behind the Cognito JWT authorizer", () =>
         Effect: "Allow",
         Resource: { "Fn::GetAtt": [tableId, "Arn"] },
         Condition: {
-          "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": stack.policies.map((p) => p.name) },
+          "ForAllValues:StringEquals": {
+            // Each policy's outcomes and its shadow records (the shadow panel reads them).
+            "dynamodb:LeadingKeys": [
+              ...stack.policies.map((p) => p.name),
+              ...stack.policies.map((p) => shadowPartitionOf(p.name)),
+            ],
+          },
         },
       },
       {
