@@ -4,11 +4,12 @@
  * Why not a client library: node-llama-cpp 3.21.1 reads `hf:` URIs (`createModelDownloader`, on
  * ipull), but it downloads a branch's file as it is now, without resolving the revision to a commit
  * sha, without checking the bytes against the sha256 the hub states (`X-Linked-Etag`) and without
- * telling a missing file, a missing revision or a gated repository apart; the official JavaScript
- * client (`@huggingface/hub`) is not a dependency of this project and reads neither `HF_ENDPOINT`
- * nor `HF_TOKEN` by itself. The protocol itself is small and documented — one JSON call and one
- * `HEAD` per file, then a plain (ranged) `GET` — so it is spoken here, against any server that
- * follows it (the hub, a mirror named by `HF_ENDPOINT`, the tests' loopback server).
+ * telling a missing file, a missing revision or a gated repository apart. The official JavaScript
+ * client (`@huggingface/hub`) is not a dependency of this project: adding it would bring the whole
+ * hub API for three requests, and the resumable `.part`, the sha256 check and the messages would
+ * still be this project's code. The protocol is small and documented — one JSON call and one `HEAD`
+ * per file, then a plain (ranged) `GET` — so it is spoken here, against any server that follows it
+ * (the hub, a mirror named by `HF_ENDPOINT`, the tests' loopback server).
  */
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { ModelHubError } from "./errors.js";

@@ -1,11 +1,12 @@
-import { createHash, type Hash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { type FileHandle, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, rename, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import { ModelChecksumMismatchError, ModelFileError, ModelHubError } from "./errors.js";
+import { downloadToPart, hashFileInto, type PullProgress } from "./downloadToPart.js";
+import { ModelFileError, ModelHubError } from "./errors.js";
 import { defaultModelCacheDir } from "./generateModel.js";
 import type { HubClient, HubFileMetadata, HubRevisionInfo } from "./HubClient.js";
 import { formatHubModelUri, type HubModelRef } from "./hubModelRef.js";
+import { hubWriteError } from "./hubWriteError.js";
 import {
   MODEL_MANIFEST_FILE_NAME,
   type ModelManifest,
@@ -13,6 +14,9 @@ import {
   readModelManifest,
   writeModelManifestFile,
 } from "./modelManifest.js";
+import { takePartLock } from "./takePartLock.js";
+
+export type { PullProgress } from "./downloadToPart.js";
 
 /** Options of {@link pullHubModel}. */
 export interface PullHubModelOptions {
@@ -35,15 +39,6 @@ export interface PullHubModelOptions {
   onNote?: (line: string) => void;
   /** Stops the pull; the bytes received are kept for the next pull to resume. */
   signal?: AbortSignal;
-}
-
-/** Progress of a download. */
-export interface PullProgress {
-  /** Bytes of the file on disk, those of earlier (resumed) downloads included. */
-  bytesReceived: number;
-  totalBytes: number;
-  /** Where this download started: above 0 when it resumed. */
-  resumedFrom: number;
 }
 
 /** What {@link pullHubModel} left on disk. */
@@ -70,8 +65,6 @@ export interface PulledModel {
 
 /** Suffix of a download in progress: never taken for a model (`.gguf`) by anything that looks for one. */
 export const PARTIAL_SUFFIX = ".part";
-
-const GGUF_MAGIC = Buffer.from("GGUF", "latin1");
 
 /** The cache of pulled models, `<repo>/.cache/hub`, beside the generated models' `.cache/models`. */
 export function defaultHubCacheDir(): string {
@@ -166,9 +159,9 @@ async function pull(options: PullHubModelOptions): Promise<PulledModel> {
   }
 
   const part = join(folder, `${name}.${expected.sha256.slice(0, 16)}${PARTIAL_SUFFIX}`);
-  const lock = await takeLock(part);
+  const lock = await takePartLock(part);
   try {
-    const resumedFrom = await download({
+    const resumedFrom = await downloadToPart({
       client,
       url: metadata.downloadUrl,
       part,
@@ -182,7 +175,7 @@ async function pull(options: PullHubModelOptions): Promise<PulledModel> {
     try {
       await rename(part, path);
     } catch (error) {
-      throw writeError(error, path, undefined);
+      throw hubWriteError(error, path, undefined);
     }
     await writeManifest(path, manifest, undefined);
     return { ...base, downloaded: true, resumedFrom: resumedFrom > 0 ? resumedFrom : undefined };
@@ -279,11 +272,11 @@ async function cachedModel(path: string, ref: HubModelRef): Promise<PulledModel 
 async function hasFile(path: string, expected: { sha256: string; size: number }): Promise<boolean> {
   const found = await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
-    throw writeError(error, path, undefined);
+    throw hubWriteError(error, path, undefined);
   });
   if (found === undefined || !found.isFile() || found.size !== expected.size) return false;
   const hash = createHash("sha256");
-  await hashInto(hash, path);
+  await hashFileInto(hash, path);
   return hash.digest("hex") === expected.sha256;
 }
 
@@ -313,7 +306,7 @@ async function writeManifest(
 ): Promise<void> {
   if (existing !== undefined && sameManifest(existing, manifest)) return;
   await writeModelManifestFile(path, manifest).catch((error: unknown) => {
-    throw writeError(
+    throw hubWriteError(
       error instanceof ModelFileError && error.cause !== undefined ? error.cause : error,
       modelManifestPath(path),
       undefined,
@@ -329,231 +322,6 @@ async function makeFolder(folder: string): Promise<void> {
   try {
     await mkdir(folder, { recursive: true });
   } catch (error) {
-    throw writeError(error, folder, undefined);
+    throw hubWriteError(error, folder, undefined);
   }
-}
-
-interface DownloadContext {
-  client: HubClient;
-  url: string;
-  part: string;
-  expected: { sha256: string; size: number };
-  attempts: number;
-  onProgress: PullHubModelOptions["onProgress"];
-  note: (line: string) => void;
-  signal: AbortSignal | undefined;
-  uri: string;
-}
-
-/**
- * Fills `part` with the file's bytes, resuming from what it holds, and checks them: size, GGUF
- * magic, sha256. A broken connection is resumed up to `attempts` downloads in all.
- * @returns the byte the first download of this pull resumed from (0 for a fresh one).
- */
-async function download(context: DownloadContext): Promise<number> {
-  const { part, expected, note } = context;
-  let firstStart: number | undefined;
-  for (let attempt = 1; ; attempt += 1) {
-    let have = await partSize(part);
-    if (have > expected.size) {
-      await rm(part, { force: true });
-      have = 0;
-    }
-    firstStart ??= have;
-    if (have > 0) note(`resuming ${basename(part)} from byte ${have} of ${expected.size}`);
-    try {
-      let hash: Hash;
-      if (have < expected.size) hash = await receive(context, have);
-      else {
-        hash = createHash("sha256");
-        await hashInto(hash, part);
-      }
-      await checkMagic(part);
-      const actual = hash.digest("hex");
-      if (actual !== expected.sha256) {
-        await rm(part, { force: true });
-        throw new ModelChecksumMismatchError(
-          `${context.uri} has sha256 ${actual}, but the hub states ${expected.sha256}: the bytes were removed and nothing was kept; pull again, and if it repeats the server (HF_ENDPOINT) serves other bytes than it states`,
-        );
-      }
-      return firstStart;
-    } catch (error) {
-      if (error instanceof ModelHubError && error.reason === "interrupted" && attempt < context.attempts) {
-        note(`${error.message}; resuming (download ${attempt + 1} of ${context.attempts})`);
-        continue;
-      }
-      throw error;
-    }
-  }
-}
-
-/**
- * Receives the bytes from `have` on into `part` (or all of them, when the server ignores the range),
- * the part keeping what arrived.
- * @returns the sha256 of the whole part so far.
- */
-async function receive(context: DownloadContext, have: number): Promise<Hash> {
-  const { client, url, part, expected, signal } = context;
-  const resumed = createHash("sha256");
-  if (have > 0) await hashInto(resumed, part);
-  const opened = await client.download(url, have, signal);
-  let position = opened.start;
-  // A server that sends the whole file again (200, not 206) starts the part and the hash afresh.
-  const hash = position === 0 ? createHash("sha256") : resumed;
-  let file: FileHandle;
-  try {
-    file = await open(part, position === 0 ? "w" : "a");
-  } catch (error) {
-    await opened.body.cancel();
-    throw writeError(error, part, undefined);
-  }
-  const head: Buffer[] = [];
-  try {
-    try {
-      for await (const chunk of opened.body) {
-        if (position < GGUF_MAGIC.length) {
-          head.push(Buffer.from(chunk));
-          requireMagicSoFar(Buffer.concat(head), position === 0 ? 0 : position, context.uri);
-        }
-        if (position + chunk.length > expected.size) {
-          throw new ModelHubError(
-            `${context.uri} sent more than the ${expected.size} bytes the hub states`,
-            "protocol",
-          );
-        }
-        try {
-          await file.write(chunk);
-        } catch (error) {
-          throw writeError(error, part, position);
-        }
-        hash.update(chunk);
-        position += chunk.length;
-        context.onProgress?.({
-          bytesReceived: position,
-          totalBytes: expected.size,
-          resumedFrom: opened.start,
-        });
-      }
-    } catch (error) {
-      if (error instanceof ModelFileError) throw error;
-      if (signal?.aborted) throw signal.reason;
-      throw new ModelHubError(
-        `the download of ${context.uri} broke off at byte ${position} of ${expected.size} (${describe(error)}); those bytes are kept in ${part} and the next pull resumes from there`,
-        "interrupted",
-        { cause: error },
-      );
-    }
-    try {
-      await file.sync();
-    } catch (error) {
-      throw writeError(error, part, position);
-    }
-  } catch (error) {
-    if (error instanceof ModelHubError && error.reason === "not-gguf") await rm(part, { force: true });
-    throw error;
-  } finally {
-    await file.close().catch(() => undefined);
-  }
-  if (position < expected.size) {
-    throw new ModelHubError(
-      `the download of ${context.uri} ended at byte ${position} of ${expected.size}; those bytes are kept in ${part} and the next pull resumes from there`,
-      "interrupted",
-    );
-  }
-  return hash;
-}
-
-/** Refuses bytes that do not start as a GGUF file does, as soon as the first four have arrived. */
-function requireMagicSoFar(head: Buffer, from: number, uri: string): void {
-  const seen = head.subarray(0, Math.max(0, GGUF_MAGIC.length - from));
-  if (!seen.equals(GGUF_MAGIC.subarray(from, from + seen.length))) {
-    throw new ModelHubError(
-      `${uri} is not a GGUF file (it does not start with "GGUF"); nothing was kept`,
-      "not-gguf",
-    );
-  }
-}
-
-async function checkMagic(part: string): Promise<void> {
-  const handle = await open(part, "r");
-  try {
-    const magic = Buffer.alloc(GGUF_MAGIC.length);
-    const { bytesRead } = await handle.read(magic, 0, magic.length, 0);
-    if (bytesRead < magic.length || !magic.equals(GGUF_MAGIC)) {
-      await rm(part, { force: true });
-      throw new ModelHubError(
-        `${basename(part)} is not a GGUF file (it does not start with "GGUF"); it was removed`,
-        "not-gguf",
-      );
-    }
-  } finally {
-    await handle.close();
-  }
-}
-
-async function partSize(part: string): Promise<number> {
-  const found = await stat(part).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw writeError(error, part, undefined);
-  });
-  return found?.size ?? 0;
-}
-
-async function hashInto(hash: Hash, path: string): Promise<void> {
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-}
-
-/** A lock beside the part (`<part>.lock`, holding the pid): one download per part across processes. */
-async function takeLock(part: string): Promise<{ release: () => Promise<void> }> {
-  const lock = `${part}.lock`;
-  for (let tries = 0; tries < 2; tries += 1) {
-    try {
-      await writeFile(lock, String(process.pid), { flag: "wx" });
-      return { release: () => rm(lock, { force: true }) };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST") throw writeError(error, lock, undefined);
-      const owner = Number(await readFile(lock, "utf8").catch(() => ""));
-      if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new ModelHubError(
-          `process ${owner} is already pulling into ${part}; wait for it to end (or remove ${lock} if no pull runs)`,
-          "busy",
-        );
-      }
-      // The pull that held it ended without removing it: taken over.
-      await rm(lock, { force: true });
-    }
-  }
-  throw new ModelHubError(`cannot take the lock ${lock}`, "busy");
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** A failed write, named for what the person can do: free space, or pick a folder they may write. */
-function writeError(error: unknown, path: string, kept: number | undefined): ModelHubError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const keptText =
-    kept === undefined || kept === 0
-      ? ""
-      : `; the ${kept} bytes received are kept in ${path} and the next pull resumes from there`;
-  const why =
-    code === "ENOSPC" || code === "EDQUOT"
-      ? `no space left on the device holding ${path}: free some (or pull to another --out)`
-      : code === "EACCES" || code === "EPERM" || code === "EROFS"
-        ? `${path} cannot be written (${code}): choose a folder you can write with --out`
-        : `cannot write ${path} (${code ?? describe(error)})`;
-  return new ModelHubError(`${why}${keptText}`, "write-failed", { cause: error });
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`;
 }
