@@ -6,13 +6,19 @@ import {
   ServiceUnavailable,
   ValidationError,
 } from "@aws-sdk/client-sagemaker-runtime";
-import { ConfigurationError, PermanentError, TransientError } from "../../../functions/common/errors.js";
+import {
+  ConfigurationError,
+  PermanentError,
+  RetriesExhaustedError,
+  TransientError,
+} from "../../../functions/common/errors.js";
 import { classifyEndpointError } from "../../../functions/endpoint/classifyEndpointError.js";
 import {
   EndpointConfigurationError,
   PermanentEndpointError,
   TransientEndpointError,
 } from "../../../functions/endpoint/errors.js";
+import { isBusyFailure } from "../../../functions/endpoint/isBusyFailure.js";
 
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
@@ -127,6 +133,24 @@ describe("classifyEndpointError", () => {
     assert.equal(classified.part, "endpoint");
     assert.equal(classified.resource, "decisions-typo");
     assert.match(classified.remedy, /ENDPOINT_NAME \("decisions-typo"\).*sagemaker:InvokeEndpoint/);
+  });
+
+  it("treats an inference component with no copy yet as busy: transient, at capacity, never the configuration's fault", () => {
+    // prepare: SageMaker's answer while a component scaled to zero starts its first copy
+    const error = new ValidationError({
+      message:
+        "Inference Component has no capacity to process this request. ApplicationAutoScaling may be in-progress (if configured) or try to increase the capacity by invoking UpdateInferenceComponentRuntimeConfig API.",
+      ...meta(400),
+    });
+
+    // act
+    const classified = classifyEndpointError(error, "decisions");
+
+    // assert
+    assert.ok(classified instanceof TransientEndpointError);
+    assert.equal(classified.atCapacity, true);
+    assert.equal(classified.failure.noCapacity, true);
+    assert.equal(isBusyFailure(new RetriesExhaustedError(6, "attempts", { cause: classified })), true);
   });
 
   it("keeps the model's status and message as data", () => {
