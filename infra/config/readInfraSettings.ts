@@ -750,6 +750,13 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
       message: "must be retain with profile=production (the outcomes are the pipeline's record)",
     });
   }
+  if (settings.layout === "lanes-from-zero") {
+    problems.push({
+      knob: "layout",
+      message:
+        'lanes-from-zero is modelled by `decisions simulate --layout lanes-from-zero` and the decide functions treat an inference component without capacity as busy, but this CDK app does not yet synthesize the inference components (docs/flow-control.md, "Lanes from zero"): deploy with layout=shared',
+    });
+  }
   if (settings.layout === "shared" && settings.minInstances < 1) {
     problems.push({
       knob: "minInstances",
