@@ -113,7 +113,7 @@ function formatSummary(result: SimulationResult, chart: string | undefined): str
   const r = result;
   const lines = [
     `${r.lines.toLocaleString("en-US")} lines, capacity ${r.capacity}, layout ${r.layout}, lanes ${r.lanes ? "on" : "off"}${r.idle_hours > 0 ? `, after ${r.idle_hours} h idle` : ""}${r.finished ? "" : " (NOT finished within --max-hours)"}`,
-    `  job              ${r.job_hours.toFixed(2)} h (first line ${r.first_line_s} s${r.stated_first_line_s === null ? "" : `, stated at most ${r.stated_first_line_s} s from zero`}, ${r.lines_per_s} lines/s)`,
+    `  job              ${r.job_hours.toFixed(2)} h (first line ${Number.isFinite(r.first_line_s) ? `${r.first_line_s} s` : "—"}${r.stated_first_line_s === null ? "" : `, stated at most ${r.stated_first_line_s} s from zero`}, ${r.lines_per_s} lines/s)`,
     `  goal             ${r.bulk_drain_goal_minutes} min: ${r.met_goal ? "met" : "not met"}${r.goal_within_max ? "" : " (it needs more than --max-instances)"}`,
     `  instance-hours   ${r.instance_hours} paid (bulk ${r.bulk_instance_hours}), ${r.busy_instance_hours} busy, paid ÷ busy ${r.paid_over_busy ?? "—"}${r.cost === null ? "" : `; cost ${r.cost}`}`,
     `  instances        peak ${r.peak_in_service_instances} InService, ${r.peak_busy_instances} busy; back at the minimum after ${r.scaling.back_to_min_hours ?? "—"} h`,

@@ -25,6 +25,7 @@ import {
   variableOf,
 } from "../../contract/index.js";
 import type { LaneCapacity } from "../capacity/deriveDecideCapacity.js";
+import { CAPACITY_CHECK_SECONDS } from "../capacity/deriveScalingTimes.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** `POWERTOOLS_SERVICE_NAME` of the capacity controller: the `service` dimension of its metrics. */
@@ -33,9 +34,9 @@ export const CAPACITY_CONTROLLER_SERVICE = "capacity-controller";
 /**
  * How often the controller checks: EventBridge's shortest rate
  * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html), and
- * the period of standard-resolution metrics the backlog scaling policy reads.
+ * the period of the standard-resolution metric the goal scaling policy reads.
  */
-export const CAPACITY_CONTROLLER_INTERVAL = Duration.minutes(1);
+export const CAPACITY_CONTROLLER_INTERVAL = Duration.minutes(CAPACITY_CHECK_SECONDS / 60);
 
 /** One lane as the controller sees it. */
 export interface CapacityControllerLane {

@@ -93,7 +93,7 @@ function emfByMetric(lines: string[]): Map<string, Record<string, unknown>> {
 }
 
 describe("the capacity controller's handler", () => {
-  it("describes the endpoint, reads both queues, updates only the scaling config and publishes BacklogPerInstance by endpoint", async () => {
+  it("describes the endpoint, reads both queues, updates only the scaling config and publishes GoalCapacityRatio and BacklogPerInstance by endpoint", async () => {
     // Prepare: 3 CPU instances in service, both lanes at their minimum.
     const { sagemaker, sqs, lambda, invoke } = run(() => ({
       EndpointStatus: "InService",
@@ -126,7 +126,7 @@ describe("the capacity controller's handler", () => {
     );
     assert.deepEqual(result.backlog, { interactive: 4, bulk: 9000 });
 
-    // Assert: the metric the backlog scaling policy tracks, with exactly its dimensions.
+    // Assert: the backlog per instance, for the dashboard, with the endpoint's dimensions.
     const emf = emfByMetric(lines);
     const backlog = emf.get("BacklogPerInstance");
     assert.ok(backlog !== undefined, `BacklogPerInstance among ${lines.length} lines`);
