@@ -18,6 +18,7 @@ import {
   deriveDecideCapacity,
   type LaneCapacity,
 } from "./capacity/deriveDecideCapacity.js";
+import { deriveScalingTimes } from "./capacity/deriveScalingTimes.js";
 import { readConsoleSite } from "./config/readConsoleSite.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
@@ -154,6 +155,7 @@ export class DecisionsStack extends Stack {
 
   /** The decision endpoint: the adapter images, their models and pools, scaling and alarms. */
   private addDecisionEndpoint({ settings, projectRoot, modelDataUrl }: StackInputs): DecisionEndpoint {
+    const scaling = deriveScalingTimes({ instanceStartSeconds: settings.instanceStartSeconds });
     return new DecisionEndpoint(this, "DecisionEndpoint", {
       projectRoot,
       accelerator: settings.accelerator,
@@ -179,11 +181,11 @@ export class DecisionsStack extends Stack {
       interactiveReserve: settings.interactiveReservePerInstance,
       minInstances: settings.minInstances,
       maxInstances: settings.maxInstances,
-      targetConcurrentRequestsPerInstance: settings.targetConcurrentRequestsPerInstance,
-      backlogPerInstance: {
-        target: settings.backlogPerInstanceTarget,
+      goalScaling: {
         metricsNamespace: settings.metricsNamespace,
         service: CAPACITY_CONTROLLER_SERVICE,
+        scaleOutCooldown: Duration.seconds(scaling.scaleOutCooldownSeconds),
+        scaleInCooldown: Duration.seconds(scaling.scaleInCooldownSeconds),
       },
       deploymentBake: Duration.seconds(settings.deploymentBakeSeconds),
       alarmMinInvocations: settings.endpointAlarmMinInvocations,
@@ -466,6 +468,13 @@ export class DecisionsStack extends Stack {
         [endpoint.variantName]: Math.min(...endpoint.pools.map((pool) => pool.requestsPerInstance)),
       },
       interactiveReservePerInstance: settings.interactiveReservePerInstance,
+      goals: {
+        bulkSeconds: settings.bulkDrainGoalMinutes * 60,
+        interactiveSeconds: settings.interactiveLatencyAlarmSeconds,
+        millisecondsPerLine: settings.millisecondsPerLine,
+        instanceStartSeconds: settings.instanceStartSeconds,
+        maxInstances: settings.maxInstances,
+      },
       lanes: perLane((lane) => ({
         queue: this.lanes[lane].workQueue.queue,
         eventSource: this.lanes[lane].decide.eventSource,

@@ -1,9 +1,13 @@
+import { deriveScalingTimes } from "../infra/capacity/deriveScalingTimes.js";
 import { INFRA_KNOBS } from "../infra/config/readInfraSettings.js";
 import { AWS_CONSTANTS } from "./awsConstants.js";
 import { SimulationInputError } from "./errors.js";
 
 /** How the pipeline's calls in flight and the endpoint's instances are sized. */
 export type CapacityMode = "fixed" | "follow";
+
+/** How the lanes share the endpoint's capacity (the CDK app's `layout`). */
+export type CapacityLayout = "shared" | "lanes-from-zero";
 
 /** Everything a simulation run takes (seconds, lines and tokens; see {@link SIMULATION_INPUTS}). */
 export interface SimulationInputs {
@@ -33,7 +37,11 @@ export interface SimulationInputs {
   ingestLinesPerSecond: number;
   ledgerLinesPerSecond: number;
   targetConcurrentRequests: number;
-  backlogPerInstanceTarget: number;
+  layout: CapacityLayout;
+  bulkDrainGoalMinutes: number;
+  interactiveGoalSeconds: number;
+  plannedSecondsPerLine: number;
+  idleHours: number;
   scaleOutCooldownSeconds: number;
   scaleInCooldownSeconds: number;
   instanceStartSeconds: number;
@@ -75,12 +83,19 @@ function knobDefault(name: string): number {
 /** Counter items per job (`JOB_COUNTER_SHARDS` in contract/jobs/jobsTableKeys.ts): a line's count goes to one of them. */
 const JOB_COUNTER_ITEMS = 16;
 
-/** `cpuRequestsPerInstance`, `interactiveReservePerInstance` and `backlogPerInstanceTarget` as the CDK app defaults them. */
+/** The CDK app's defaults of the knobs the simulation follows. */
 const APP = {
   requestsPerInstance: knobDefault("cpuRequestsPerInstance"),
   interactiveReserve: knobDefault("interactiveReservePerInstance"),
-  backlogPerInstanceTarget: knobDefault("backlogPerInstanceTarget"),
+  bulkDrainGoalMinutes: knobDefault("bulkDrainGoalMinutes"),
+  interactiveGoalSeconds: knobDefault("interactiveLatencyAlarmSeconds"),
+  secondsPerLine: knobDefault("millisecondsPerLine") / 1000,
+  instanceStartSeconds: knobDefault("instanceStartSeconds"),
+  layout: INFRA_KNOBS.find((knob) => knob.name === "layout")?.defaultValue as CapacityLayout,
 } as const;
+
+/** The scaling times the CDK app derives from its default instance start. */
+const APP_SCALING = deriveScalingTimes({ instanceStartSeconds: APP.instanceStartSeconds });
 
 /**
  * The inputs of a simulation, their flags, defaults and meaning: the one table the command's
@@ -93,9 +108,9 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     flag: "lines",
     kind: "integer",
     default: 1_000_000,
-    min: 1,
+    min: 0,
     max: 100_000_000,
-    doc: "lines of the bulk job",
+    doc: "lines of the bulk job (0: none; with `--idle-hours`, an idle day)",
   },
   {
     key: "tokensPerLine",
@@ -143,9 +158,9 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     flag: "min-instances",
     kind: "integer",
     default: 1,
-    min: 1,
+    min: 0,
     max: 1000,
-    doc: "the endpoint's fewest instances",
+    doc: "the endpoint's fewest instances (`lanes-from-zero`: the interactive component's floor of copies; 0 only there)",
   },
   {
     key: "maxInstances",
@@ -171,7 +186,7 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     kind: "choice",
     default: "follow",
     choices: ["fixed", "follow"],
-    doc: "`follow`: the deployed design: the capacity controller (its own `planLaneConcurrency`) sets each lane's MaximumConcurrency from the instances each minute, at the minimum while the endpoint is Updating, and the endpoint scales on the bulk backlog per instance as well as on ConcurrentRequestsPerModel; `fixed`: the code before the controller (calls in flight sized for minInstances by deriveDecideCapacity, scaling on ConcurrentRequestsPerModel only)",
+    doc: "`follow`: the deployed design: the capacity controller (its own `planLaneConcurrency`) sets each lane's MaximumConcurrency from the instances each minute, at the minimum while the endpoint is Updating, and publishes the capacity rule's `GoalCapacityRatio` (its own `planGoalCapacity`), which the endpoint's one target-tracking policy follows; `fixed`: the code before the controller (calls in flight sized for minInstances by deriveDecideCapacity, scaling on ConcurrentRequestsPerModel only)",
   },
   {
     key: "lanes",
@@ -307,29 +322,62 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     kind: "number",
     default: 1,
     min: 0.001,
-    doc: "fixed: the target of ConcurrentRequestsPerModel (`targetConcurrentRequestsPerInstance`)",
+    doc: "fixed: the target of ConcurrentRequestsPerModel, as the code before the controller deployed it",
   },
   {
-    key: "backlogPerInstanceTarget",
-    flag: "backlog-target",
+    key: "layout",
+    flag: "layout",
+    kind: "choice",
+    default: APP.layout,
+    choices: ["shared", "lanes-from-zero"],
+    doc: "follow: `shared`: one fleet serves both lanes (the adapter keeps the interactive reserve); `lanes-from-zero`: a pool of copies per lane (inference components), interactive from `--min-instances`, bulk from 0, scaled out from zero by step scaling on no-capacity failures (the CDK app's `layout`)",
+  },
+  {
+    key: "bulkDrainGoalMinutes",
+    flag: "bulk-drain-goal-minutes",
     kind: "number",
-    default: APP.backlogPerInstanceTarget,
+    default: APP.bulkDrainGoalMinutes,
     min: 1,
-    doc: "follow: the target of `BacklogPerInstance`, the bulk lane's visible messages ÷ max(1, InService instances) (the CDK app's `backlogPerInstanceTarget`)",
+    doc: "follow: the bulk lane's drain goal: instances are bought only for a backlog the instances in service would not drain within it (`planGoalCapacity`; the CDK app's `bulkDrainGoalMinutes`)",
+  },
+  {
+    key: "interactiveGoalSeconds",
+    flag: "interactive-goal-s",
+    kind: "number",
+    default: APP.interactiveGoalSeconds,
+    min: 1,
+    doc: "follow: the interactive lane's latency goal (the CDK app's `interactiveLatencyAlarmSeconds`)",
+  },
+  {
+    key: "plannedSecondsPerLine",
+    flag: "planned-s-per-line",
+    kind: "number",
+    default: undefined,
+    min: 0.001,
+    doc: `follow: the seconds per line the capacity rule plans with (the CDK app's \`millisecondsPerLine\` ÷ 1000, ${APP.secondsPerLine} by default); default: the model's own mean, \`--request-s\` ÷ \`--lines-per-request\` or \`--tokens-per-line\` ÷ \`--prefill-rate\` (as measured), which the defaults make the CDK app's`,
+  },
+  {
+    key: "idleHours",
+    flag: "idle-hours",
+    kind: "number",
+    default: 0,
+    min: 0,
+    max: 8760,
+    doc: "hours with no work before the job is uploaded (paid as the layout pays them; `--lines 0 --idle-hours 24`: an idle day)",
   },
   {
     key: "scaleOutCooldownSeconds",
     flag: "scale-out-cooldown-s",
     kind: "number",
-    default: 120,
+    default: undefined,
     min: 0,
-    doc: "the CDK app's scale-out cooldown (AWS's default is 300)",
+    doc: `the scale-out cooldown (default: the CDK app's, \`deriveScalingTimes\`: --instance-start-s + 60, ${APP_SCALING.scaleOutCooldownSeconds} at the default start; AWS's default is 300)`,
   },
   {
     key: "scaleInCooldownSeconds",
     flag: "scale-in-cooldown-s",
     kind: "number",
-    default: 900,
+    default: APP_SCALING.scaleInCooldownSeconds,
     min: 0,
     doc: "the CDK app's scale-in cooldown (AWS's default is 300)",
   },
@@ -337,9 +385,9 @@ export const SIMULATION_INPUTS: readonly SimulationInputSpec[] = [
     key: "instanceStartSeconds",
     flag: "instance-start-s",
     kind: "number",
-    default: c.instanceStartSeconds.value,
+    default: APP.instanceStartSeconds,
     min: 0,
-    doc: "a new instance's time to InService (assumption)",
+    doc: "a new instance's time to InService, in the model and in the capacity rule's plan (assumption; the CDK app's `instanceStartSeconds`)",
   },
   {
     key: "instanceStopSeconds",
@@ -419,7 +467,30 @@ export function resolveSimulationInputs(partial: Partial<SimulationInputs> = {})
     values[spec.key] = value;
   }
   const inputs = values as unknown as SimulationInputs;
-  inputs.interactiveReserve =
+  inputs.plannedSecondsPerLine =
+    partial.plannedSecondsPerLine ??
+    (inputs.requestSeconds === undefined
+      ? inputs.tokensPerLine / inputs.prefillTokensPerSecond
+      : inputs.requestSeconds / inputs.linesPerRequest);
+  inputs.scaleOutCooldownSeconds =
+    partial.scaleOutCooldownSeconds ??
+    deriveScalingTimes({ instanceStartSeconds: inputs.instanceStartSeconds }).scaleOutCooldownSeconds;
+  if (inputs.layout === "lanes-from-zero") {
+    if (inputs.capacity !== "follow" || !inputs.lanes) {
+      throw new SimulationInputError(
+        "layout",
+        "--layout lanes-from-zero needs --capacity follow and --lanes on (each lane has capacity of its own)",
+      );
+    }
+    // Each pool serves one lane: nothing of an instance is kept for the other.
+    inputs.interactiveReserve = 0;
+  } else if (inputs.minInstances < 1) {
+    throw new SimulationInputError(
+      "min-instances",
+      "--min-instances must be at least 1 with --layout shared (only inference components scale to zero)",
+    );
+  }
+  inputs.interactiveReserve ??=
     partial.interactiveReserve ??
     (inputs.lanes ? Math.min(APP.interactiveReserve, inputs.requestsPerInstance - 1) : 0);
   if (inputs.maxInstances < inputs.minInstances) {

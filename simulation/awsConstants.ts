@@ -53,7 +53,7 @@ export const AWS_CONSTANTS = {
   },
   scalingCooldownDefaultSeconds: {
     value: 300,
-    what: "default scale-in and scale-out cooldown of a target tracking policy on a SageMaker variant (the CDK app sets 120 out, 900 in)",
+    what: "default scale-in and scale-out cooldown of a target tracking policy on a SageMaker variant (the CDK app sets the instance start + 60 s out, 900 s in: `deriveScalingTimes`)",
     source:
       "https://docs.aws.amazon.com/autoscaling/application/APIReference/API_TargetTrackingScalingPolicyConfiguration.html",
   },

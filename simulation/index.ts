@@ -10,6 +10,7 @@ export { renderSparkline } from "./chart/renderSparkline.js";
 export { renderTimelineSvg, type TimelineSvgOptions } from "./chart/renderTimelineSvg.js";
 export { SimulationInputError } from "./errors.js";
 export {
+  type CapacityLayout,
   type CapacityMode,
   resolveSimulationInputs,
   SIMULATION_INPUTS,

@@ -29,7 +29,7 @@ export function simulatePipeline(partial: Partial<SimulationInputs> = {}): Simul
   scheduleIngest(pipeline, inputs);
   scheduleInteractiveArrivals(pipeline, inputs);
   const policies = scheduleAutoscaling(pipeline, inputs);
-  const controller = scheduleCapacityController(pipeline, inputs, policies);
+  const controller = scheduleCapacityController(pipeline, inputs);
   const sampler = new TimelineSampler(pipeline);
   sampler.sample();
   const outcome = runUntilDrained(pipeline, inputs);

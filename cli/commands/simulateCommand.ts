@@ -27,7 +27,7 @@ function usage(): string {
     return `  --${spec.flag}${value}\n      ${spec.doc}${fallback}`;
   });
   return [
-    "usage: decisions simulate --lines <N> --min-instances <n> --max-instances <n> [--capacity fixed|follow] [--json] [--chart <file.svg>] [flags]",
+    "usage: decisions simulate --lines <N> --min-instances <n> --max-instances <n> [--capacity fixed|follow] [--layout shared|lanes-from-zero] [--bulk-drain-goal-minutes <M>] [--idle-hours <H>] [--json] [--chart <file.svg>] [flags]",
     "",
     "Simulates a bulk job through the deployed pipeline (SQS, event sources, decide functions, the",
     "endpoint's instances and autoscaling, the job ledger) on simulated time; seeded, so the same",
@@ -106,15 +106,16 @@ function inputsOf(values: Record<string, string | boolean | undefined>): Partial
 }
 
 function titleOf(result: SimulationResult): string {
-  return `${result.lines.toLocaleString("en-US")} lines, capacity ${result.capacity}${result.lanes ? ", lanes" : ""}: ${result.job_hours.toFixed(2)} h, peak ${result.peak_busy_instances} busy instances`;
+  return `${result.lines.toLocaleString("en-US")} lines, capacity ${result.capacity}, ${result.layout}${result.lanes ? ", lanes" : ""}: ${result.job_hours.toFixed(2)} h, peak ${result.peak_in_service_instances} instances`;
 }
 
 function formatSummary(result: SimulationResult, chart: string | undefined): string {
   const r = result;
   const lines = [
-    `${r.lines.toLocaleString("en-US")} lines, capacity ${r.capacity}, lanes ${r.lanes ? "on" : "off"}${r.finished ? "" : " (NOT finished within --max-hours)"}`,
-    `  job              ${r.job_hours.toFixed(2)} h (first line ${r.first_line_s} s, ${r.lines_per_s} lines/s)`,
-    `  instance-hours   ${r.instance_hours} paid, ${r.busy_instance_hours} busy${r.cost === null ? "" : `; cost ${r.cost}`}`,
+    `${r.lines.toLocaleString("en-US")} lines, capacity ${r.capacity}, layout ${r.layout}, lanes ${r.lanes ? "on" : "off"}${r.idle_hours > 0 ? `, after ${r.idle_hours} h idle` : ""}${r.finished ? "" : " (NOT finished within --max-hours)"}`,
+    `  job              ${r.job_hours.toFixed(2)} h (first line ${Number.isFinite(r.first_line_s) ? `${r.first_line_s} s` : "—"}${r.stated_first_line_s === null ? "" : `, stated at most ${r.stated_first_line_s} s from zero`}, ${r.lines_per_s} lines/s)`,
+    `  goal             ${r.bulk_drain_goal_minutes} min: ${r.met_goal ? "met" : "not met"}${r.goal_within_max ? "" : " (it needs more than --max-instances)"}`,
+    `  instance-hours   ${r.instance_hours} paid (bulk ${r.bulk_instance_hours}), ${r.busy_instance_hours} busy, paid ÷ busy ${r.paid_over_busy ?? "—"}${r.cost === null ? "" : `; cost ${r.cost}`}`,
     `  instances        peak ${r.peak_in_service_instances} InService, ${r.peak_busy_instances} busy; back at the minimum after ${r.scaling.back_to_min_hours ?? "—"} h`,
     `  calls            ${r.endpoint_calls} (peak ${r.peak_calls_in_flight} in flight), 503 share ${r.refused_share}, retries ${r.retries}, re-queued lines ${r.requeued_lines}`,
     `  lines            ${r.decided_lines} decided, ${r.dead_lettered_lines} dead-lettered`,

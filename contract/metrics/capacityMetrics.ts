@@ -2,9 +2,16 @@
  * Names of the capacity controller's metrics (CloudWatch embedded metric format through Powertools,
  * namespace `POWERTOOLS_METRICS_NAMESPACE`, dimension `service` = `POWERTOOLS_SERVICE_NAME` and the
  * dimensions in {@link CAPACITY_METRIC_DIMENSIONS}), published once a minute. The endpoint's
- * backlog scaling policy tracks `BacklogPerInstance`; the dashboard shows them all.
+ * goal scaling policy tracks `GoalCapacityRatio`; the dashboard shows them all.
  */
 export const CAPACITY_METRICS = {
+  /**
+   * The instances the lanes' goals want ÷ the instances in service (`planGoalCapacity`): above 1
+   * buys, 1 keeps, 0 gives back; dimension `endpoint` (with `layout=lanes-from-zero`, `component`).
+   */
+  goalCapacityRatio: "GoalCapacityRatio",
+  /** The instances the lanes' goals want (0: none beyond the minimum); dimension `endpoint` (or `component`). */
+  goalInstances: "GoalInstances",
   /** Visible messages of the bulk lane's queue ÷ the endpoint's InService instances; dimension `endpoint`. */
   backlogPerInstance: "BacklogPerInstance",
   /** The endpoint's InService instances (Σ `CurrentInstanceCount` of its variants); dimension `endpoint`. */
@@ -21,4 +28,6 @@ export const CAPACITY_METRIC_DIMENSIONS = {
   endpoint: "endpoint",
   /** `interactive` or `bulk`. */
   lane: "lane",
+  /** An inference component's name (`layout=lanes-from-zero`). */
+  component: "component",
 } as const;

@@ -107,4 +107,34 @@ export const CAPACITY_CONTROLLER_SETTINGS = {
     default: { required: true },
     doc: "the bulk event source's maximum concurrency at the endpoint's minimum capacity (`deriveDecideCapacity`): never set lower, and set when the endpoint's capacity is in doubt",
   },
+  bulkGoalSeconds: {
+    env: ["BULK_GOAL_SECONDS"],
+    schema: integerSetting(60, 604_800),
+    default: { required: true },
+    doc: "the bulk lane's drain goal (`bulkDrainGoalMinutes` × 60): instances are bought for a backlog the instances in service would not drain within it (`planGoalCapacity`)",
+  },
+  interactiveGoalSeconds: {
+    env: ["INTERACTIVE_GOAL_SECONDS"],
+    schema: integerSetting(1, 86_400),
+    default: { required: true },
+    doc: "the interactive lane's latency goal (`interactiveLatencyAlarmSeconds`): its backlog, served first, drains within it",
+  },
+  millisecondsPerLine: {
+    env: ["MILLISECONDS_PER_LINE"],
+    schema: integerSetting(1, 600_000),
+    default: { required: true },
+    doc: "milliseconds one instance takes per line (`millisecondsPerLine`, a stated assumption): a backlog's work is its lines × this",
+  },
+  instanceStartSeconds: {
+    env: ["INSTANCE_START_SECONDS"],
+    schema: integerSetting(0, 3600),
+    default: { required: true },
+    doc: "seconds from a scale-out to a new instance in service (`instanceStartSeconds`, a stated assumption): what a bought instance loses of a goal",
+  },
+  maxInstances: {
+    env: ["MAX_INSTANCES"],
+    schema: integerSetting(1, 1000),
+    default: { required: true },
+    doc: "the endpoint's most instances (`maxInstances`): the rule never wants more",
+  },
 } as const satisfies Record<string, Setting<unknown>>;

@@ -26,6 +26,16 @@ const CONFIGURATION_ERRORS = new Set([
   "ResourceNotFoundException",
 ]);
 
+/**
+ * How SageMaker words a call to an inference component with no copy to serve it (a component
+ * scaled to zero whose first copy is still starting): a `ValidationError` (HTTP 400) "Inference
+ * Component has no capacity to process this request. ApplicationAutoScaling may be in-progress …"
+ * (the AWS blog announcing scale to zero; the same failure is counted as
+ * `NoCapacityInvocationFailures`, https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-zero-instances.html).
+ * Its name is that of a real validation error, so its words are what tells it apart.
+ */
+const NO_CAPACITY_MESSAGE = /inference component has no capacity/i;
+
 /** Container statuses that mean "not now" rather than "this input is bad": too many requests, request timeout. */
 const CONTAINER_NOT_NOW = new Set([408, 429]);
 
@@ -39,6 +49,8 @@ const CONTAINER_NOT_NOW = new Set([408, 429]);
  *   out" → transient and at capacity (`invocationTimedOut`: busy, re-queued, never toward the DLQ).
  * - throttling (429), SageMaker 5xx, `ModelNotReadyException`, resets, refused connections,
  *   timeouts and aborts → transient.
+ * - an inference component with no copy yet (`ValidationError`, "Inference Component has no
+ *   capacity …") → transient and at capacity: busy, re-queued, never a step toward the DLQ.
  * - SageMaker's own 4xx (`ValidationError` for an endpoint not found, `AccessDeniedException`, bad
  *   credentials) → {@link EndpointConfigurationError}: the function's configuration is wrong, not
  *   the item, so the record goes back instead of being rejected forever.
@@ -59,13 +71,22 @@ export function classifyEndpointError(
   if (TRANSIENT_SERVICE_ERRORS.has(failure.errorName) || isTransientNetworkError(error)) {
     return new TransientEndpointError(failure, { cause: error });
   }
+  const message = (error as { message?: unknown } | null)?.message;
+  if (
+    failure.errorName === "ValidationError" &&
+    typeof message === "string" &&
+    NO_CAPACITY_MESSAGE.test(message)
+  ) {
+    failure.noCapacity = true;
+    failure.serviceMessage = message;
+    return new TransientEndpointError(failure, { cause: error });
+  }
   const status = failure.httpStatus;
   if (
     CONFIGURATION_ERRORS.has(failure.errorName) ||
     (status !== undefined && status >= 400 && status < 500 && status !== 429)
   ) {
     // SageMaker's own words name what is wrong (the endpoint not found, the action not allowed).
-    const message = (error as { message?: unknown } | null)?.message;
     if (typeof message === "string" && message !== "") failure.serviceMessage = message;
     return new EndpointConfigurationError(failure, { cause: error });
   }

@@ -31,16 +31,24 @@ export interface EndpointFailure {
    * sagemaker:InvokeEndpoint …`): what tells the person which part of the configuration is wrong.
    */
   serviceMessage?: string;
+  /**
+   * SageMaker said the inference component has no copy to serve the call (`ValidationError`,
+   * "Inference Component has no capacity to process this request": a component scaled to zero,
+   * its first copy still starting). Not yet, not wrong.
+   */
+  noCapacity?: boolean;
 }
 
 /**
  * Whether the failure means "at capacity, ask again later" rather than "something is wrong": the
  * container's 503 or 429 (through SageMaker as a `ModelError` with that `OriginalStatusCode`),
  * SageMaker's own invocation timeout (`invocationTimedOut`: the container did not answer within
- * SageMaker's 60 s), SageMaker's throttling, any 429 (`ModelNotReadyException` included). Such
- * answers slow the consumer down and never count against an item.
+ * SageMaker's 60 s), SageMaker's throttling, any 429 (`ModelNotReadyException` included), and an
+ * inference component with no copy yet ({@link EndpointFailure.noCapacity}). Such answers slow the
+ * consumer down and never count against an item.
  */
 export function isCapacityFailure(failure: EndpointFailure): boolean {
+  if (failure.noCapacity === true) return true;
   if (failure.errorName === "ModelError") {
     return (
       failure.originalStatusCode === 503 ||

@@ -1,7 +1,8 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
-import type { EndpointReading, LaneLimits, PerLane } from "./capacityTypes.js";
+import type { CapacityGoals, EndpointReading, LaneLimits, PerLane } from "./capacityTypes.js";
 import type { CapacityCheckFailure } from "./errors.js";
+import { type GoalCapacityPlan, planGoalCapacity } from "./planGoalCapacity.js";
 import { type LaneConcurrencyPlan, planLaneConcurrency } from "./planLaneConcurrency.js";
 
 /** Options of a {@link CapacityController}. */
@@ -14,6 +15,7 @@ export interface CapacityControllerOptions {
   /** `SEMIF_INTERACTIVE_RESERVE` of the endpoint's instances. */
   interactiveReserve: number;
   lanes: PerLane<LaneLimits>;
+  goals: CapacityGoals;
 }
 
 /** A lane's event source concurrency before and after a check. */
@@ -38,6 +40,11 @@ export interface CapacityCheck {
    * when either was not read.
    */
   backlogPerInstance: number | undefined;
+  /**
+   * The capacity rule's plan (`planGoalCapacity`) on both lanes' backlogs, interactive first;
+   * undefined when the endpoint or a queue was not read (no data point: target tracking waits).
+   */
+  goal: GoalCapacityPlan | undefined;
   plan: LaneConcurrencyPlan;
   /** Per lane; a lane is missing when its concurrency could not be set. */
   changes: Partial<Record<Lane, LaneConcurrencyChange>>;
@@ -85,6 +92,7 @@ export class CapacityController {
       inServiceInstances === undefined || backlog.bulk === undefined
         ? undefined
         : backlog.bulk / Math.max(1, inServiceInstances);
+    const goal = this.#goalPlan(endpoint, backlog);
 
     const plan = planLaneConcurrency({
       endpoint,
@@ -115,7 +123,32 @@ export class CapacityController {
       });
       if (set) changes[lane] = { from, to, updated: true };
     }
-    return { endpoint, inServiceInstances, backlog, backlogPerInstance, plan, changes, failures };
+    return { endpoint, inServiceInstances, backlog, backlogPerInstance, goal, plan, changes, failures };
+  }
+
+  /**
+   * The capacity rule on what was read: instances in service counted as the lanes' concurrency
+   * counts them (Σ min(current, desired) over the variants), both lanes' backlogs against their goals.
+   */
+  #goalPlan(
+    endpoint: EndpointReading | undefined,
+    backlog: Partial<Record<Lane, number>>,
+  ): GoalCapacityPlan | undefined {
+    if (endpoint === undefined || backlog.interactive === undefined || backlog.bulk === undefined) {
+      return undefined;
+    }
+    const inService = endpoint.variants.reduce(
+      (sum, variant) => sum + Math.max(0, Math.min(variant.current ?? 0, variant.desired ?? 0)),
+      0,
+    );
+    const { goals } = this.#options;
+    return planGoalCapacity({
+      inService,
+      demands: LANES.map((lane) => ({ backlog: backlog[lane] ?? 0, goalSeconds: goals.goalSeconds[lane] })),
+      secondsPerLine: goals.secondsPerLine,
+      instanceStartSeconds: goals.instanceStartSeconds,
+      maxInstances: goals.maxInstances,
+    });
   }
 }
 

@@ -26,3 +26,15 @@ export interface LaneLimits {
 
 /** Per lane. */
 export type PerLane<T> = Readonly<Record<Lane, T>>;
+
+/** The lanes' goals and the stated assumptions the capacity rule (`planGoalCapacity`) plans with. */
+export interface CapacityGoals {
+  /** Each lane's goal: its backlog (with those served before it) drains within this many seconds. */
+  goalSeconds: PerLane<number>;
+  /** Seconds one instance takes per line. */
+  secondsPerLine: number;
+  /** Seconds from a scale-out to a new instance in service. */
+  instanceStartSeconds: number;
+  /** The endpoint's most instances. */
+  maxInstances: number;
+}

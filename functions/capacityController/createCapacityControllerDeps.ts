@@ -39,6 +39,7 @@ export function createCapacityControllerDeps(
       requestsPerInstance: config.requestsPerInstance,
       interactiveReserve: config.interactiveReserve,
       lanes: config.lanes,
+      goals: config.goals,
     }),
     endpointName: config.endpointName,
     logger: parts.logger ?? new Logger(),

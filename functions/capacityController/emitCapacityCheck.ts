@@ -5,9 +5,9 @@ import { CAPACITY_METRIC_DIMENSIONS, CAPACITY_METRICS } from "../../contract/met
 import type { CapacityCheck } from "./CapacityController.js";
 
 /**
- * Publishes a check's metrics ({@link CAPACITY_METRICS}) and logs it. `BacklogPerInstance` and
- * `InServiceInstances` carry the dimension `endpoint` (the backlog scaling policy tracks the first
- * with exactly these dimensions: `service` and `endpoint`); `QueueBacklog` and `LaneMaxConcurrency`
+ * Publishes a check's metrics ({@link CAPACITY_METRICS}) and logs it. `GoalCapacityRatio`,
+ * `GoalInstances`, `BacklogPerInstance` and `InServiceInstances` carry the dimension `endpoint`
+ * (the goal scaling policy tracks the first with exactly these dimensions: `service` and `endpoint`); `QueueBacklog` and `LaneMaxConcurrency`
  * carry `lane`. A value that was not read is not published: the scaling policy then has no data
  * point, and target tracking does not act on missing data.
  */
@@ -22,6 +22,10 @@ export function emitCapacityCheck(
     metric.addDimension(CAPACITY_METRIC_DIMENSIONS.endpoint, endpointName);
     metric.addMetric(name, MetricUnit.Count, value);
   };
+  if (check.goal !== undefined) {
+    endpointMetric(CAPACITY_METRICS.goalCapacityRatio, check.goal.ratio);
+    endpointMetric(CAPACITY_METRICS.goalInstances, check.goal.wanted);
+  }
   if (check.backlogPerInstance !== undefined)
     endpointMetric(CAPACITY_METRICS.backlogPerInstance, check.backlogPerInstance);
   if (check.inServiceInstances !== undefined)
@@ -42,6 +46,7 @@ export function emitCapacityCheck(
     inServiceInstances: check.inServiceInstances,
     backlog: check.backlog,
     backlogPerInstance: check.backlogPerInstance,
+    goal: check.goal,
     basis: check.plan.basis,
     doubt: check.plan.doubt,
     instancesCounted: check.plan.instances,

@@ -5,7 +5,13 @@ export {
   type LaneConcurrencyChange,
 } from "./CapacityController.js";
 export type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
-export type { EndpointReading, LaneLimits, PerLane, VariantReading } from "./capacityTypes.js";
+export type {
+  CapacityGoals,
+  EndpointReading,
+  LaneLimits,
+  PerLane,
+  VariantReading,
+} from "./capacityTypes.js";
 export {
   type CapacityControllerParts,
   createCapacityControllerDeps,
@@ -17,6 +23,15 @@ export {
 export { emitCapacityCheck } from "./emitCapacityCheck.js";
 export { CapacityCheckError, type CapacityCheckFailure } from "./errors.js";
 export { LambdaEventSourceConcurrency } from "./LambdaEventSourceConcurrency.js";
+export {
+  type GoalCapacityInputs,
+  type GoalCapacityPlan,
+  type GoalCapacityReason,
+  type LaneDemand,
+  planGoalCapacity,
+  SCALING_REACTION_SECONDS,
+  TAIL_SPARE_SECONDS,
+} from "./planGoalCapacity.js";
 export {
   EVENT_SOURCE_CONCURRENCY,
   type LaneConcurrencyInputs,

@@ -1,6 +1,6 @@
 import { CAPACITY_CONTROLLER_SETTINGS } from "../../contract/index.js";
 import { parseEnvironment } from "../../core/common/envSchemas.js";
-import type { LaneLimits, PerLane } from "./capacityTypes.js";
+import type { CapacityGoals, LaneLimits, PerLane } from "./capacityTypes.js";
 
 /**
  * The capacity controller's configuration, read once at cold start. Each variable's parser and
@@ -20,6 +20,8 @@ export interface CapacityControllerConfig {
   eventSources: PerLane<string>;
   /** `*_GROUPS_PER_INVOCATION` and `*_MIN_CONCURRENCY`. */
   lanes: PerLane<LaneLimits>;
+  /** `BULK_GOAL_SECONDS`, `INTERACTIVE_GOAL_SECONDS`, `MILLISECONDS_PER_LINE`, `INSTANCE_START_SECONDS`, `MAX_INSTANCES`. */
+  goals: CapacityGoals;
 }
 
 /**
@@ -43,6 +45,12 @@ export function readCapacityControllerConfig(
         minConcurrency: values.interactiveMinConcurrency,
       },
       bulk: { groupsPerInvocation: values.bulkGroups, minConcurrency: values.bulkMinConcurrency },
+    },
+    goals: {
+      goalSeconds: { interactive: values.interactiveGoalSeconds, bulk: values.bulkGoalSeconds },
+      secondsPerLine: values.millisecondsPerLine / 1000,
+      instanceStartSeconds: values.instanceStartSeconds,
+      maxInstances: values.maxInstances,
     },
   };
 }

@@ -52,9 +52,14 @@ export interface InfraSettings {
   cpuRequestTimeoutSeconds: number;
   minInstances: number;
   maxInstances: number;
-  targetConcurrentRequestsPerInstance: number;
-  /** Target of the backlog scaling policy: the bulk lane's visible messages per InService instance. */
-  backlogPerInstanceTarget: number;
+  /** The bulk lane's goal: a backlog drains within this many minutes (instances are bought for it). */
+  bulkDrainGoalMinutes: number;
+  /** Milliseconds one instance takes to decide a line: the stated assumption the capacity rule plans with. */
+  millisecondsPerLine: number;
+  /** Seconds from a scale-out to a new instance in service: the stated assumption the capacity rule plans with. */
+  instanceStartSeconds: number;
+  /** `shared`: one fleet, both lanes on every instance; `lanes-from-zero`: an inference component per lane, bulk from 0 copies. */
+  layout: "shared" | "lanes-from-zero";
   /** `dev`, or `production` (at least two instances, the table kept). */
   profile: "dev" | "production";
   /** `gzip`: `modelDataUrl` is a model.tar.gz; `none`: an S3 prefix SageMaker copies as is. */
@@ -144,13 +149,19 @@ const LOG_RETENTION_DAYS = [
 const INSTANCE_TYPE = /^ml\.[a-z0-9-]+\.[a-z0-9]+$/;
 
 /**
- * Default target of `BacklogPerInstance`: the messages one instance decides in about 3 minutes,
- * at ~0.3 s per message (docs/sizing.md: 0.31 s per line on `ml.c6i.8xlarge`, scaled from the
- * measured 2-core rate; a GPU decision is ~0.35 s at p50). A new instance takes minutes to start
- * (download, load), so a backlog an instance drains in less time than that is not worth another;
- * a larger one is, in proportion (target tracking asks for `instances × backlog per instance ÷ target`).
+ * Default seconds per line, in milliseconds: 491.9 prompt tokens per line (measured through the
+ * local pipeline, docs/benchmarks/2026-12-01-pipeline.md) at 1,575 tokens/s, the 196.9 measured on
+ * 2 cores × 8 for the 16 physical cores of `ml.c6i.8xlarge` (the scaling is an assumption;
+ * docs/sizing.md). The simulation's default request time is the same figure.
  */
-const BACKLOG_PER_INSTANCE_TARGET = 600;
+const MILLISECONDS_PER_LINE = 312;
+
+/**
+ * Default instance start: AWS says provisioning "takes several minutes"
+ * (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-zero-instances.html);
+ * 6 minutes is this project's assumption (image pull, model download, load, `/ping`).
+ */
+const INSTANCE_START_SECONDS = 360;
 
 /** Parses a knob's value with one of the settings kit's schemas. */
 function kit<T>(schema: Setting<T>["schema"]): (value: unknown) => T {
@@ -353,8 +364,8 @@ const RULES: readonly KnobRule[] = [
     name: "minInstances",
     defaultValue: 1,
     description:
-      "fewest endpoint instances (autoscaling floor; also the initial count); both lanes' decide functions are sized for it",
-    parse: integer(1, 100),
+      "fewest endpoint instances (autoscaling floor; also the initial count); both lanes' decide functions are sized for it. With `layout=lanes-from-zero`: the interactive inference component's floor of copies (0: no interactive capacity between calls)",
+    parse: integer(0, 100),
   },
   {
     name: "maxInstances",
@@ -363,18 +374,32 @@ const RULES: readonly KnobRule[] = [
     parse: integer(1, 100),
   },
   {
-    name: "targetConcurrentRequestsPerInstance",
-    defaultValue: 1,
+    name: "bulkDrainGoalMinutes",
+    defaultValue: 60,
     description:
-      "autoscaling target: requests in an instance at once (SageMaker's high-resolution `ConcurrentRequestsPerModel`, running + waiting); 1 adds instances as soon as requests wait",
-    parse: integer(1, 10_000),
+      "the bulk lane's goal: a backlog drains within this many minutes. The capacity controller buys instances only for a backlog the instances in service would not drain within it, as many as the goal needs (`⌈(work − in service × goal) ÷ (goal − instanceStartSeconds − the scale-out reaction)⌉` more, up to `maxInstances`), and gives them back as the backlog ends ([docs/flow-control.md](../docs/flow-control.md#capacity-bought-for-a-goal))",
+    parse: integer(5, 10_080),
   },
   {
-    name: "backlogPerInstanceTarget",
-    defaultValue: BACKLOG_PER_INSTANCE_TARGET,
+    name: "millisecondsPerLine",
+    defaultValue: MILLISECONDS_PER_LINE,
     description:
-      "autoscaling target: the bulk lane's visible messages per InService instance (`BacklogPerInstance`, published each minute by the capacity controller); more adds instances up to `maxInstances`, a drained queue gives them back down to `minInstances`. 600 is about 3 minutes of one instance's work at ~0.3 s per message (the sizing page's scaled CPU rate; a GPU decision takes ~0.35 s): a backlog smaller than what an instance decides while a new one starts is not worth a new one",
-    parse: integer(1, 1_000_000),
+      "milliseconds one instance takes to decide a line: the stated assumption the capacity rule turns a backlog into work with. 312 is `ml.c6i.8xlarge` scaled from the 2-core measurement (docs/sizing.md, an estimate); measure yours with `decisions cost` (endpoint seconds per decision) or `decisions bench` on the instance type",
+    parse: integer(1, 600_000),
+  },
+  {
+    name: "instanceStartSeconds",
+    defaultValue: INSTANCE_START_SECONDS,
+    description:
+      'seconds from a scale-out to a new instance in service (image pull, model download, load, `/ping`): the stated assumption the capacity rule plans with; the scale-out cooldown is this plus one minute, so that no cooldown ends while an instance it added still starts. AWS says "several minutes"; 360 is an assumption',
+    parse: integer(60, 3600),
+  },
+  {
+    name: "layout",
+    defaultValue: "shared",
+    description:
+      "`shared`: one fleet of instances serves both lanes (the adapter keeps `interactiveReservePerInstance` places for interactive calls); `lanes-from-zero`: each lane gets capacity of its own as a SageMaker inference component, interactive copies with reserved cores and a floor of `minInstances` (0: none), bulk copies from 0, scaled out from zero on `NoCapacityInvocationFailures` ([docs/flow-control.md](../docs/flow-control.md#lanes-from-zero))",
+    parse: oneOf("shared", "lanes-from-zero"),
   },
   {
     name: "profile",
@@ -531,7 +556,7 @@ const RULES: readonly KnobRule[] = [
     name: "interactiveLatencyAlarmSeconds",
     defaultValue: 60,
     description:
-      "alarm when the p95 of the interactive lane's send → outcome time (metric `SendToOutcome`) is above this in two consecutive 5-minute periods",
+      "the interactive lane's latency goal: alarm when the p95 of its send → outcome time (metric `SendToOutcome`) is above this in two consecutive 5-minute periods, and the capacity rule buys instances for an interactive backlog the instances in service would not drain within it",
     parse: integer(1, 86_400),
   },
   setsVariable(
@@ -756,6 +781,20 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
     problems.push({
       knob: "outcomesRemovalPolicy",
       message: "must be retain with profile=production (the outcomes are the pipeline's record)",
+    });
+  }
+  if (settings.layout === "lanes-from-zero") {
+    problems.push({
+      knob: "layout",
+      message:
+        'lanes-from-zero is modelled by `decisions simulate --layout lanes-from-zero` and the decide functions treat an inference component without capacity as busy, but this CDK app does not yet synthesize the inference components (docs/flow-control.md, "Lanes from zero"): deploy with layout=shared',
+    });
+  }
+  if (settings.layout === "shared" && settings.minInstances < 1) {
+    problems.push({
+      knob: "minInstances",
+      message:
+        "must be at least 1 with layout=shared (a production variant keeps at least one instance; only inference components scale to zero: layout=lanes-from-zero)",
     });
   }
   if (settings.maxInstances < settings.minInstances) {

@@ -25,6 +25,7 @@ import {
   variableOf,
 } from "../../contract/index.js";
 import type { LaneCapacity } from "../capacity/deriveDecideCapacity.js";
+import { CAPACITY_CHECK_SECONDS } from "../capacity/deriveScalingTimes.js";
 import { PipelineFunction } from "./PipelineFunction.js";
 
 /** `POWERTOOLS_SERVICE_NAME` of the capacity controller: the `service` dimension of its metrics. */
@@ -33,9 +34,9 @@ export const CAPACITY_CONTROLLER_SERVICE = "capacity-controller";
 /**
  * How often the controller checks: EventBridge's shortest rate
  * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html), and
- * the period of standard-resolution metrics the backlog scaling policy reads.
+ * the period of the standard-resolution metric the goal scaling policy reads.
  */
-export const CAPACITY_CONTROLLER_INTERVAL = Duration.minutes(1);
+export const CAPACITY_CONTROLLER_INTERVAL = Duration.minutes(CAPACITY_CHECK_SECONDS / 60);
 
 /** One lane as the controller sees it. */
 export interface CapacityControllerLane {
@@ -44,6 +45,17 @@ export interface CapacityControllerLane {
   eventSource: SqsEventSource;
   /** The lane's capacity at minimum (`deriveDecideCapacity`): its floor and groups per invocation. */
   capacity: LaneCapacity;
+}
+
+/** The lanes' goals and the stated assumptions the capacity rule plans with. */
+export interface CapacityGoals {
+  /** `bulkDrainGoalMinutes` in seconds. */
+  bulkSeconds: number;
+  /** The interactive latency goal (`interactiveLatencyAlarmSeconds`). */
+  interactiveSeconds: number;
+  millisecondsPerLine: number;
+  instanceStartSeconds: number;
+  maxInstances: number;
 }
 
 /** Props of {@link CapacityController}. */
@@ -60,6 +72,8 @@ export interface CapacityControllerProps {
   requestsPerInstanceByVariant: Readonly<Record<string, number>>;
   /** `SEMIF_INTERACTIVE_RESERVE` of the endpoint's instances. */
   interactiveReservePerInstance: number;
+  /** What the capacity rule (`planGoalCapacity`) plans with: the lanes' goals and the stated assumptions. */
+  goals: CapacityGoals;
   lanes: Readonly<Record<Lane, CapacityControllerLane>>;
   metricsNamespace: string;
   logRetention: RetentionDays;
@@ -68,8 +82,8 @@ export interface CapacityControllerProps {
 /**
  * The capacity controller (`functions/capacityController/handler.ts`), run by an EventBridge
  * schedule every {@link CAPACITY_CONTROLLER_INTERVAL}: it reads the decision endpoint's instance
- * counts and both lanes' queues, publishes `BacklogPerInstance` (which the endpoint's backlog
- * scaling policy tracks), and sets each lane's event source `MaximumConcurrency` to what the
+ * counts and both lanes' queues, publishes `GoalCapacityRatio` (which the endpoint's goal scaling
+ * policy tracks; `planGoalCapacity`) and `BacklogPerInstance`, and sets each lane's event source `MaximumConcurrency` to what the
  * instances in service admit. It may describe that endpoint, read those two queues' attributes and
  * read and update those two event source mappings, nothing else. A check that fails is not retried
  * (the next comes a minute later); {@link errors} alarms when checks keep failing.
@@ -95,7 +109,7 @@ export class CapacityController extends Construct {
       memorySize: 256,
       logRetention: props.logRetention,
       description:
-        "Each minute: the decision endpoint's instances and the lanes' backlog; publishes BacklogPerInstance and sets each lane's event source concurrency to what the endpoint admits",
+        "Each minute: the decision endpoint's instances and the lanes' backlog; publishes GoalCapacityRatio (instances the lanes' goals want ÷ in service) and sets each lane's event source concurrency to what the endpoint admits",
       environment: {
         [variableOf(settings.endpointName)]: props.endpointName,
         [variableOf(settings.variantRequests)]: Object.entries(props.requestsPerInstanceByVariant)
@@ -110,6 +124,11 @@ export class CapacityController extends Construct {
         [variableOf(settings.bulkGroups)]: String(bulk.capacity.groupsPerInvocation),
         [variableOf(settings.interactiveMinConcurrency)]: String(interactive.capacity.maxConcurrency),
         [variableOf(settings.bulkMinConcurrency)]: String(bulk.capacity.maxConcurrency),
+        [variableOf(settings.bulkGoalSeconds)]: String(props.goals.bulkSeconds),
+        [variableOf(settings.interactiveGoalSeconds)]: String(props.goals.interactiveSeconds),
+        [variableOf(settings.millisecondsPerLine)]: String(props.goals.millisecondsPerLine),
+        [variableOf(settings.instanceStartSeconds)]: String(props.goals.instanceStartSeconds),
+        [variableOf(settings.maxInstances)]: String(props.goals.maxInstances),
         POWERTOOLS_SERVICE_NAME: CAPACITY_CONTROLLER_SERVICE,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -142,7 +161,7 @@ export class CapacityController extends Construct {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.BREACHING,
       alarmDescription:
-        "The capacity controller failed (or did not run) in 5 consecutive minutes: the lanes' event source concurrency no longer follows the endpoint's instances, and BacklogPerInstance may be missing (no backlog scaling). Its log names the step that failed (endpoint, queue or event source; usually a permission).",
+        "The capacity controller failed (or did not run) in 5 consecutive minutes: the lanes' event source concurrency no longer follows the endpoint's instances, and GoalCapacityRatio may be missing (no scaling for the lanes' goals). Its log names the step that failed (endpoint, queue or event source; usually a permission).",
     });
   }
 
@@ -164,8 +183,11 @@ export class CapacityController extends Construct {
     const lane = (value: Lane) => ({ [CAPACITY_METRIC_DIMENSIONS.lane]: value });
     return [
       new GraphWidget({
-        title: "Capacity: InService instances and bulk backlog per instance",
-        left: [this.metric(CAPACITY_METRICS.inServiceInstances, endpoint, "InService instances")],
+        title: "Capacity: instances in service and wanted for the goals; bulk backlog per instance",
+        left: [
+          this.metric(CAPACITY_METRICS.inServiceInstances, endpoint, "InService instances"),
+          this.metric(CAPACITY_METRICS.goalInstances, endpoint, "instances the goals want"),
+        ],
         right: [this.metric(CAPACITY_METRICS.backlogPerInstance, endpoint, "bulk messages per instance")],
         width: 12,
       }),

@@ -64,14 +64,18 @@ export interface DecisionEndpointProps {
   interactiveReserve: number;
   minInstances: number;
   maxInstances: number;
-  /** Target of `ConcurrentRequestsPerModel` (high resolution): requests in an instance at once. */
-  targetConcurrentRequestsPerInstance: number;
   /**
-   * The backlog scaling policy: a target of `BacklogPerInstance` (the bulk lane's visible messages
-   * ÷ InService instances), published once a minute by the capacity controller in
-   * `metricsNamespace` with the dimensions `service` = `service` and `endpoint` = the endpoint's name.
+   * The goal scaling policy: target tracking of `GoalCapacityRatio` at 1 (the instances the lanes'
+   * goals want ÷ the instances in service, `planGoalCapacity`), published once a minute by the
+   * capacity controller in `metricsNamespace` with the dimensions `service` = `service` and
+   * `endpoint` = the endpoint's name; its cooldowns from `deriveScalingTimes`.
    */
-  backlogPerInstance: { target: number; metricsNamespace: string; service: string };
+  goalScaling: {
+    metricsNamespace: string;
+    service: string;
+    scaleOutCooldown: Duration;
+    scaleInCooldown: Duration;
+  };
   /** Each blue/green step's baking time, the endpoint's alarms watching. */
   deploymentBake: Duration;
   /** The error-rate alarms (and blue/green rollback) wait for this many invocations in 5 minutes. */
@@ -93,16 +97,6 @@ export interface DecisionInstancePool {
   /** Requests one instance of this pool admits. */
   requestsPerInstance: number;
 }
-
-/**
- * Both scaling policies' cooldowns: out quickly, in slowly (a new instance downloads and loads a
- * multi-GB model first). While a scale-out cooldown runs, Application Auto Scaling still scales out
- * further when the metric asks for more than the capacity added (it counts what the last scale-out
- * added), but never in; while a scale-in cooldown runs, a scale-out ends it
- * (https://docs.aws.amazon.com/autoscaling/application/userguide/target-tracking-scaling-policy-overview.html#target-tracking-cooldown).
- */
-const SCALE_OUT_COOLDOWN = Duration.seconds(120);
-const SCALE_IN_COOLDOWN = Duration.seconds(900);
 
 /** How long a blue/green update may take in all before SageMaker rolls it back. */
 const DEPLOYMENT_TIMEOUT = Duration.hours(2);
@@ -128,12 +122,12 @@ const BLUE_FLEET_TERMINATION_WAIT = Duration.minutes(5);
  *   otherwise, each step baked while the endpoint's alarms watch; any alarm rolls back.
  *   `RetainAllVariantProperties` keeps the instance count autoscaling has set.
  *
- * The instance count scales between `minInstances` and `maxInstances` with two target-tracking
- * policies: SageMaker's high-resolution `ConcurrentRequestsPerModel` (10-second data points: demand
- * at the instances, not invocations per minute), and `BacklogPerInstance` (the bulk lane's visible
- * messages ÷ InService instances, published each minute by the capacity controller): a backlog the
- * instances cannot see, since the decide functions only send what the instances admit. Application
- * Auto Scaling scales out when either policy asks and in only when both do.
+ * The instance count scales between `minInstances` and `maxInstances` with one target-tracking
+ * policy, on the capacity controller's `GoalCapacityRatio` (target 1): the instances the lanes'
+ * goals want ÷ those in service (docs/flow-control.md, "Capacity bought for a goal"). There is no
+ * policy on `ConcurrentRequestsPerModel`: the lanes' floors (each lane's event source keeps at least
+ * 2 calls in flight) read as overload at any target below them, and Application Auto Scaling scales
+ * out when any target-tracking policy asks.
  */
 export class DecisionEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
@@ -153,10 +147,8 @@ export class DecisionEndpoint extends Construct {
   /** The pools in priority order (one CPU pool when `accelerator` is `cpu`). */
   readonly pools: readonly DecisionInstancePool[];
   readonly scalableTarget: CfnScalableTarget;
-  /** Target tracking on `ConcurrentRequestsPerModel`: demand at the instances. */
-  readonly scalingPolicy: CfnScalingPolicy;
-  /** Target tracking on `BacklogPerInstance`: the bulk lane's backlog per InService instance. */
-  readonly backlogScalingPolicy: CfnScalingPolicy;
+  /** Target tracking on `GoalCapacityRatio`: instances bought for the lanes' goals. */
+  readonly goalScalingPolicy: CfnScalingPolicy;
   /** The alarms that roll a blue/green update back: 5xx rate and ModelError rate. */
   readonly alarms: { readonly errorRate5xx: Alarm; readonly modelErrorRate: Alarm };
 
@@ -178,8 +170,7 @@ export class DecisionEndpoint extends Construct {
       resourceName: this.endpointName,
     });
     this.scalableTarget = this.addScalableTarget(props);
-    this.scalingPolicy = this.addConcurrencyScalingPolicy(props);
-    this.backlogScalingPolicy = this.addBacklogScalingPolicy(props);
+    this.goalScalingPolicy = this.addGoalScalingPolicy(props);
   }
 
   /** The execution role and one model per image the pools run (the GPU one first). */
@@ -285,49 +276,32 @@ export class DecisionEndpoint extends Construct {
     });
   }
 
-  /** Target tracking on SageMaker's high-resolution `ConcurrentRequestsPerModel`. */
-  private addConcurrencyScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
-    return new CfnScalingPolicy(this, "ScalingPolicy", {
-      policyName: `${Aws.STACK_NAME}-decision-concurrency`,
-      policyType: "TargetTrackingScaling",
-      scalingTargetId: this.scalableTarget.ref,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: props.targetConcurrentRequestsPerInstance,
-        predefinedMetricSpecification: {
-          predefinedMetricType: "SageMakerVariantConcurrentRequestsPerModelHighResolution",
-        },
-        scaleOutCooldown: SCALE_OUT_COOLDOWN.toSeconds(),
-        scaleInCooldown: SCALE_IN_COOLDOWN.toSeconds(),
-      },
-    });
-  }
-
   /**
-   * Target tracking on the capacity controller's `BacklogPerInstance`. The SQS-worker pattern: the
-   * backlog a queue holds per instance, against the messages one instance should have ahead of it.
-   * Several target-tracking policies on one target scale out when any of them asks and in only when
-   * all of them do, so a drained backlog gives capacity back only once the instances are also idle,
-   * and busy instances never hide a backlog.
+   * Target tracking on the capacity controller's `GoalCapacityRatio` at 1: the controller turns the
+   * lanes' backlogs and goals into the instances wanted (`planGoalCapacity`) and publishes wanted ÷
+   * in service (less half an instance), so target tracking's `⌈capacity × metric ÷ target⌉` is the
+   * count wanted; 1 when the instances in service drain the backlogs within their goals (nothing
+   * bought), 0 in the tail (the instances given back as it ends).
    */
-  private addBacklogScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
-    return new CfnScalingPolicy(this, "BacklogScalingPolicy", {
-      policyName: `${Aws.STACK_NAME}-decision-backlog`,
+  private addGoalScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
+    return new CfnScalingPolicy(this, "GoalScalingPolicy", {
+      policyName: `${Aws.STACK_NAME}-decision-goal`,
       policyType: "TargetTrackingScaling",
       scalingTargetId: this.scalableTarget.ref,
       targetTrackingScalingPolicyConfiguration: {
-        targetValue: props.backlogPerInstance.target,
+        targetValue: 1,
         customizedMetricSpecification: {
-          namespace: props.backlogPerInstance.metricsNamespace,
-          metricName: CAPACITY_METRICS.backlogPerInstance,
+          namespace: props.goalScaling.metricsNamespace,
+          metricName: CAPACITY_METRICS.goalCapacityRatio,
           // Exactly the dimensions the controller publishes with (Powertools' `service`, then `endpoint`).
           dimensions: [
-            { name: "service", value: props.backlogPerInstance.service },
+            { name: "service", value: props.goalScaling.service },
             { name: CAPACITY_METRIC_DIMENSIONS.endpoint, value: this.physicalName },
           ],
           statistic: "Average",
         },
-        scaleOutCooldown: SCALE_OUT_COOLDOWN.toSeconds(),
-        scaleInCooldown: SCALE_IN_COOLDOWN.toSeconds(),
+        scaleOutCooldown: props.goalScaling.scaleOutCooldown.toSeconds(),
+        scaleInCooldown: props.goalScaling.scaleInCooldown.toSeconds(),
       },
     });
   }

@@ -24,6 +24,8 @@ export interface EndpointModelOptions {
   startSeconds: number;
   /** Seconds from a scale-in to the instance leaving (it drains meanwhile). */
   stopSeconds: number;
+  /** Called whenever an instance comes InService or leaves (a fleet of several pools counts its peak). */
+  onInServiceChange?: () => void;
 }
 
 interface Instance {
@@ -66,6 +68,11 @@ export class EndpointModel {
   admittedCalls = 0;
   refusedCalls = 0;
   refusedByLane: Record<CallLane, number> = { interactive: 0, bulk: 0 };
+  /**
+   * Calls refused because no instance was InService (SageMaker's `NoCapacityInvocationFailures`
+   * for an inference component at 0 copies), since the start.
+   */
+  noCapacityCalls = 0;
 
   constructor(events: EventQueue, options: EndpointModelOptions) {
     this.#events = events;
@@ -140,6 +147,7 @@ export class EndpointModel {
           if (instance.state !== "pending") return;
           instance.state = "inService";
           this.peakInService = Math.max(this.peakInService, this.inService());
+          this.#options.onInServiceChange?.();
         });
       }
       return;
@@ -154,6 +162,7 @@ export class EndpointModel {
         continue;
       }
       instance.state = "leaving";
+      this.#options.onInServiceChange?.();
       this.#events.after(this.#options.stopSeconds, () => this.#leaveWhenDrained(instance));
     }
   }
@@ -171,6 +180,7 @@ export class EndpointModel {
     const room =
       this.#options.requestsPerInstance - (call.lane === "bulk" ? this.#options.interactiveReserve : 0);
     if (best === undefined || best.admitted >= room) {
+      if (best === undefined) this.noCapacityCalls += 1;
       this.refusedCalls += 1;
       this.refusedByLane[call.lane] += 1;
       return false;

@@ -14,22 +14,24 @@ export class TimelineSampler {
   readonly #pipeline: SimulatedPipeline;
   #step = 5;
 
-  /** A sampler of `pipeline`'s endpoint and bulk lane; takes no point until {@link sample}. */
+  /** A sampler of `pipeline`'s instances (all pools) and bulk lane; takes no point until {@link sample}. */
   constructor(pipeline: SimulatedPipeline) {
     this.#pipeline = pipeline;
   }
 
   /** Takes a point now and schedules the next one `step` seconds later. */
   sample(): void {
-    const { events, endpoint, bulk } = this.#pipeline;
+    const { events, fleet, bulk, uploadAt } = this.#pipeline;
     const timeline = this.points;
+    const sum = (of: (pool: (typeof fleet.pools)[number]) => number) =>
+      fleet.pools.reduce((total, pool) => total + of(pool), 0);
     timeline.push({
-      t: events.now,
-      in_service: endpoint.inService(),
-      billed: endpoint.billed(),
-      busy: endpoint.busy(),
+      t: events.now - uploadAt,
+      in_service: sum((pool) => pool.inService()),
+      billed: sum((pool) => pool.billed()),
+      busy: sum((pool) => pool.busy()),
       backlog: bulk.queue.visible(),
-      calls: endpoint.admitted(),
+      calls: sum((pool) => pool.admitted()),
       max_concurrency: bulk.source.maxConcurrency(),
     });
     if (timeline.length > MAX_POINTS) {

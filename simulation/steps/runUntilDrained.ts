@@ -11,7 +11,7 @@ export interface RunOutcome {
   end: number;
   /** When the job's last line ended (seconds); undefined if the job did not finish. */
   jobEndedAt: number | undefined;
-  /** When the endpoint was back at its minimum after the job (seconds); undefined if never. */
+  /** When every pool was back at its minimum after the job (seconds); undefined if never. */
   backToMinAt: number | undefined;
 }
 
@@ -19,18 +19,27 @@ export interface RunOutcome {
 const AFTER_JOB_SECONDS = 6 * 3600;
 
 /**
- * Runs the scheduled events until the job and every interactive item sent have ended and the
- * endpoint is back at its minimum (billed and desired), 6 simulated hours after the job if no
- * scale-in policy brings it there, or `maxHours` have passed.
+ * Runs the scheduled events until the job has been uploaded (after `--idle-hours`), it and every
+ * interactive item sent have ended and every pool is back at its minimum (billed and desired:
+ * `minInstances`, 0 for a pool scaled from zero), 6 simulated hours after the job if no scale-in
+ * policy brings it there, or `maxHours` have passed.
  */
 export function runUntilDrained(pipeline: SimulatedPipeline, inputs: SimulationInputs): RunOutcome {
-  const { events, endpoint, tally } = pipeline;
+  const { events, tally, pools, uploadAt } = pipeline;
+  const floors =
+    inputs.layout === "lanes-from-zero"
+      ? [
+          { pool: pools.interactive, min: inputs.minInstances },
+          { pool: pools.bulk, min: 0 },
+        ]
+      : [{ pool: pools.bulk, min: inputs.minInstances }];
   let jobEndedAt: number | undefined;
   let backToMinAt: number | undefined;
   const stop = () => {
+    if (events.now < uploadAt) return false;
     if (!tally.jobDone(inputs.lines) || tally.interactiveEnded < tally.interactiveSent) return false;
-    jobEndedAt ??= events.now;
-    if (endpoint.billed() <= inputs.minInstances && endpoint.desired() <= inputs.minInstances) {
+    jobEndedAt ??= Math.max(uploadAt, tally.lastLineAt);
+    if (floors.every(({ pool, min }) => pool.billed() <= min && pool.desired() <= min)) {
       backToMinAt ??= events.now;
       return true;
     }

@@ -3,52 +3,43 @@ import { TargetTrackingModel } from "../model/TargetTrackingModel.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import type { SimulatedPipeline } from "./buildPipeline.js";
 
-/** The endpoint's target-tracking policies: one on concurrency, and in follow mode one on backlog. */
-export interface ScalingPolicies {
-  /** On `ConcurrentRequestsPerModel` (10-second points), in both capacity modes. */
+/** The target-tracking policy on `ConcurrentRequestsPerModel` of the code before the controller (fixed mode). */
+export interface ConcurrencyPolicy {
   concurrency: TargetTrackingModel;
-  /** On `BacklogPerInstance` (a point a minute, published by the controller); follow mode only. */
-  backlog: TargetTrackingModel | undefined;
 }
 
 /**
- * Autoscaling: builds the endpoint's target-tracking policies and schedules the concurrency
- * policy's data point every 10 simulated seconds (the seconds of calls admitted in those 10 s per
- * InService instance), floored by what the backlog policy wants. The backlog policy's data points
- * come from the capacity controller (see {@link scheduleCapacityController}).
+ * Autoscaling of the code before the capacity controller (`--capacity fixed`): a target-tracking
+ * policy on `ConcurrentRequestsPerModel`, a data point every 10 simulated seconds (the seconds of
+ * calls admitted in those 10 s per InService instance). In follow mode the endpoint has no such
+ * policy (the lanes' floors would read as overload): its one policy follows the capacity rule,
+ * scheduled with the controller ({@link scheduleCapacityController}); returns undefined then.
  */
-export function scheduleAutoscaling(pipeline: SimulatedPipeline, inputs: SimulationInputs): ScalingPolicies {
-  const { events, endpoint } = pipeline;
-  const policy = (target: number, periodSeconds: number) =>
-    new TargetTrackingModel({
-      target,
-      minCapacity: inputs.minInstances,
-      maxCapacity: inputs.maxInstances,
-      periodSeconds,
-      scaleOutCooldownSeconds: inputs.scaleOutCooldownSeconds,
-      scaleInCooldownSeconds: inputs.scaleInCooldownSeconds,
-    });
-  const concurrency = policy(
-    inputs.targetConcurrentRequests,
-    AWS_CONSTANTS.highResolutionMetricPeriodSeconds.value,
-  );
-  const backlog = inputs.capacity === "follow" ? policy(inputs.backlogPerInstanceTarget, 60) : undefined;
+export function scheduleAutoscaling(
+  pipeline: SimulatedPipeline,
+  inputs: SimulationInputs,
+): ConcurrencyPolicy | undefined {
+  if (inputs.capacity !== "fixed") return undefined;
+  const { events } = pipeline;
+  const endpoint = pipeline.pools.bulk;
+  const concurrency = new TargetTrackingModel({
+    target: inputs.targetConcurrentRequests,
+    minCapacity: inputs.minInstances,
+    maxCapacity: inputs.maxInstances,
+    periodSeconds: AWS_CONSTANTS.highResolutionMetricPeriodSeconds.value,
+    scaleOutCooldownSeconds: inputs.scaleOutCooldownSeconds,
+    scaleInCooldownSeconds: inputs.scaleInCooldownSeconds,
+  });
   let lastAdmittedSeconds = 0;
   const concurrencyTick = () => {
     const inService = endpoint.inService();
     const admittedSeconds = endpoint.admittedSeconds();
     const metric = (admittedSeconds - lastAdmittedSeconds) / 10 / Math.max(1, inService);
     lastAdmittedSeconds = admittedSeconds;
-    const desired = concurrency.observe(
-      events.now,
-      metric,
-      inService,
-      endpoint.desired(),
-      backlog?.wanted ?? 0,
-    );
+    const desired = concurrency.observe(events.now, metric, endpoint.desired());
     if (desired !== undefined) endpoint.setDesired(desired);
     events.after(10, concurrencyTick);
   };
   events.after(10, concurrencyTick);
-  return { concurrency, backlog };
+  return { concurrency };
 }

@@ -3,12 +3,12 @@ import type { SimulatedPipeline } from "./buildPipeline.js";
 
 /**
  * Interactive items: Poisson arrivals at `interactiveRate` items a second on the interactive lane
- * while the job drains (none once its lines have all ended, none at rate 0), each counted as sent
- * in the tally. Draws the first gap from the seeded random now.
+ * from the job's upload while it drains (none once its lines have all ended, none at rate 0), each
+ * counted as sent in the tally. Draws the first gap from the seeded random now.
  */
 export function scheduleInteractiveArrivals(pipeline: SimulatedPipeline, inputs: SimulationInputs): void {
   if (!(inputs.interactiveRate > 0)) return;
-  const { events, random, tally, interactive } = pipeline;
+  const { events, random, tally, interactive, uploadAt } = pipeline;
   const arrive = () => {
     if (tally.jobDone(inputs.lines)) return;
     tally.interactiveSent += 1;
@@ -16,5 +16,5 @@ export function scheduleInteractiveArrivals(pipeline: SimulatedPipeline, inputs:
     interactive.source.poll();
     events.after(random.exponential(inputs.interactiveRate), arrive);
   };
-  events.after(random.exponential(inputs.interactiveRate), arrive);
+  events.after(uploadAt + random.exponential(inputs.interactiveRate), arrive);
 }

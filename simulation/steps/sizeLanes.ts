@@ -19,13 +19,22 @@ const { maximumConcurrencyMin } = AWS_CONSTANTS;
 /**
  * Sizes both lanes as the CDK app deploys them at minimum capacity: the bulk lane on the places an
  * instance keeps for bulk calls (`requestsPerInstance − interactiveReserve`), the interactive lane
- * on the reserve (at least 2 places). Pure; throws nothing of its own.
+ * on the reserve (at least 2 places); with `lanes-from-zero` each lane on its own pool's copies at
+ * their floor (interactive `minInstances`, bulk 0). Pure; throws nothing of its own.
  *
  * @example
  * const { bulk } = sizeLanes(resolveSimulationInputs({ minInstances: 1 }));
  * bulk.maxConcurrency * bulk.groupsPerInvocation; // calls in flight the bulk lane may send
  */
 export function sizeLanes(inputs: SimulationInputs): LaneSizings {
+  if (inputs.layout === "lanes-from-zero") {
+    // A pool per lane: interactive copies at their floor admit only interactive calls; bulk copies
+    // start at 0, so the bulk lane gets the event source's floor (2 invocations of 1 call).
+    return {
+      bulk: sizeBulkLane({ ...inputs, minInstances: 0 }, inputs.requestsPerInstance),
+      interactive: sizeLane(inputs.minInstances, inputs.requestsPerInstance, inputs.maxConcurrentGroups),
+    };
+  }
   const share = inputs.requestsPerInstance - inputs.interactiveReserve;
   return {
     bulk: sizeBulkLane(inputs, share),

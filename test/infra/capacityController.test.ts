@@ -1,4 +1,4 @@
-/** The backlog scaling policy and the capacity controller in the CDK app: metric, target, environment, permissions, schedule, alarm. */
+/** The goal scaling policy and the capacity controller in the CDK app: metric, target, cooldowns, environment, permissions, schedule, alarm. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Match, type Template } from "aws-cdk-lib/assertions";
@@ -32,11 +32,11 @@ function mappingIdOf(template: Template, lane: string): string {
   })[0];
 }
 
-describe("backlog-based scaling and the capacity controller in the CDK app", () => {
+describe("goal-based scaling and the capacity controller in the CDK app", () => {
   const { template, stack } = synthVariant("cpu");
   const [controllerId, controller, variables] = controllerOf(template);
 
-  it("scales the endpoint on BacklogPerInstance as published by the controller, target 600, beside the concurrency policy on the same target", () => {
+  it("scales the endpoint on GoalCapacityRatio as published by the controller, target 1, the scale-out cooldown outlasting an instance start", () => {
     const [targetId] = only(template, "AWS::ApplicationAutoScaling::ScalableTarget");
     const [, policy] = only(template, "AWS::ApplicationAutoScaling::ScalingPolicy", {
       TargetTrackingScalingPolicyConfiguration: Match.objectLike({
@@ -47,9 +47,9 @@ describe("backlog-based scaling and the capacity controller in the CDK app", () 
 
     assert.equal(policy.Properties.PolicyType, "TargetTrackingScaling");
     assert.deepEqual(policy.Properties.ScalingTargetId, { Ref: targetId });
-    assert.equal(tracking.TargetValue, 600);
+    assert.equal(tracking.TargetValue, 1);
     assert.deepEqual(tracking.CustomizedMetricSpecification, {
-      MetricName: "BacklogPerInstance",
+      MetricName: "GoalCapacityRatio",
       Namespace: "Decisions",
       Dimensions: [
         { Name: "service", Value: "capacity-controller" },
@@ -58,7 +58,9 @@ describe("backlog-based scaling and the capacity controller in the CDK app", () 
       Statistic: "Average",
     });
     assert.equal(tracking.DisableScaleIn, undefined, "scales back in once the backlog drains");
-    assert.ok((tracking.ScaleInCooldown as number) > (tracking.ScaleOutCooldown as number));
+    // instanceStartSeconds (360) + one data point: no cooldown ends while an instance it added starts
+    assert.equal(tracking.ScaleOutCooldown, 420);
+    assert.equal(tracking.ScaleInCooldown, 900);
     // The controller publishes in the same namespace, as the same service.
     assert.equal(variables.POWERTOOLS_METRICS_NAMESPACE, "Decisions");
     assert.equal(variables.POWERTOOLS_SERVICE_NAME, "capacity-controller");
@@ -70,6 +72,12 @@ describe("backlog-based scaling and the capacity controller in the CDK app", () 
     assert.deepEqual(variables.ENDPOINT_NAME, { "Fn::GetAtt": [endpointId, "EndpointName"] });
     assert.equal(variables.VARIANT_REQUESTS_PER_INSTANCE, "AllTraffic=4");
     assert.equal(variables.INTERACTIVE_RESERVE_PER_INSTANCE, "2");
+    // The capacity rule's goals and stated assumptions, from the knobs.
+    assert.equal(variables.BULK_GOAL_SECONDS, "3600");
+    assert.equal(variables.INTERACTIVE_GOAL_SECONDS, "60");
+    assert.equal(variables.MILLISECONDS_PER_LINE, "312");
+    assert.equal(variables.INSTANCE_START_SECONDS, "360");
+    assert.equal(variables.MAX_INSTANCES, "2");
     for (const lane of LANES) {
       const prefix = lane.toUpperCase();
       const { queueId, mapping, variables: decide } = laneResources(template, lane);
@@ -160,7 +168,12 @@ describe("backlog-based scaling and the capacity controller in the CDK app", () 
     assert.deepEqual(errors.Properties.AlarmActions, [{ Ref: topicId }]);
     const [, dashboard] = only(template, "AWS::CloudWatch::Dashboard");
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
-    for (const metric of ["BacklogPerInstance", "InServiceInstances", "LaneMaxConcurrency"]) {
+    for (const metric of [
+      "GoalInstances",
+      "BacklogPerInstance",
+      "InServiceInstances",
+      "LaneMaxConcurrency",
+    ]) {
       assert.ok(body.includes(metric), `the dashboard shows ${metric}`);
     }
   });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { AWS_CONSTANTS } from "../../simulation/index.js";
+import { SCALING_REACTION_SECONDS } from "../../functions/capacityController/index.js";
+import { INFRA_KNOBS } from "../../infra/config/readInfraSettings.js";
+import { AWS_CONSTANTS, resolveSimulationInputs } from "../../simulation/index.js";
 
 const PAGE = readFileSync(new URL("../../docs/simulation.md", import.meta.url), "utf8");
 
@@ -24,5 +26,19 @@ describe("the simulation's AWS constants", () => {
         `${name} marked as an assumption or not`,
       );
     }
+  });
+
+  it("are the ones the capacity rule and the CDK app plan with", () => {
+    // prepare
+    const knob = (name: string) => INFRA_KNOBS.find((candidate) => candidate.name === name)?.defaultValue;
+    const inputs = resolveSimulationInputs();
+
+    // assert: the rule reacts after the model's data points (and the controller's own minute)
+    assert.equal(SCALING_REACTION_SECONDS.out, (AWS_CONSTANTS.scaleOutDatapoints.value + 1) * 60);
+    assert.equal(SCALING_REACTION_SECONDS.in, AWS_CONSTANTS.scaleInDatapoints.value * 60);
+    // the stated start and seconds per line of the CDK app are the model's defaults
+    assert.equal(knob("instanceStartSeconds"), AWS_CONSTANTS.instanceStartSeconds.value);
+    assert.equal(inputs.instanceStartSeconds, AWS_CONSTANTS.instanceStartSeconds.value);
+    assert.equal(knob("millisecondsPerLine"), Math.round(inputs.plannedSecondsPerLine * 1000));
   });
 });

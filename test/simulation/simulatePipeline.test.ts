@@ -83,20 +83,86 @@ describe("simulatePipeline", () => {
       `${result.scaling.controller_minimum_checks} checks`,
     );
     const peak = Math.max(...result.timeline.map((point) => point.max_concurrency));
-    assert.ok(peak >= 20, `the bulk lane follows the 10 instances once InService (peak ${peak})`);
+    assert.ok(
+      peak >= 2 * result.peak_in_service_instances,
+      `the bulk lane follows the ${result.peak_in_service_instances} instances once InService (peak ${peak})`,
+    );
   });
 
-  it("in follow mode scales out to the maximum for a large backlog, then back to the minimum once drained", () => {
-    // act
+  it("in follow mode buys what the drain goal needs for a large backlog, then goes back to the minimum once drained", () => {
+    // act: 6,000 lines × 3 s = 18,000 s of work; one instance reaches 3,600 − 240 s of a 60-minute
+    // goal, each new one 3,360 − 120 s: 1 + ⌈(18,000 − 3,360) ÷ 3,240⌉ = 6 instances
     const result = simulatePipeline({ ...small, capacity: "follow", minInstances: 1, maxInstances: 10 });
 
     // assert
     assert.equal(result.finished, true);
-    assert.equal(result.peak_in_service_instances, 10);
-    assert.equal(result.peak_busy_instances, 10);
+    assert.equal(result.peak_in_service_instances, 6);
+    assert.equal(result.met_goal, true, `job ${result.job_hours} h`);
     assert.notEqual(result.scaling.back_to_min_hours, null);
     const last = result.timeline.at(-1);
     assert.equal(last?.billed, 1);
+  });
+
+  it("in follow mode buys nothing for a backlog one instance drains within the goal, and pays about the work", () => {
+    // act: 1,000 lines × 3 s = 50 minutes of one instance's work, goal 60 minutes, 10 allowed
+    const result = simulatePipeline({ ...small, lines: 1000, capacity: "follow", maxInstances: 10 });
+
+    // assert
+    assert.equal(result.peak_in_service_instances, 1);
+    assert.equal(result.scaling.scale_outs, 0);
+    assert.equal(result.met_goal, true);
+    assert.ok((result.paid_over_busy ?? 99) < 1.05, `paid ÷ busy ${result.paid_over_busy}`);
+  });
+
+  it("in follow mode a longer drain goal buys fewer instances for the same job", () => {
+    // act
+    const hour = simulatePipeline({ ...small, capacity: "follow", maxInstances: 10 });
+    const fourHours = simulatePipeline({
+      ...small,
+      capacity: "follow",
+      maxInstances: 10,
+      bulkDrainGoalMinutes: 240,
+    });
+
+    // assert: 18,000 s within 4 hours less the reaction: 1 + ⌈(18,000 − 14,160) ÷ 14,040⌉ = 2
+    assert.equal(fourHours.peak_in_service_instances, 2);
+    assert.ok(
+      fourHours.instance_hours < hour.instance_hours,
+      `${fourHours.instance_hours} < ${hour.instance_hours}`,
+    );
+    assert.equal(fourHours.met_goal, true);
+  });
+
+  it("with lanes from zero pays no bulk instance for an idle day, and keeps the interactive floor", () => {
+    // act
+    const idleDay = simulatePipeline({ lines: 0, idleHours: 24, layout: "lanes-from-zero" });
+    const shared = simulatePipeline({ lines: 0, idleHours: 24, layout: "shared" });
+    const noFloor = simulatePipeline({ lines: 0, idleHours: 24, layout: "lanes-from-zero", minInstances: 0 });
+
+    // assert
+    assert.equal(idleDay.bulk_instance_hours, 0);
+    assert.equal(idleDay.instance_hours, 24, "the interactive floor of 1 copy");
+    assert.equal(shared.bulk_instance_hours, 24, "a shared fleet keeps its minimum for bulk too");
+    assert.equal(noFloor.instance_hours, 0);
+    assert.equal(idleDay.paid_over_busy, null);
+  });
+
+  it("with lanes from zero ends a job's first line after idle within the stated start, re-queuing lines while no copy serves", () => {
+    // act: an hour idle, then a job on bulk copies at 0
+    const result = simulatePipeline({ ...small, lines: 2000, layout: "lanes-from-zero", idleHours: 1 });
+
+    // assert
+    assert.equal(result.finished, true);
+    assert.ok(result.stated_first_line_s !== null);
+    assert.ok(
+      result.first_line_s <= result.stated_first_line_s,
+      `first line ${result.first_line_s} s, stated ${result.stated_first_line_s} s`,
+    );
+    assert.ok(result.first_line_s >= small.instanceStartSeconds, "no line before a copy has started");
+    assert.ok(result.scaling.from_zero_steps >= 1);
+    assert.equal(result.dead_lettered_lines, 0, "no capacity yet is busy, never a step toward the DLQ");
+    assert.equal(result.decided_lines, 2000);
+    assert.notEqual(result.scaling.back_to_min_hours, null, "the bulk copies go back to 0");
   });
 
   it("in follow mode meets no 503 storm: refusals stay below 1 % of the calls", () => {
@@ -107,12 +173,21 @@ describe("simulatePipeline", () => {
     assert.ok(result.refused_share < 0.01, `refused share ${result.refused_share}`);
   });
 
-  it("in follow mode finishes in about E / max instances plus the scaling time", () => {
-    // prepare: E = 6000 × 3 s = 5 instance-hours; 10 instances → 0.5 h, plus ~2 min to scale out
-    const result = simulatePipeline({ ...small, capacity: "follow", maxInstances: 10, serviceVariation: 0 });
+  it("in follow mode finishes a job the goal cannot be met for in about E / max instances plus the scaling time", () => {
+    // prepare: E = 12,000 × 3 s = 10 instance-hours; a 60-minute goal wants more than 10 instances:
+    // all 10 → 1 h, plus ~6 min to scale out (a 2-minute start and the rule's reaction)
+    const result = simulatePipeline({
+      ...small,
+      lines: 12_000,
+      capacity: "follow",
+      maxInstances: 10,
+      serviceVariation: 0,
+    });
 
     // assert
-    assert.ok(result.job_hours > 0.5 && result.job_hours < 0.7, `job ${result.job_hours} h`);
+    assert.equal(result.goal_within_max, false);
+    assert.equal(result.peak_in_service_instances, 10);
+    assert.ok(result.job_hours > 1 && result.job_hours < 1.15, `job ${result.job_hours} h`);
   });
 
   it("serves interactive items first while a bulk job drains, with lanes; without lanes they wait behind the job", () => {

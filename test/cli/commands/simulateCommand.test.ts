@@ -41,6 +41,12 @@ describe("decisions simulate", () => {
     for (const key of [
       "job_hours",
       "instance_hours",
+      "busy_instance_hours",
+      "bulk_instance_hours",
+      "paid_over_busy",
+      "met_goal",
+      "first_line_s",
+      "peak_in_service_instances",
       "peak_busy_instances",
       "refused_share",
       "cost",
@@ -73,7 +79,7 @@ describe("decisions simulate", () => {
     }
   });
 
-  it("shows the CDK app's defaults in its help: 4 requests per instance, the backlog target 600, lanes on, follow", async () => {
+  it("shows the CDK app's defaults in its help: 4 requests per instance, a 60-minute drain goal, shared, lanes on, follow", async () => {
     // prepare
     const { run, written } = command();
 
@@ -83,14 +89,38 @@ describe("decisions simulate", () => {
     // assert
     assert.equal(code, 0);
     assert.match(written(), /--requests-per-instance <n>\n[^\n]*\(default 4\)/);
-    assert.match(written(), /--backlog-target <n>\n[^\n]*\(default 600\)/);
+    assert.match(written(), /--bulk-drain-goal-minutes <n>\n[^\n]*\(default 60\)/);
+    assert.match(written(), /--layout shared\|lanes-from-zero\n[^\n]*\(default shared\)/);
+    assert.match(written(), /--idle-hours <n>\n[^\n]*\(default 0\)/);
     assert.match(written(), /--lanes on\|off\n[^\n]*\(default on\)/);
     assert.match(written(), /--capacity fixed\|follow\n[^\n]*\(default follow\)/);
   });
 
+  it("simulates an idle day from zero: no bulk instance-hours, nothing busy", async () => {
+    // prepare
+    const { run, written } = command();
+
+    // act
+    const code = await run(["--lines", "0", "--idle-hours", "24", "--layout", "lanes-from-zero", "--json"]);
+
+    // assert
+    assert.equal(code, 0);
+    const report = JSON.parse(written()) as Record<string, unknown>;
+    assert.equal(report.bulk_instance_hours, 0);
+    assert.equal(report.busy_instance_hours, 0);
+    assert.equal(report.paid_over_busy, null);
+    assert.equal(report.layout, "lanes-from-zero");
+  });
+
   for (const [args, message] of [
     [["--lines", "many"], /--lines must be a number, got "many"/],
-    [["--lines", "0"], /--lines must be an integer in 1…/],
+    [["--lines", "-1"], /--lines must be an integer in 0…/],
+    [["--layout", "split"], /--layout must be one of shared, lanes-from-zero/],
+    [["--min-instances", "0"], /--min-instances must be at least 1 with --layout shared/],
+    [
+      ["--layout", "lanes-from-zero", "--lanes", "off"],
+      /--layout lanes-from-zero needs --capacity follow and --lanes on/,
+    ],
     [
       ["--min-instances", "4", "--max-instances", "2"],
       /--max-instances \(2\) must be at least --min-instances \(4\)/,

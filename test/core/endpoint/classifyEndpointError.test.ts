@@ -172,6 +172,24 @@ describe("classifyEndpointError", () => {
     assert.match(classified.remedy, /ENDPOINT_NAME \("decisions-typo"\).*sagemaker:InvokeEndpoint/);
   });
 
+  it("treats an inference component with no copy yet as busy: transient, at capacity, never the configuration's fault", () => {
+    // prepare: SageMaker's answer while a component scaled to zero starts its first copy
+    const error = new ValidationError({
+      message:
+        "Inference Component has no capacity to process this request. ApplicationAutoScaling may be in-progress (if configured) or try to increase the capacity by invoking UpdateInferenceComponentRuntimeConfig API.",
+      ...meta(400),
+    });
+
+    // act
+    const classified = classifyEndpointError(error, "decisions");
+
+    // assert
+    assert.ok(classified instanceof TransientEndpointError);
+    assert.equal(classified.atCapacity, true);
+    assert.equal(classified.failure.noCapacity, true);
+    assert.equal(isBusyFailure(new RetriesExhaustedError(6, "attempts", { cause: classified })), true);
+  });
+
   it("keeps the model's status and message as data", () => {
     const classified = classifyEndpointError(modelError(400), "decisions");
     assert.deepEqual(classified.failure, {

@@ -45,6 +45,12 @@ function controller(
       interactive: { groupsPerInvocation: 1, minConcurrency: 2 },
       bulk: { groupsPerInvocation: 2, minConcurrency: 2 },
     },
+    goals: {
+      goalSeconds: { interactive: 60, bulk: 3600 },
+      secondsPerLine: 0.312,
+      instanceStartSeconds: 360,
+      maxInstances: 20,
+    },
   });
 }
 
@@ -68,6 +74,31 @@ describe("CapacityController", () => {
     assert.equal(check.inServiceInstances, 10);
     assert.deepEqual(check.backlog, { interactive: 3, bulk: 12_000 });
     assert.deepEqual(check.failures, []);
+  });
+
+  it("plans the instances the goals want on both lanes' backlogs and the instances in service", async () => {
+    // Prepare: 1 instance in service, 12,000 bulk lines at 0.312 s = 3,744 s of work: more than
+    // one instance drains within the 60-minute goal less the 4-minute reaction (3,360 s).
+    const sources = new FakeEventSources({ interactive: 2, bulk: 2 });
+
+    // Act
+    const check = await controller(endpoint("InService", 1, 1), sources, {
+      interactive: 0,
+      bulk: 12_000,
+    }).check();
+
+    // Assert: one more instance, asked for as (2 − ½) ÷ 1 in service
+    assert.equal(check.goal?.reason, "buy");
+    assert.equal(check.goal?.wanted, 2);
+    assert.equal(check.goal?.ratio, 1.5);
+  });
+
+  it("plans nothing when the endpoint or a queue was not read (no data point for the goal policy)", async () => {
+    const sources = new FakeEventSources({ interactive: 2, bulk: 2 });
+
+    const check = await controller(endpoint("InService", 1, 1), sources, { interactive: 0 }).check();
+
+    assert.equal(check.goal, undefined);
   });
 
   it("sets nothing when the values do not change", async () => {

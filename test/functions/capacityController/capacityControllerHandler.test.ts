@@ -27,6 +27,11 @@ const ENVIRONMENT = {
   BULK_GROUPS_PER_INVOCATION: "1",
   INTERACTIVE_MIN_CONCURRENCY: "2",
   BULK_MIN_CONCURRENCY: "2",
+  BULK_GOAL_SECONDS: "3600",
+  INTERACTIVE_GOAL_SECONDS: "60",
+  MILLISECONDS_PER_LINE: "312",
+  INSTANCE_START_SECONDS: "360",
+  MAX_INSTANCES: "20",
 };
 
 /** A client whose `send` answers from `answer` and records each command. */
@@ -88,7 +93,7 @@ function emfByMetric(lines: string[]): Map<string, Record<string, unknown>> {
 }
 
 describe("the capacity controller's handler", () => {
-  it("describes the endpoint, reads both queues, updates only the scaling config and publishes BacklogPerInstance by endpoint", async () => {
+  it("describes the endpoint, reads both queues, updates only the scaling config and publishes GoalCapacityRatio and BacklogPerInstance by endpoint", async () => {
     // Prepare: 3 CPU instances in service, both lanes at their minimum.
     const { sagemaker, sqs, lambda, invoke } = run(() => ({
       EndpointStatus: "InService",
@@ -121,7 +126,7 @@ describe("the capacity controller's handler", () => {
     );
     assert.deepEqual(result.backlog, { interactive: 4, bulk: 9000 });
 
-    // Assert: the metric the backlog scaling policy tracks, with exactly its dimensions.
+    // Assert: the backlog per instance, for the dashboard, with the endpoint's dimensions.
     const emf = emfByMetric(lines);
     const backlog = emf.get("BacklogPerInstance");
     assert.ok(backlog !== undefined, `BacklogPerInstance among ${lines.length} lines`);
@@ -137,6 +142,19 @@ describe("the capacity controller's handler", () => {
     );
     assert.equal(backlog.endpoint, ENVIRONMENT.ENDPOINT_NAME);
     assert.equal(emf.get("InServiceInstances")?.InServiceInstances, 3);
+
+    // Assert: the metric the goal scaling policy tracks, with exactly its dimensions: 9,004 lines at
+    // 0.312 s (2,809 s of work) on 3 instances is within the goal and not yet the tail: 1, keep.
+    const goal = emf.get("GoalCapacityRatio");
+    assert.ok(goal !== undefined, `GoalCapacityRatio among ${lines.length} lines`);
+    assert.equal(goal.GoalCapacityRatio, 1);
+    assert.equal(goal.endpoint, ENVIRONMENT.ENDPOINT_NAME);
+    assert.deepEqual(
+      (goal._aws as { CloudWatchMetrics: Array<{ Dimensions: string[][] }> }).CloudWatchMetrics[0]
+        ?.Dimensions,
+      [["service", "endpoint"]],
+    );
+    assert.equal(emf.get("GoalInstances")?.GoalInstances, 3);
     assert.equal(emf.get("LaneMaxConcurrency")?.lane !== undefined, true);
   });
 

@@ -65,6 +65,45 @@ describe("readInfraSettings", () => {
     assert.match(problems.find((problem) => problem.knob === "accelerator")?.message ?? "", /cpu, gpu/);
   });
 
+  it("reads the stated goals and assumptions of the capacity rule, defaults first", () => {
+    const defaults = read({});
+    const given = read({
+      bulkDrainGoalMinutes: "240",
+      millisecondsPerLine: "350",
+      instanceStartSeconds: "420",
+    });
+
+    assert.deepEqual(
+      [
+        defaults.bulkDrainGoalMinutes,
+        defaults.millisecondsPerLine,
+        defaults.instanceStartSeconds,
+        defaults.layout,
+      ],
+      [60, 312, 360, "shared"],
+    );
+    assert.deepEqual(
+      [given.bulkDrainGoalMinutes, given.millisecondsPerLine, given.instanceStartSeconds],
+      [240, 350, 420],
+    );
+  });
+
+  it("refuses no instance with the shared layout, and the lanes-from-zero layout it does not synthesize yet, saying why", () => {
+    const shared = problemsOf({ minInstances: "0" });
+    const fromZero = problemsOf({ layout: "lanes-from-zero", minInstances: "0" });
+    const unknown = problemsOf({ layout: "split" });
+
+    const messageOf = (problems: typeof shared, knob: string) =>
+      problems.find((problem) => problem.knob === knob)?.message ?? "";
+    assert.match(messageOf(shared, "minInstances"), /only inference components scale to zero/);
+    assert.match(
+      messageOf(fromZero, "layout"),
+      /does not yet synthesize the inference components.*layout=shared/,
+    );
+    assert.equal(messageOf(fromZero, "minInstances"), "", "0 is a floor the lanes-from-zero layout allows");
+    assert.equal(unknown[0]?.knob, "layout");
+  });
+
   it("refuses a knob it does not know, such as a misspelt one", () => {
     const problems = problemsOf({ maxInstance: 4 });
 
