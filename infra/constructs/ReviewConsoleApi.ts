@@ -55,6 +55,7 @@ export const REVIEW_CONSOLE_ROUTES: readonly { method: HttpMethod; path: string 
   { method: HttpMethod.GET, path: "/api/policies" },
   { method: HttpMethod.GET, path: "/api/policies/{policy}/stats" },
   { method: HttpMethod.GET, path: "/api/queue" },
+  { method: HttpMethod.GET, path: "/api/queue/count" },
   { method: HttpMethod.GET, path: "/api/items/{policy}/{id}" },
   { method: HttpMethod.POST, path: "/api/items/{policy}/{id}/review" },
 ];

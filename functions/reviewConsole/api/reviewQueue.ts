@@ -24,6 +24,47 @@ export const DEFAULT_QUEUE_READ_PAGE = 200;
 /** Index entries one queue request reads, at most (beyond each partition's first page). */
 export const DEFAULT_QUEUE_MAX_READ = 1000;
 
+/** Waiting items {@link countWaiting} counts at most before it stops. */
+export const DEFAULT_WAITING_COUNT_BOUND = 10_000;
+
+/**
+ * How many items wait for review in `policies`: the entries of their waiting partitions of the
+ * `by-status` index, counted with `Select: COUNT` (no item comes back, though DynamoDB reads them),
+ * stopping once `bound` are counted (then `more`: at least that many wait).
+ */
+export async function countWaiting(options: {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  policies: readonly string[];
+  bound?: number;
+}): Promise<{ count: number; more: boolean }> {
+  const bound = options.bound ?? DEFAULT_WAITING_COUNT_BOUND;
+  let count = 0;
+  for (const policy of options.policies)
+    for (const status of WAITING_STATUSES) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const answer = await options.client.send(
+          new QueryCommand({
+            TableName: options.tableName,
+            IndexName: OUTCOMES_STATUS_INDEX.name,
+            KeyConditionExpression: "#pk = :pk",
+            ExpressionAttributeNames: { "#pk": OUTCOMES_STATUS_INDEX.partition },
+            ExpressionAttributeValues: { ":pk": `${policy}#${status}` },
+            Select: "COUNT",
+            Limit: bound - count + 1,
+            ExclusiveStartKey: start,
+          }),
+        );
+        count += answer.Count ?? 0;
+        // One past the bound: at least `bound` wait, and the count stops.
+        if (count > bound) return { count: bound, more: true };
+        start = answer.LastEvaluatedKey;
+      } while (start !== undefined);
+    }
+  return { count, more: false };
+}
+
 /** Options of {@link readReviewQueue}. */
 export interface ReviewQueueOptions {
   client: DynamoDBDocumentClient;

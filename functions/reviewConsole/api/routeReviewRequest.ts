@@ -47,8 +47,8 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
  * item's review history is full (`reason: "review_history_full"`), 422 an answer that does not fit). Never throws for a request's fault.
  *
  * Routes: `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&order&before&limit`
- * (`order`: newest (default), margin or entropy),
- * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
+ * (`order`: newest (default), margin or entropy; a `question` no policy asked has is a 400 naming
+ * the questions), `GET /api/queue/count?policy` (how many wait), `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
  * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
  * `GET /api/me`. An item's `{id}` is percent-encoded, or with `?id_encoding=base64url` the
  * base64url of its UTF-8 (how the page sends the ids `.` and `..`, which URL parsers remove).
@@ -92,6 +92,8 @@ export async function routeReviewRequest(
         status: 200,
         body: await api.shadow(first, { since: request.query.since, candidate: request.query.candidate }),
       };
+    if (request.method === "GET" && kind === "queue" && first === "count" && parts.length === 3)
+      return { status: 200, body: await api.waiting(request.query.policy || undefined) };
     if (request.method === "GET" && kind === "queue" && parts.length === 2)
       return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
     if (kind === "items" && first !== undefined && second !== undefined) {
