@@ -9,7 +9,7 @@
  * option criteria show under each option; the reviewer's name is asked for first; the queue keeps
  * its filters and order in the address, counts what waits, names the questions of an unknown one
  * and offers Skip; the history words an amendment as `outcomes show` does; axe finds no violation.
- * The screenshots go to .cache/console-screenshots/readable-*.png (or DECISIONS_SCREENSHOTS).
+ * The screenshots go to .cache/console-screenshots/readable-*.png.
  */
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
@@ -29,7 +29,8 @@ import { type ReviewConsoleTables, startReviewConsoleTables } from "../support/s
 
 const skip = browserSkipReason();
 const REPO_ROOT = new URL("../../", import.meta.url).pathname;
-const SHOTS = process.env.DECISIONS_SCREENSHOTS ?? join(REPO_ROOT, ".cache", "console-screenshots");
+/** Where the screenshots go, to look at (never docs/images: the docs' pictures are reviewConsole.integration's). */
+const SHOTS = join(REPO_ROOT, ".cache", "console-screenshots");
 const TABLE = "outcomes";
 const WIDTHS = [1400, 768] as const;
 /** The console's clock: the drift window is the hour before, its baseline the 24 hours before that. */
