@@ -83,8 +83,8 @@ export const PARTS: readonly Part[] = [
     imports: [
       {
         part: "contract",
-        only: ["console/web/types.ts"],
-        why: "the page reads the API's answers with the server's own view types (`contract/outcome/reviewViews.ts`), imported as types only",
+        only: ["console/web/types.ts", "console/web/ItemHistory.ts"],
+        why: "the page reads the API's answers with the server's own view types (`contract/outcome/reviewViews.ts`), imported as types only, and words an item's history as `decisions outcomes show` does (`contract/outcome/reviewHistory.ts`, which imports types only)",
       },
     ],
   },
