@@ -323,9 +323,10 @@ describe("the review console read without guessing (Chromium, DynamoDB Local)", 
     await page.goto(`${url}#/item/ticket-routing/second-card`);
     const priority = page.locator('.question[data-question="priority"]');
     await priority.locator("button.choice").first().waitFor();
-    assert.equal(await page.locator(".question.active").getAttribute("data-question"), "priority");
+    await page.locator('.question.active[data-question="priority"]').waitFor();
 
     await page.keyboard.press("1");
+    await priority.locator('button.choice[aria-checked="true"]').waitFor();
     assert.equal(
       await priority.locator('button.choice[aria-checked="true"]').count(),
       1,
@@ -337,7 +338,7 @@ describe("the review console read without guessing (Chromium, DynamoDB Local)", 
       "priority",
       "still on priority",
     );
-    assert.equal(await focusedCard(page), "priority", "the page's focus stays on priority");
+    assert.equal(await focusedCard(page, "priority"), "priority", "the page's focus stays on priority");
     assert.equal(
       await page.locator('.question[data-question="queue"] button.choice').count(),
       0,
@@ -348,18 +349,18 @@ describe("the review console read without guessing (Chromium, DynamoDB Local)", 
     await page.goto(`${url}#/item/ticket-routing/two-open`);
     const queue = page.locator('.question[data-question="queue"]');
     await queue.locator("button.choice").first().waitFor();
-    assert.equal(await focusedCard(page), "queue");
+    assert.equal(await focusedCard(page, "queue"), "queue");
     await page.keyboard.press("2");
-    assert.equal(await focusedCard(page), "priority");
+    assert.equal(await focusedCard(page, "priority"), "priority");
     await page.keyboard.press("3");
-    assert.equal(await focusedCard(page), "priority", "after the last card the focus stays");
+    assert.equal(await focusedCard(page, "priority"), "priority", "after the last card the focus stays");
     assert.match((await queue.locator('[aria-checked="true"]').textContent()) ?? "", /technical_support/);
     assert.match(
       (await page.locator('.question[data-question="priority"] [aria-checked="true"]').textContent()) ?? "",
       /P3/,
     );
     await page.keyboard.press("k");
-    assert.equal(await focusedCard(page), "queue", "K moves up a card");
+    assert.equal(await focusedCard(page, "queue"), "queue", "K moves up a card");
     await page.context().close();
   });
 
@@ -368,19 +369,20 @@ describe("the review console read without guessing (Chromium, DynamoDB Local)", 
     await page.goto(`${url}#/item/ticket-routing/second-card`);
     const field = page.locator("#reviewer-first");
     await field.waitFor();
-    assert.equal(await focusedId(page), "reviewer-first", "the name is asked first");
+    assert.equal(await focusedId(page, "reviewer-first"), "reviewer-first", "the name is asked first");
     await page.locator("body").click({ position: { x: 5, y: 300 } });
     await page.keyboard.press("1");
     assert.match((await page.locator("main .error").textContent()) ?? "", /Type your name first/);
     assert.equal(await page.locator('[aria-checked="true"]').count(), 0, "no answer without a name");
-    assert.equal(await focusedId(page), "reviewer-first");
+    assert.equal(await focusedId(page, "reviewer-first"), "reviewer-first");
 
     await field.fill("frank");
     await field.press("Enter");
     await field.waitFor({ state: "detached" });
     assert.equal(await page.locator("#reviewer").inputValue(), "frank", "the header shows the name");
-    assert.equal(await focusedCard(page), "priority");
+    assert.equal(await focusedCard(page, "priority"), "priority");
     await page.keyboard.press("1");
+    await page.locator('[aria-checked="true"]').waitFor();
     assert.equal(await page.locator('[aria-checked="true"]').count(), 1);
     assert.equal(await page.locator("main .error").count(), 0);
     await page.context().close();
@@ -503,13 +505,24 @@ function sidewaysOverflow(page: Page): Promise<number> {
   return page.locator("html").evaluate((root) => root.scrollWidth - root.clientWidth);
 }
 
-/** The id of the element that holds the page's focus. */
-function focusedId(page: Page): Promise<string | undefined> {
+/**
+ * The id of the element that holds the page's focus, once `expected` has it or Playwright's wait
+ * for it ends (the page moves the focus after it draws).
+ */
+async function focusedId(page: Page, expected: string): Promise<string | undefined> {
+  await page
+    .locator(`#${expected}:focus`)
+    .waitFor()
+    .catch(() => undefined);
   return page.locator("body").evaluate((body) => body.ownerDocument.activeElement?.id);
 }
 
-/** The question card that holds the page's focus. */
-function focusedCard(page: Page): Promise<string | null> {
+/** The question card that holds the page's focus, once `expected` has it or Playwright's wait for it ends. */
+async function focusedCard(page: Page, expected: string): Promise<string | null> {
+  await page
+    .locator(`.question[data-question="${expected}"]:focus`)
+    .waitFor()
+    .catch(() => undefined);
   return page
     .locator("body")
     .evaluate(
