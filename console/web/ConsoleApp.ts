@@ -4,14 +4,13 @@ import { useEffect, useState } from "preact/hooks";
 import { call, localReviewer, setLocalReviewer } from "./api.js";
 import { ItemPage } from "./ItemPage.js";
 import { QueuePage } from "./QueuePage.js";
-import { type Filters, NO_FILTERS } from "./queueFilters.js";
+import { type Filters, queueHref } from "./queueFilters.js";
 import { parseRoute, type Route } from "./route.js";
 import { StatsPage } from "./StatsPage.js";
 
 /** The whole console; `signedIn` when the deployment signs people in (no reviewer field then). */
 export function ConsoleApp({ signedIn }: { signedIn: boolean }) {
   const [route, setRoute] = useState<Route>(parseRoute(location.hash));
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [policies, setPolicies] = useState<string[]>([]);
   const [reviewer, setReviewer] = useState(localReviewer());
   useEffect(() => {
@@ -21,12 +20,24 @@ export function ConsoleApp({ signedIn }: { signedIn: boolean }) {
       (answer) => setPolicies(answer.policies),
       () => undefined,
     );
+    // Locally, `decisions up --reviewer` may name the reviewer: then the page need not ask.
+    if (!signedIn && localReviewer() === "")
+      call<{ reviewer: { name: string } | null }>("/api/me").then(
+        (answer) => {
+          if (answer.reviewer?.name)
+            setReviewer((typed) => (typed === "" ? (answer.reviewer?.name ?? "") : typed));
+        },
+        () => undefined,
+      );
     return () => window.removeEventListener("hashchange", onHash);
-  }, []);
-  const onName = (event: Event) => {
-    const name = (event.target as HTMLInputElement).value;
+  }, [signedIn]);
+  const nameReviewer = (name: string) => {
     setReviewer(name);
     setLocalReviewer(name);
+  };
+  // The queue's filters live in the address: a reload or a link keeps them.
+  const setFilters = (filters: Filters) => {
+    location.hash = queueHref(filters);
   };
   return html`
     <header>
@@ -37,12 +48,23 @@ export function ConsoleApp({ signedIn }: { signedIn: boolean }) {
       ${
         signedIn
           ? html`<span class="note">signed in</span>`
-          : html`<label>Reviewer <input id="reviewer" value=${reviewer} onInput=${onName} placeholder="your name" autocomplete="name" /></label>`
+          : html`<label>Reviewer <input id="reviewer" value=${reviewer} onInput=${(event: Event) => nameReviewer((event.target as HTMLInputElement).value)} placeholder="your name" autocomplete="name" /></label>`
       }
     </header>
     <main>
-      ${route.page === "queue" ? html`<${QueuePage} filters=${filters} setFilters=${setFilters} policies=${policies} />` : null}
-      ${route.page === "item" ? html`<${ItemPage} key=${`${route.policy}/${route.id}`} policy=${route.policy} id=${route.id} filters=${filters} reviewer=${signedIn ? "token" : reviewer} />` : null}
+      ${route.page === "queue" ? html`<${QueuePage} filters=${route.filters} setFilters=${setFilters} policies=${policies} />` : null}
+      ${
+        route.page === "item"
+          ? html`<${ItemPage}
+              key=${`${route.policy}/${route.id}`}
+              policy=${route.policy}
+              id=${route.id}
+              filters=${route.filters}
+              reviewer=${signedIn ? "token" : reviewer}
+              nameReviewer=${nameReviewer}
+            />`
+          : null
+      }
       ${route.page === "stats" ? html`<${StatsPage} key=${route.policy} policy=${route.policy} />` : null}
       ${
         route.page === "invalid"

@@ -1,7 +1,12 @@
 import { html } from "htm/preact";
+import { reviewHistoryEntries } from "../../contract/outcome/reviewHistory.js";
 import type { ItemView } from "./types.js";
 
-/** What happened to an item: the rules that fired (with the policy's descriptions), its decision and every review. */
+/**
+ * What happened to an item: the rules that fired (with the policy's descriptions), then its history
+ * worded as `decisions outcomes show` words it ("amended by carol: queue=sales (was billing) →
+ * reviewed"), its times in the reader's own time zone.
+ */
 export function ItemHistory({ view }: { view: ItemView }) {
   const { outcome } = view;
   return html`
@@ -15,17 +20,10 @@ export function ItemHistory({ view }: { view: ItemView }) {
           })}</ul>`
     }
     <h3>History</h3>
-    <ul>
-      <li>decided ${new Date(outcome.created_at).toLocaleString()}${outcome.model ? ` by ${outcome.model}` : ""}</li>
-      ${view.history.map(
-        (review) =>
-          html`<li>reviewed by ${review.by ?? "someone"} at ${new Date(review.at).toLocaleString()}: ${Object.entries(
-            review.answers,
-          )
-            .map(([q, a]) => `${q}=${String(a)}`)
-            .join(
-              ", ",
-            )}${(review.remaining ?? []).length > 0 ? ` (partial; still open: ${(review.remaining ?? []).join(", ")})` : ""}</li>`,
+    <ul class="history">
+      ${reviewHistoryEntries(outcome, view.history).map(
+        (entry) =>
+          html`<li>${entry.at === undefined ? null : html`<time datetime=${entry.at}>${new Date(entry.at).toLocaleString()}</time> `}${entry.text}</li>`,
       )}
     </ul>`;
 }

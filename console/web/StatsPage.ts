@@ -1,4 +1,4 @@
-/** A policy's page: the share sent to review per day, each question's confidence and reliability, and drift. */
+/** A policy's page: the share sent to review per day, each question's confidence and reliability, drift and shadow. */
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "./api.js";
@@ -7,7 +7,7 @@ import { DriftSection } from "./drift.js";
 import { ShadowSection } from "./shadow.js";
 import type { PolicyStats } from "./types.js";
 
-/** The pictures of one policy. */
+/** The pictures of one policy, its questions in the policy's order. */
 export function StatsPage({ policy }: { policy: string }) {
   const [stats, setStats] = useState<PolicyStats | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -22,14 +22,13 @@ export function StatsPage({ policy }: { policy: string }) {
     <h2>${policy}</h2>
     <p class="note">From the newest ${stats.outcomes} outcomes.</p>
     <div class="charts">
-      <figure><figcaption>Sent to review, per day</figcaption><${FallbackRateChart} days=${stats.fallbackByDay} /></figure>
+      <figure><${FallbackRateChart} days=${stats.fallbackByDay} /></figure>
       ${stats.questions.map(
         (question) => html`
-          <figure><figcaption>${question.id}: the model's confidence</figcaption><${ConfidenceHistogram} bins=${question.confidence} threshold=${question.threshold} /></figure>
-          <figure><figcaption>${question.id}: reliability from ${question.labelled} reviewed items</figcaption><${ReliabilityDiagram} bins=${question.reliability} />
-            <p class="note">Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p></figure>`,
+          <figure data-question=${question.id}><${ConfidenceHistogram} question=${question.id} bins=${question.confidence} threshold=${question.threshold} /></figure>
+          <figure data-question=${question.id}><${ReliabilityDiagram} question=${question.id} bins=${question.reliability} labelled=${question.labelled} /></figure>`,
       )}
     </div>
     <${DriftSection} policy=${policy} />
-    <${ShadowSection} policy=${policy} />`;
+    <${ShadowSection} policy=${policy} order=${stats.questions.map((question) => question.id)} />`;
 }

@@ -1,76 +1,171 @@
 /**
  * The console's pictures as SVG drawn by Preact: a few bars, a line and a diagonal do not need a
- * chart library, and an SVG keeps the page free of canvas and of inline scripts.
+ * chart library, and an SVG keeps the page free of canvas and of inline scripts. Each is a
+ * {@link Chart}: a title saying what it shows, axes titled with their units.
  */
 import { html } from "htm/preact";
+import {
+  Axes,
+  Chart,
+  countTicks,
+  Frame,
+  type LegendEntry,
+  PLOT,
+  PROBABILITY_TICKS,
+  percent,
+  percentTicks,
+  type Tick,
+  xAt,
+  yAt,
+} from "./chartFrame.js";
 import type { PolicyStats } from "./types.js";
 
-const W = 320;
-const H = 160;
-const PAD = 36;
+const BAR = "#7da3dc";
+const THRESHOLD = "#9a3b00";
 
-/** The share of items sent to review per day, as bars with the count on hover. */
+/** The share of items sent to review per UTC day, a bar per day with the day under it. */
 export function FallbackRateChart({ days }: { days: PolicyStats["fallbackByDay"] }) {
-  if (days.length === 0) return html`<p class="note">No outcomes yet.</p>`;
-  const step = (W - 2 * PAD) / days.length;
-  return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Share of items sent to review per day">
-    ${axis("0%", "100%")}
-    ${days.map((day, index) => {
-      const share = day.total === 0 ? 0 : day.fallback / day.total;
-      const height = share * (H - 2 * PAD);
-      return html`<rect x=${PAD + index * step + 1} y=${H - PAD - height} width=${Math.max(1, step - 2)} height=${height} fill="#7da3dc">
-          <title>${day.day}: ${day.fallback} of ${day.total} (${(share * 100).toFixed(0)}%)</title>
-        </rect>`;
-    })}
-    <text x=${PAD} y=${H - 8}>${days[0]?.day}</text>
-    <text x=${W - PAD} y=${H - 8} text-anchor="end">${days.at(-1)?.day}</text>
-  </svg>`;
+  const title = "Sent to review: share of the day's outcomes, per day";
+  if (days.length === 0)
+    return html`<${Chart} title=${title} kind="fallback-by-day"><p class="note">No outcomes yet.</p></${Chart}>`;
+  const step = 1 / days.length;
+  // At most about seven day labels fit under the axis: every n-th day, the last one always.
+  const every = Math.ceil(days.length / 7);
+  const xTicks: Tick[] = days.flatMap((day, index) =>
+    index % every === 0 || index === days.length - 1
+      ? [{ at: (index + 0.5) * step, label: days.length === 1 ? day.day : day.day.slice(5) }]
+      : [],
+  );
+  if (xTicks.length > 1 && (xTicks.at(-1)?.at ?? 0) - (xTicks.at(-2)?.at ?? 0) < step * every * 0.99)
+    xTicks.splice(xTicks.length - 2, 1);
+  const year = days[0]?.day.slice(0, 4) ?? "";
+  return html`<${Chart} title=${title} kind="fallback-by-day">
+    <${Frame} label=${`${title}: ${days.map((day) => `${day.day} ${day.fallback} of ${day.total}`).join(", ")}`}>
+      ${days.map((day, index) => {
+        const share = day.total === 0 ? 0 : day.fallback / day.total;
+        const height = share * PLOT.height;
+        const width = step * PLOT.width;
+        return html`<rect x=${xAt(index * step) + 1} y=${yAt(share)} width=${Math.max(1, width - 2)} height=${height} fill=${BAR}>
+            <title>${day.day}: ${day.fallback} of ${day.total} (${percent(share)})</title>
+          </rect>`;
+      })}
+      <${Axes}
+        xTitle=${days.length === 1 ? "day (UTC)" : `day (UTC, month-day of ${year})`}
+        yTitle="sent to review (%)"
+        xTicks=${xTicks}
+        yTicks=${percentTicks(1)}
+      />
+    </${Frame}>
+  </${Chart}>`;
 }
 
 /** How confident the model was: counts per bin of its top probability, the threshold marked. */
-export function ConfidenceHistogram({ bins, threshold }: { bins: number[]; threshold: number }) {
+export function ConfidenceHistogram({
+  question,
+  bins,
+  threshold,
+}: {
+  question: string;
+  bins: number[];
+  threshold: number;
+}) {
+  const title = `${question}: the model's confidence, outcomes per bin of its top probability`;
   const most = Math.max(1, ...bins);
-  const step = (W - 2 * PAD) / bins.length;
-  const x = PAD + threshold * (W - 2 * PAD);
-  return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Histogram of the model's confidence, threshold ${threshold}">
-    ${axis("0", String(most))}
-    ${bins.map((count, index) => {
-      const height = (count / most) * (H - 2 * PAD);
-      return html`<rect x=${PAD + index * step + 1} y=${H - PAD - height} width=${step - 2} height=${height} fill="#7da3dc">
-          <title>${(index / bins.length).toFixed(1)}–${((index + 1) / bins.length).toFixed(1)}: ${count}</title>
-        </rect>`;
-    })}
-    <line x1=${x} x2=${x} y1=${PAD - 6} y2=${H - PAD} stroke="#9a3b00" stroke-width="2" />
-    <text x=${x + 3} y=${PAD - 8}>threshold ${threshold}</text>
-    <text x=${PAD} y=${H - 8}>0</text>
-    <text x=${W - PAD} y=${H - 8} text-anchor="end">1</text>
-  </svg>`;
+  const step = 1 / bins.length;
+  return html`<${Chart} title=${title} kind="confidence">
+    <${Frame} label=${`${title}; threshold ${threshold}; counts ${bins.join(", ")}`}>
+      ${bins.map(
+        (
+          count,
+          index,
+        ) => html`<rect x=${xAt(index * step) + 1} y=${yAt(count / most)} width=${Math.max(1, step * PLOT.width - 2)} height=${(count / most) * PLOT.height} fill=${BAR}>
+          <title>${(index * step).toFixed(1)}–${((index + 1) * step).toFixed(1)}: ${count} outcomes</title>
+        </rect>`,
+      )}
+      <line x1=${xAt(threshold)} x2=${xAt(threshold)} y1=${yAt(1) - 2} y2=${yAt(0)} stroke=${THRESHOLD} stroke-width="2" />
+      <text class="marker" x=${xAt(threshold)} y=${yAt(1) - 5} text-anchor=${threshold > 0.7 ? "end" : threshold < 0.3 ? "start" : "middle"}>threshold ${threshold}</text>
+      <${Axes} xTitle="model's top probability (0–1)" yTitle="outcomes (count)" xTicks=${PROBABILITY_TICKS} yTicks=${countTicks(most)} />
+    </${Frame}>
+  </${Chart}>`;
 }
 
-/** Predicted probability against the share reviewers agreed with, per bin; the diagonal is calibrated. */
-export function ReliabilityDiagram({ bins }: { bins: PolicyStats["questions"][number]["reliability"] }) {
+/**
+ * Predicted probability against the share reviewers agreed with, per bin; the diagonal is
+ * calibrated. With no reviewed item there is nothing to draw, and it says so and when it appears.
+ */
+export function ReliabilityDiagram({
+  question,
+  bins,
+  labelled,
+}: {
+  question: string;
+  bins: PolicyStats["questions"][number]["reliability"];
+  labelled: number;
+}) {
+  const title = `${question}: reliability from ${labelled} reviewed item${labelled === 1 ? "" : "s"}`;
   const points = bins.filter((bin) => bin.count > 0);
-  const scale = (v: number) => v * (W - 2 * PAD);
-  return html`<svg viewBox="0 0 ${W} ${H + 60}" role="img" aria-label="Reliability diagram from reviewed items">
-    <g transform="translate(0, 30)">
-      ${axis("0", "1")}
-      <line x1=${PAD} y1=${H - PAD} x2=${W - PAD} y2=${PAD} stroke="#c0c6d0" stroke-dasharray="4 3" />
-      ${points.map((bin) => {
-        const cx = PAD + scale(bin.predicted);
-        const cy = H - PAD - bin.observed * (H - 2 * PAD);
-        return html`<circle cx=${cx} cy=${cy} r=${Math.min(9, 3 + Math.sqrt(bin.count))} fill="#1f5fbf" fill-opacity="0.7">
-            <title>predicted ${bin.predicted.toFixed(2)}, agreed ${(bin.observed * 100).toFixed(0)}% of ${bin.count}</title>
-          </circle>`;
-      })}
-      <text x=${PAD} y=${H - 8}>predicted 0</text>
-      <text x=${W - PAD} y=${H - 8} text-anchor="end">1</text>
-    </g>
-  </svg>`;
+  if (points.length === 0)
+    return html`<${Chart} title=${title} kind="reliability">
+      <p class="note empty-chart">No reviewed item answers ${question} yet, so there is nothing to draw. The diagram appears once people review items of this policy (items sent to review, or audit items) and answer ${question}.</p>
+    </${Chart}>`;
+  return html`<${Chart} title=${title} kind="reliability">
+    <${Frame} label=${`${title}: ${points.map((bin) => `predicted ${bin.predicted.toFixed(2)}, agreed ${percent(bin.observed)} of ${bin.count}`).join("; ")}`}>
+      <line x1=${xAt(0)} y1=${yAt(0)} x2=${xAt(1)} y2=${yAt(1)} stroke="#c0c6d0" stroke-dasharray="4 3" />
+      ${points.map(
+        (
+          bin,
+        ) => html`<circle cx=${xAt(bin.predicted)} cy=${yAt(bin.observed)} r=${Math.min(9, 3 + Math.sqrt(bin.count))} fill="#1f5fbf" fill-opacity="0.7">
+          <title>predicted ${bin.predicted.toFixed(2)}, agreed ${percent(bin.observed)} of ${bin.count}</title>
+        </circle>`,
+      )}
+      <${Axes} xTitle="model's predicted probability (0–1)" yTitle="reviewers agreed (%)" xTicks=${PROBABILITY_TICKS} yTicks=${percentTicks(1)} />
+    </${Frame}>
+    <p class="note">The dashed diagonal is a calibrated model. Reviewed items are mostly low-confidence ones (only those reach a person), so this diagram leans that way.</p>
+  </${Chart}>`;
 }
 
-function axis(low: string, high: string) {
-  return html`<line x1=${PAD} y1=${H - PAD} x2=${W - PAD} y2=${H - PAD} stroke="#8a93a3" />
-    <line x1=${PAD} y1=${PAD} x2=${PAD} y2=${H - PAD} stroke="#8a93a3" />
-    <text x=${PAD - 4} y=${H - PAD} text-anchor="end">${low}</text>
-    <text x=${PAD - 4} y=${PAD + 4} text-anchor="end">${high}</text>`;
+/**
+ * Two bars per bin of the model's top probability (equal bins over 0–1): two sides of a
+ * comparison on one scale, as shares (`unit: "share"`, 0–1) or counts.
+ */
+export function PairedHistogram({
+  title,
+  kind,
+  sides,
+  unit,
+}: {
+  title: string;
+  kind: string;
+  sides: readonly [LegendEntry & { values: readonly number[] }, LegendEntry & { values: readonly number[] }];
+  unit: "share" | "count";
+}) {
+  const [a, b] = sides;
+  const bins = Math.max(a.values.length, b.values.length, 1);
+  const most =
+    unit === "share" ? Math.max(0.01, ...a.values, ...b.values) : Math.max(1, ...a.values, ...b.values);
+  const step = 1 / bins;
+  const width = Math.max(1, (step * PLOT.width) / 2 - 1);
+  const show = (value: number) => (unit === "share" ? `${(value * 100).toFixed(1)}%` : String(value));
+  return html`<${Chart} title=${title} kind=${kind} legend=${[a, b]}>
+    <${Frame} label=${`${title}: ${a.name} ${a.values.map(show).join(", ")}; ${b.name} ${b.values.map(show).join(", ")}`}>
+      ${Array.from({ length: bins }, (_, index) => {
+        const from = (index * step).toFixed(1);
+        const to = ((index + 1) * step).toFixed(1);
+        return html`<g>
+          ${[a, b].map((side, which) => {
+            const value = side.values[index] ?? 0;
+            return html`<rect x=${xAt(index * step) + 1 + which * width} y=${yAt(value / most)} width=${width} height=${(value / most) * PLOT.height} fill=${side.colour}>
+              <title>confidence ${from}–${to}: ${show(value)} ${side.name}</title>
+            </rect>`;
+          })}
+        </g>`;
+      })}
+      <${Axes}
+        xTitle="model's top probability (0–1)"
+        yTitle=${unit === "share" ? "share of answers (%)" : "items (count)"}
+        xTicks=${PROBABILITY_TICKS}
+        yTicks=${unit === "share" ? percentTicks(most) : countTicks(most)}
+      />
+    </${Frame}>
+  </${Chart}>`;
 }

@@ -10,18 +10,24 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { call } from "./api.js";
+import { Chart, FRAME } from "./chartFrame.js";
+import { PairedHistogram } from "./charts.js";
 import type { AccuracyEstimate, QuestionComparison, ShadowReport } from "./types.js";
 
-const W = 320;
-const H = 160;
-const PAD = 36;
-const LIVE = "#9aa7bb";
+const LIVE = "#8494ab";
 const CANDIDATE = "#b3541e";
+/** The left and right margins of the one-row pictures (agreement, accuracy). */
+const SIDE = 16;
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+/** The x coordinate of a share (0–1) along a one-row picture. */
+const along = (share: number) => SIDE + share * (FRAME.width - 2 * SIDE);
 
-/** The shadow section of the policy page, loaded on its own; nothing when the policy has no shadow records. */
-export function ShadowSection({ policy }: { policy: string }) {
+/**
+ * The shadow section of the policy page, loaded on its own; says so when the policy has no shadow
+ * records. Its questions follow `order` (the policy's), any other after them.
+ */
+export function ShadowSection({ policy, order }: { policy: string; order: readonly string[] }) {
   const [report, setReport] = useState<ShadowReport | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -51,12 +57,13 @@ export function ShadowSection({ policy }: { policy: string }) {
   const rules = report.rules.filter((rule) => rule.only_a > 0 || rule.only_b > 0);
   return html`<section class="shadow" aria-labelledby="shadow-heading">
     <h3 id="shadow-heading">Shadow: ${name} against live</h3>
-    <p class="note">
-      Candidate ${name}${what === "" ? "" : ` (${what})`}: <span data-field="records">${report.records}</span> records,
-      <span data-field="sampled">${report.sampled}</span> items compared, <span data-field="failed">${report.failed}</span>
-      failed, ${report.missing_live} without a live outcome. Live outcomes count as the pipeline decided them.
-      <span class="legend"><span class="swatch" style=${`background:${LIVE}`}></span> live
-      <span class="swatch" style=${`background:${CANDIDATE}`}></span> ${name}</span>
+    <p class="note shadow-summary">
+      <span class="candidate-name">Candidate ${name}${what === "" ? "" : ` (${what})`}:</span>${" "}
+      <span data-field="records">${report.records}</span> records,${" "}
+      <span data-field="sampled">${report.sampled}</span> items compared,${" "}
+      <span data-field="failed">${report.failed}</span> failed,${" "}
+      <span data-field="missing-live">${report.missing_live}</span> without a live outcome.
+      Live outcomes count as the pipeline decided them.
     </p>
     <table class="shadow-status">
       <tbody>
@@ -84,7 +91,7 @@ export function ShadowSection({ policy }: { policy: string }) {
         </ul>`
     }
     <div class="charts">
-      ${Object.entries(report.questions).map(
+      ${inOrder(Object.entries(report.questions), order).map(
         ([question, comparison]) =>
           html`<${QuestionShadowFigure} question=${question} comparison=${comparison} name=${name} />`,
       )}
@@ -102,19 +109,22 @@ function QuestionShadowFigure({
   name: string;
 }) {
   const accuracy = comparison.accuracy;
+  const sides = [
+    { name: "live", colour: LIVE, values: comparison.confidence.a },
+    { name, colour: CANDIDATE, values: comparison.confidence.b },
+  ] as const;
   const interval = (estimate: AccuracyEstimate) =>
     `${percent(estimate.accuracy)} [${percent(estimate.interval.lower)}, ${percent(estimate.interval.upper)}]`;
   return html`<figure class="shadow-question" data-question=${question}>
     <figcaption>
-      ${question}: agreement <strong data-field="agreement">${percent(comparison.agreement)}</strong>
-      (${comparison.agreed} of ${comparison.compared})
+      ${question}: agreement <strong data-field="agreement">${percent(comparison.agreement)}</strong> (${comparison.agreed} of ${comparison.compared})
     </figcaption>
     <${AgreementBar} question=${question} agreement=${comparison.agreement} />
-    <${PairedBars}
-      label=${`${question}: the model's confidence, live against ${name}`}
-      names=${comparison.confidence.a.map((_, index, bins) => (index / bins.length).toFixed(1))}
-      live=${comparison.confidence.a}
-      candidate=${comparison.confidence.b}
+    <${PairedHistogram}
+      title=${`${question}: the model's confidence, items per bin of its top probability, live against ${name}`}
+      kind="shadow-confidence"
+      unit="count"
+      sides=${sides}
     />
     <dl class="shadow-numbers">
       <dt>To review</dt><dd data-field="question-to-review">${comparison.to_review.count} (${percent(comparison.to_review.share)})</dd>
@@ -132,17 +142,35 @@ function QuestionShadowFigure({
   </figure>`;
 }
 
-/** One horizontal bar: the share of items whose answers agree. */
-function AgreementBar({ question, agreement }: { question: string; agreement: number }) {
-  const width = W - 2 * PAD;
-  return html`<svg viewBox="0 0 ${W} 28" role="img" aria-label=${`${question}: agreement ${percent(agreement)}`}>
-    <rect x=${PAD} y="6" width=${width} height="14" fill="#e4e8ef" />
-    <rect x=${PAD} y="6" width=${width * agreement} height="14" fill=${CANDIDATE} />
-    <text x=${PAD - 4} y="18" text-anchor="end">agree</text>
-  </svg>`;
+/** The entries of `entries` in the order of `order`, any other after them as they came. */
+function inOrder<T>(entries: readonly [string, T][], order: readonly string[]): [string, T][] {
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  return [...entries].sort(([x], [y]) => rank(x) - rank(y));
 }
 
-/** Live's and the candidate's accuracy with their intervals, on a 0–100 % scale. */
+/** The ticks of a 0–100 % axis along a one-row picture, at `y`. */
+function percentAxis(y: number, title: string) {
+  return html`<line x1=${along(0)} x2=${along(1)} y1=${y} y2=${y} stroke="#8a93a3" />
+    ${[0, 0.5, 1].map(
+      (at) => html`<line x1=${along(at)} x2=${along(at)} y1=${y} y2=${y + 4} stroke="#8a93a3" />
+        <text class="tick" x=${along(at)} y=${y + 16} text-anchor=${at === 0 ? "start" : at === 1 ? "end" : "middle"}>${at * 100}%</text>`,
+    )}
+    <text class="axis-title" data-axis="x" x=${along(0.5)} y=${y + 32} text-anchor="middle">${title}</text>`;
+}
+
+/** One horizontal bar: the share of items whose answers agree, on a 0–100 % axis. */
+function AgreementBar({ question, agreement }: { question: string; agreement: number }) {
+  const title = `${question}: agreement, share of the compared items with the same answer`;
+  return html`<${Chart} title=${title} kind="agreement">
+    <svg class="frame" width=${FRAME.width} height="66" viewBox="0 0 ${FRAME.width} 66" role="img" aria-label=${`${title}: ${percent(agreement)}`}>
+      <rect x=${along(0)} y="4" width=${along(1) - along(0)} height="14" fill="#e4e8ef" />
+      <rect x=${along(0)} y="4" width=${along(agreement) - along(0)} height="14" fill=${CANDIDATE} />
+      ${percentAxis(22, "agreement (% of compared items)")}
+    </svg>
+  </${Chart}>`;
+}
+
+/** Live's and the candidate's accuracy with their intervals, each row named above its line, on a 0–100 % axis. */
 function AccuracyIntervals({
   question,
   accuracy,
@@ -152,56 +180,23 @@ function AccuracyIntervals({
   accuracy: NonNullable<QuestionComparison["accuracy"]>;
   name: string;
 }) {
-  const x = (share: number) => PAD + share * (W - 2 * PAD);
   const rows: Array<[string, AccuracyEstimate, string, number]> = [
-    ["live", accuracy.a, LIVE, 14],
-    [name, accuracy.b, CANDIDATE, 34],
+    ["live", accuracy.a, LIVE, 22],
+    [name, accuracy.b, CANDIDATE, 54],
   ];
-  return html`<svg viewBox="0 0 ${W} 48" role="img" aria-label=${`${question}: accuracy with 95% intervals, live against ${name}`}>
-    ${rows.map(
-      ([label, estimate, colour, y]) => html`<g>
-        <text x=${PAD - 4} y=${y + 4} text-anchor="end">${label.slice(0, 6)}</text>
-        <line x1=${x(estimate.interval.lower)} y1=${y} x2=${x(estimate.interval.upper)} y2=${y} stroke=${colour} stroke-width="3" />
-        <circle cx=${x(estimate.accuracy)} cy=${y} r="4" fill=${colour}>
-          <title>${label}: ${percent(estimate.accuracy)}</title>
-        </circle>
-      </g>`,
-    )}
-  </svg>`;
-}
-
-/** Two bars per bin: live's count and the candidate's, on one scale. */
-function PairedBars({
-  label,
-  names,
-  live,
-  candidate,
-}: {
-  label: string;
-  names: string[];
-  live: number[];
-  candidate: number[];
-}) {
-  const most = Math.max(1, ...live, ...candidate);
-  const step = (W - 2 * PAD) / Math.max(1, names.length);
-  const bar = Math.max(1, step / 2 - 1);
-  const height = (count: number) => (count / most) * (H - 2 * PAD);
-  return html`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label=${label}>
-    <line x1=${PAD} y1=${H - PAD} x2=${W - PAD} y2=${H - PAD} stroke="#8a93a3" />
-    <text x=${PAD - 4} y=${PAD + 4} text-anchor="end">${most}</text>
-    ${names.map((name, index) => {
-      const x = PAD + index * step;
-      const a = live[index] ?? 0;
-      const b = candidate[index] ?? 0;
-      return html`<g>
-        <rect x=${x + 1} y=${H - PAD - height(a)} width=${bar} height=${height(a)} fill=${LIVE}>
-          <title>confidence ${name}: ${a} live</title>
-        </rect>
-        <rect x=${x + 1 + bar} y=${H - PAD - height(b)} width=${bar} height=${height(b)} fill=${CANDIDATE}>
-          <title>confidence ${name}: ${b} candidate</title>
-        </rect>
-        ${names.length <= 10 ? html`<text x=${x + step / 2} y=${H - PAD + 14} text-anchor="middle">${name}</text>` : null}
-      </g>`;
-    })}
-  </svg>`;
+  const title = `${question}: accuracy with 95% Wilson intervals, live against ${name}`;
+  return html`<${Chart} title=${title} kind="accuracy">
+    <svg class="frame" width=${FRAME.width} height="110" viewBox="0 0 ${FRAME.width} 110" role="img" aria-label=${title}>
+      ${rows.map(
+        ([label, estimate, colour, y]) => html`<g>
+          <text class="row-label" x=${along(0)} y=${y - 8}>${label}: ${percent(estimate.accuracy)}</text>
+          <line x1=${along(estimate.interval.lower)} y1=${y} x2=${along(estimate.interval.upper)} y2=${y} stroke=${colour} stroke-width="3" />
+          <circle cx=${along(estimate.accuracy)} cy=${y} r="4" fill=${colour}>
+            <title>${label}: ${percent(estimate.accuracy)} [${percent(estimate.interval.lower)}, ${percent(estimate.interval.upper)}]</title>
+          </circle>
+        </g>`,
+      )}
+      ${percentAxis(66, "accuracy (% of reviewed items)")}
+    </svg>
+  </${Chart}>`;
 }

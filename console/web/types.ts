@@ -3,8 +3,15 @@
  * review views, the drift report, the shadow report), imported as types only, so the bundle takes
  * no code from them.
  */
-export type { PolicyDriftReport, QuestionDrift } from "../../contract/outcome/driftReport.js";
-export type { ItemView, PolicyStats, QueueItem, QueuePage } from "../../contract/outcome/reviewViews.js";
+export type { QuestionDrift } from "../../contract/outcome/driftReport.js";
+export type {
+  ConsoleDriftReport,
+  ItemView,
+  PolicyStats,
+  QueueItem,
+  QueuePage,
+  WaitingCount,
+} from "../../contract/outcome/reviewViews.js";
 export type {
   AccuracyEstimate,
   QuestionComparison,

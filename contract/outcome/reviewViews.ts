@@ -3,6 +3,7 @@
  * and the page (`console/web`) reads it: written once here so that the two cannot drift. Types
  * only: the page imports them with `import type`, so its bundle takes nothing from the server.
  */
+import type { PolicyDriftReport } from "./driftReport.js";
 import type { StoredOutcome } from "./OutcomeSchema.js";
 import type { ReviewOrder } from "./reviewOrder.js";
 
@@ -49,6 +50,16 @@ export interface QueuePage {
   window?: WorthWindow;
 }
 
+/** How many items wait for review (`GET /api/queue/count?policy=`), before any other filter. */
+export interface WaitingCount {
+  /** Waiting items counted: on their fallback (a partial review keeps them there) or audit items. */
+  waiting: number;
+  /** Counting stopped at its bound: at least `waiting` items wait. */
+  more?: true;
+  /** The policies counted (the one asked for, or all). */
+  policies: string[];
+}
+
 /** Everything the item page shows (`GET /api/items/{policy}/{id}`). */
 export interface ItemView {
   outcome: StoredOutcome;
@@ -56,18 +67,19 @@ export interface ItemView {
     name: string;
     version: string;
     description: string;
+    /** The policy's questions in its own order (the order of the policy file). */
     questions: {
       id: string;
       type: string;
       instructions: string;
       threshold: number;
       fallback: string | number | boolean;
-      /** The options in order, each with its description where the policy gives one. */
+      /** The options in order, each with its description (the policy's `criteria`) where it gives one. */
       options: { label: string; description?: string }[];
     }[];
     rules: { name: string; description?: string; effect: string }[];
   };
-  /** The questions a reviewer must answer: those standing on their fallback. */
+  /** The questions a reviewer must answer: those standing on their fallback, in the policy's order. */
   open_questions: string[];
   state: { text: string; complete: boolean; bytes?: number };
   /** Every review of the item, oldest first. */
@@ -97,4 +109,14 @@ export interface QuestionStats {
   reliability: { count: number; predicted: number; observed: number }[];
   /** Reviewed items that label this question. */
   labelled: number;
+}
+
+/** The policy page's drift (`GET /api/policies/{policy}/drift`): the report and what it was measured with. */
+export interface ConsoleDriftReport extends PolicyDriftReport {
+  settings: {
+    /** Answers the window and the baseline must each hold before a distance counts. */
+    min_outcomes: number;
+    /** An option whose share changed by at least this much (0–1) is listed as moved. */
+    moved_share: number;
+  };
 }

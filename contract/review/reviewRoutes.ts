@@ -12,6 +12,7 @@ export const REVIEW_ROUTES = [
   { name: "drift", method: "GET", path: "/api/policies/{policy}/drift" },
   { name: "shadow", method: "GET", path: "/api/policies/{policy}/shadow" },
   { name: "queue", method: "GET", path: "/api/queue" },
+  { name: "queueCount", method: "GET", path: "/api/queue/count" },
   { name: "item", method: "GET", path: "/api/items/{policy}/{id}" },
   { name: "review", method: "POST", path: "/api/items/{policy}/{id}/review" },
 ] as const satisfies readonly { name: string; method: "GET" | "POST"; path: string }[];

@@ -171,4 +171,44 @@ export class ReviewQueueReader {
     }
     return outcomes.slice(0, limit);
   }
+
+  /**
+   * How many entries the given by-status partitions (`<policy>#<status>`) hold, counted with
+   * `Select: COUNT` (no item comes back, though DynamoDB reads them), stopping once `bound` are
+   * counted (then `more`: at least that many).
+   * @throws OutcomesTableError
+   */
+  async countEntries(
+    partitions: readonly string[],
+    bound: number,
+  ): Promise<{ count: number; more: boolean }> {
+    let count = 0;
+    for (const partition of partitions) {
+      let start: Record<string, unknown> | undefined;
+      do {
+        let answer: QueryCommandOutput;
+        try {
+          answer = await this.#client.send(
+            new QueryCommand({
+              TableName: this.tableName,
+              IndexName: OUTCOMES_STATUS_INDEX.name,
+              KeyConditionExpression: "#pk = :pk",
+              ExpressionAttributeNames: { "#pk": OUTCOMES_STATUS_INDEX.partition },
+              ExpressionAttributeValues: { ":pk": partition },
+              Select: "COUNT",
+              Limit: bound - count + 1,
+              ExclusiveStartKey: start,
+            }),
+          );
+        } catch (error) {
+          throw new OutcomesTableError(this.tableName, errorNameOf(error), { cause: error });
+        }
+        count += answer.Count ?? 0;
+        // One past the bound: at least `bound`, and the count stops.
+        if (count > bound) return { count: bound, more: true };
+        start = answer.LastEvaluatedKey;
+      } while (start !== undefined);
+    }
+    return { count, more: false };
+  }
 }

@@ -1,13 +1,14 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type ReviewOrder, reviewWorth } from "../../contract/outcome/reviewOrder.js";
 import type {
+  ConsoleDriftReport,
   ItemView,
   PolicyStats,
   QueueItem,
   QueuePage,
+  WaitingCount,
   WorthWindow,
 } from "../../contract/outcome/reviewViews.js";
-import type { PolicyDriftReport } from "../drift/index.js";
 import {
   OutcomeNotFoundError,
   OutcomesReader,
@@ -24,7 +25,7 @@ import { type PolicyDriftQuery, readPolicyDrift } from "./policyDrift.js";
 import { type PolicyShadowQuery, readPolicyShadow } from "./policyShadow.js";
 import { summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
-import { type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
+import { countWaiting, type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
 import { readReviewQueueByWorth } from "./reviewQueueByWorth.js";
 
 /** Where the whole state of an item waiting for review is kept, by its sha256 (optional). */
@@ -102,6 +103,7 @@ export class ReviewApi {
    */
   async queue(filter: QueueFilter): Promise<QueuePage> {
     const policies = filter.policy === undefined ? this.policyNames() : [this.#policy(filter.policy).name];
+    if (filter.question !== undefined) this.#checkQuestion(filter.question, policies);
     const limit = filter.limit ?? 25;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       throw new ReviewRequestError(["query", "limit"], "give a whole number from 1 to 100");
@@ -155,7 +157,7 @@ export class ReviewApi {
         id: outcome.id,
         updated_at: outcome.updated_at,
         created_at: outcome.created_at,
-        open_questions: openQuestions(outcome),
+        open_questions: this.#openQuestions(outcome),
         rules: (outcome.rules_fired ?? []).map((rule) => rule.name),
         ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
         ...(outcome.state_preview === undefined ? {} : { state_preview: outcome.state_preview }),
@@ -171,6 +173,21 @@ export class ReviewApi {
       order,
       ...(page.window === undefined ? {} : { window: page.window }),
     };
+  }
+
+  /**
+   * How many items wait for review in `policy` (or every policy), before the question, rule and
+   * age filters: the entries of the by-status index's waiting partitions, counted up to `bound`.
+   * @throws UnknownReviewPolicyError
+   */
+  async waiting(policy: string | undefined, bound?: number): Promise<WaitingCount> {
+    const policies = policy === undefined ? this.policyNames() : [this.#policy(policy).name];
+    const counted = await countWaiting({
+      reader: this.#queue,
+      policies,
+      ...(bound === undefined ? {} : { bound }),
+    });
+    return { waiting: counted.count, ...(counted.more ? { more: true } : {}), policies };
   }
 
   /** An item with its policy, state and history. @throws OutcomeNotFoundError, UnknownReviewPolicyError */
@@ -193,7 +210,7 @@ export class ReviewApi {
     return {
       outcome,
       policy: describePolicy(policy),
-      open_questions: openQuestions(outcome),
+      open_questions: inPolicyOrder(policy, openQuestions(outcome)),
       state,
       history: reviewsOf(outcome),
     };
@@ -235,7 +252,7 @@ export class ReviewApi {
   }
 
   /** A policy's drift: the last hour (or since `query.since`) against its baseline (`readPolicyDrift`). @throws UnknownReviewPolicyError, ReviewRequestError */
-  async drift(policyName: string, query: PolicyDriftQuery): Promise<PolicyDriftReport> {
+  async drift(policyName: string, query: PolicyDriftQuery): Promise<ConsoleDriftReport> {
     return readPolicyDrift({ ...this.#options, policy: this.#policy(policyName), now: this.#now(), query });
   }
 
@@ -250,9 +267,45 @@ export class ReviewApi {
     return policy;
   }
 
+  /**
+   * A question filter names a question of one of `policies`: else a 400 that names their questions
+   * (a typo would otherwise list nothing, as if nothing waited).
+   * @throws ReviewRequestError
+   */
+  #checkQuestion(question: string, policies: readonly string[]): void {
+    const known = policies.flatMap((name) => {
+      const policy = this.#options.policies.get(name);
+      return policy === undefined ? [] : [{ name, questions: policy.questions.map((q) => q.id) }];
+    });
+    if (known.some((policy) => policy.questions.includes(question))) return;
+    const list = known.map((policy) => `${policy.name}: ${policy.questions.join(", ")}`).join("; ");
+    throw new ReviewRequestError(
+      ["query", "question"],
+      known.length === 1
+        ? `${known[0]?.name} has no question "${question}"; its questions are ${known[0]?.questions.join(", ")}`
+        : `no policy has a question "${question}"; the questions are ${list}`,
+    );
+  }
+
+  /** An outcome's open questions in its policy's order. */
+  #openQuestions(outcome: StoredOutcome): string[] {
+    const policy = this.#options.policies.get(outcome.policy);
+    return policy === undefined ? openQuestions(outcome) : inPolicyOrder(policy, openQuestions(outcome));
+  }
+
   #now(): Date {
     return (this.#options.now ?? (() => new Date()))();
   }
+}
+
+/**
+ * Question ids in the order the policy declares its questions (a stored outcome's answers come
+ * back from DynamoDB in no set order); ids the policy does not declare follow, as given.
+ */
+function inPolicyOrder(policy: Policy, ids: readonly string[]): string[] {
+  const order = policy.questions.map((question) => question.id);
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  return [...ids].sort((a, b) => rank(a) - rank(b));
 }
 
 function describePolicy(policy: Policy): ItemView["policy"] {

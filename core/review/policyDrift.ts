@@ -1,8 +1,8 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { ConsoleDriftReport } from "../../contract/outcome/reviewViews.js";
 import {
   declaredQuestionsOf,
   measurePolicyDrift,
-  type PolicyDriftReport,
   resolveDriftOptions,
   rollingWindows,
   windowsSince,
@@ -21,7 +21,9 @@ export interface PolicyDriftQuery {
  * answer shares and the confidence histogram of the baseline and of the window, the distance and
  * whether it is over the threshold, the options that moved and the flagged ones — the report of
  * `decisions drift --json` with the drift monitor's defaults (the last hour against the 24 before,
- * threshold 0.1 bits), the policy's own options listed even when never chosen.
+ * threshold 0.1 bits), the policy's own options listed even when never chosen, and the settings
+ * the page names when a number is missing (the answers each side needs, the share that counts as
+ * moved).
  * @throws ReviewRequestError for a `since` that is not a time before now.
  */
 export async function readPolicyDrift(input: {
@@ -30,7 +32,7 @@ export async function readPolicyDrift(input: {
   policy: Policy;
   now: Date;
   query: PolicyDriftQuery;
-}): Promise<PolicyDriftReport> {
+}): Promise<ConsoleDriftReport> {
   const options = resolveDriftOptions();
   const now = input.now.getTime();
   let windows = rollingWindows(now, options);
@@ -43,11 +45,12 @@ export async function readPolicyDrift(input: {
       );
     windows = windowsSince(since, now, options);
   }
-  return measurePolicyDrift({
+  const report = await measurePolicyDrift({
     reader: new OutcomesReader({ client: input.client, tableName: input.tableName }),
     policy: input.policy.name,
     windows,
     options,
     declared: declaredQuestionsOf(input.policy),
   });
+  return { ...report, settings: { min_outcomes: options.minOutcomes, moved_share: options.movedShare } };
 }

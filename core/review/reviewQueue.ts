@@ -23,6 +23,25 @@ export const DEFAULT_QUEUE_READ_PAGE = 200;
 /** Index entries one queue request reads, at most (beyond each partition's first page). */
 export const DEFAULT_QUEUE_MAX_READ = 1000;
 
+/** Waiting items {@link countWaiting} counts at most before it stops. */
+export const DEFAULT_WAITING_COUNT_BOUND = 10_000;
+
+/**
+ * How many items wait for review in `policies`: the entries of their waiting partitions of the
+ * `by-status` index, counted through the outcomes table's home, stopping once `bound` are counted
+ * (then `more`: at least that many wait).
+ */
+export function countWaiting(options: {
+  reader: ReviewQueueReader;
+  policies: readonly string[];
+  bound?: number;
+}): Promise<{ count: number; more: boolean }> {
+  const partitions = options.policies.flatMap((policy) =>
+    WAITING_STATUSES.map((status) => `${policy}#${status}`),
+  );
+  return options.reader.countEntries(partitions, options.bound ?? DEFAULT_WAITING_COUNT_BOUND);
+}
+
 /** Options of {@link readReviewQueue}. */
 export interface ReviewQueueOptions {
   /** The outcomes table's reads (its home, `core/outcomes`). */

@@ -49,7 +49,8 @@ export const MAX_REVIEW_BODY_BYTES = 64 * 1024;
  *
  * Routes (the table `contract/review/reviewRoutes.ts`, which the CDK app declares too):
  * `GET /api/policies`, `GET /api/queue?policy&question&rule&max_age_hours&order&before&limit`
- * (`order`: newest (default), margin or entropy),
+ * (`order`: newest (default), margin or entropy; a `question` no policy asked has is a 400 naming
+ * the questions), `GET /api/queue/count?policy` (how many wait),
  * `GET /api/items/{policy}/{id}`, `POST /api/items/{policy}/{id}/review`
  * (`{answers: {question: answer}, expect_updated_at, amend?}`), `GET /api/policies/{policy}/stats`,
  * `GET /api/policies/{policy}/drift?since`, `GET /api/policies/{policy}/shadow?since&candidate`,
@@ -78,6 +79,8 @@ export async function routeReviewRequest(
           status: 200,
           body: await api.shadow(policy, { since: request.query.since, candidate: request.query.candidate }),
         };
+      case "queueCount":
+        return { status: 200, body: await api.waiting(request.query.policy || undefined) };
       case "queue":
         return { status: 200, body: await api.queue(readQueueFilter(request.query)) };
       case "item":

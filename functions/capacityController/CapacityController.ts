@@ -1,9 +1,14 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
+import type {
+  CapacityGoals,
+  EndpointReading,
+  LaneLimits,
+  PerLane,
+} from "../../core/capacity/capacityTypes.js";
+import { type GoalCapacityPlan, planGoalCapacity } from "../../core/capacity/planGoalCapacity.js";
+import { type LaneConcurrencyPlan, planLaneConcurrency } from "../../core/capacity/planLaneConcurrency.js";
 import type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
-import type { CapacityGoals, EndpointReading, LaneLimits, PerLane } from "./capacityTypes.js";
 import type { CapacityCheckFailure } from "./errors.js";
-import { type GoalCapacityPlan, planGoalCapacity } from "./planGoalCapacity.js";
-import { type LaneConcurrencyPlan, planLaneConcurrency } from "./planLaneConcurrency.js";
 
 /** Options of a {@link CapacityController}. */
 export interface CapacityControllerOptions {

@@ -4,8 +4,8 @@ import {
   UpdateEventSourceMappingCommand,
 } from "@aws-sdk/client-lambda";
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { PerLane } from "../../core/capacity/capacityTypes.js";
 import type { LaneConcurrencySetter } from "./capacityPorts.js";
-import type { PerLane } from "./capacityTypes.js";
 
 /**
  * {@link LaneConcurrencySetter} over the lanes' SQS event source mappings: reads `ScalingConfig.MaximumConcurrency`

@@ -1,6 +1,6 @@
 import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
+import type { EndpointReading } from "../../core/capacity/capacityTypes.js";
 import type { EndpointCapacityReader } from "./capacityPorts.js";
-import type { EndpointReading } from "./capacityTypes.js";
 
 /**
  * {@link EndpointCapacityReader} over `DescribeEndpoint`: the endpoint's `EndpointStatus` and each

@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { PerLane } from "../../core/capacity/capacityTypes.js";
 import type { QueueBacklogReader } from "./capacityPorts.js";
-import type { PerLane } from "./capacityTypes.js";
 
 /** The queue's answer lacks the attribute asked for, or it is not a count. */
 export class QueueAttributeError extends Error {

@@ -1,5 +1,5 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
-import type { EndpointReading } from "./capacityTypes.js";
+import type { EndpointReading } from "../../core/capacity/capacityTypes.js";
 
 /** Reads the decision endpoint's status and its variants' instance counts (`DescribeEndpoint`). */
 export interface EndpointCapacityReader {

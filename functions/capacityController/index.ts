@@ -1,3 +1,25 @@
+export type {
+  CapacityGoals,
+  EndpointReading,
+  LaneLimits,
+  PerLane,
+  VariantReading,
+} from "../../core/capacity/capacityTypes.js";
+export {
+  type GoalCapacityInputs,
+  type GoalCapacityPlan,
+  type GoalCapacityReason,
+  type LaneDemand,
+  planGoalCapacity,
+  SCALING_REACTION_SECONDS,
+  TAIL_SPARE_SECONDS,
+} from "../../core/capacity/planGoalCapacity.js";
+export {
+  EVENT_SOURCE_CONCURRENCY,
+  type LaneConcurrencyInputs,
+  type LaneConcurrencyPlan,
+  planLaneConcurrency,
+} from "../../core/capacity/planLaneConcurrency.js";
 export {
   type CapacityCheck,
   CapacityController,
@@ -5,13 +27,6 @@ export {
   type LaneConcurrencyChange,
 } from "./CapacityController.js";
 export type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
-export type {
-  CapacityGoals,
-  EndpointReading,
-  LaneLimits,
-  PerLane,
-  VariantReading,
-} from "./capacityTypes.js";
 export {
   type CapacityControllerParts,
   createCapacityControllerDeps,
@@ -23,21 +38,6 @@ export {
 export { emitCapacityCheck } from "./emitCapacityCheck.js";
 export { CapacityCheckError, type CapacityCheckFailure } from "./errors.js";
 export { LambdaEventSourceConcurrency } from "./LambdaEventSourceConcurrency.js";
-export {
-  type GoalCapacityInputs,
-  type GoalCapacityPlan,
-  type GoalCapacityReason,
-  type LaneDemand,
-  planGoalCapacity,
-  SCALING_REACTION_SECONDS,
-  TAIL_SPARE_SECONDS,
-} from "./planGoalCapacity.js";
-export {
-  EVENT_SOURCE_CONCURRENCY,
-  type LaneConcurrencyInputs,
-  type LaneConcurrencyPlan,
-  planLaneConcurrency,
-} from "./planLaneConcurrency.js";
 export {
   type CapacityControllerConfig,
   readCapacityControllerConfig,

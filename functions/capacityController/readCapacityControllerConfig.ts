@@ -1,6 +1,6 @@
 import { CAPACITY_CONTROLLER_SETTINGS } from "../../contract/index.js";
+import type { CapacityGoals, LaneLimits, PerLane } from "../../core/capacity/capacityTypes.js";
 import { parseEnvironment } from "../../core/common/envSchemas.js";
-import type { CapacityGoals, LaneLimits, PerLane } from "./capacityTypes.js";
 
 /**
  * The capacity controller's configuration, read once at cold start. Each variable's parser and

@@ -1,4 +1,4 @@
-import { planGoalCapacity } from "../../functions/capacityController/planGoalCapacity.js";
+import { planGoalCapacity } from "../../core/capacity/planGoalCapacity.js";
 import { deriveScalingTimes } from "../../infra/capacity/deriveScalingTimes.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import type { SimulationResult, TimelinePoint } from "../SimulationResult.js";

@@ -1,5 +1,5 @@
-import { planGoalCapacity } from "../../functions/capacityController/planGoalCapacity.js";
-import { planLaneConcurrency } from "../../functions/capacityController/planLaneConcurrency.js";
+import { planGoalCapacity } from "../../core/capacity/planGoalCapacity.js";
+import { planLaneConcurrency } from "../../core/capacity/planLaneConcurrency.js";
 import type { EndpointModel } from "../model/EndpointModel.js";
 import type { EventSourceModel } from "../model/EventSourceModel.js";
 import { TargetTrackingModel } from "../model/TargetTrackingModel.js";

@@ -89,6 +89,7 @@ describe("the review console in Chromium", { skip }, () => {
     await page.goto(reviewUrl);
     await page.locator("tbody tr").first().waitFor();
     assert.ok((await page.locator("tbody tr").count()) >= 4);
+    await page.locator('[data-field="waiting"]', { hasText: "wait for review" }).waitFor();
     await page.screenshot({ path: join(SHOTS, "queue.png") });
     await page.locator("#reviewer").fill("alice");
     await page.locator("#reviewer").blur();
@@ -266,6 +267,9 @@ describe("the review console in Chromium", { skip }, () => {
     const page = await context.newPage();
     const overflow = () => page.locator("html").evaluate((root) => root.scrollWidth - root.clientWidth);
     await page.goto(reviewUrl);
+    // The page asks for the reviewer's name before the first answer.
+    await page.locator("#reviewer").fill("gil");
+    await page.locator("#reviewer").blur();
     const row = page.locator("tbody tr").first();
     await row.waitFor();
     assert.equal(await overflow(), 0, "the queue is as wide as the screen");

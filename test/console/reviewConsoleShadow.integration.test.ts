@@ -104,10 +104,10 @@ describe("the policy page's shadow section in Chromium (DynamoDB Local)", { skip
     // The pictures: an agreement bar, the confidence histograms of both sides, the accuracy intervals.
     assert.equal(await queue.locator("svg[role=img]").count(), 3);
     const bars = await queue.locator("svg[aria-label*=confidence] rect title").allTextContents();
-    const counted = (side: "live" | "candidate") =>
+    const counted = (side: "live" | "seed-7") =>
       bars.filter((title) => title.endsWith(side)).map((title) => Number(/: (\d+) /.exec(title)?.[1]));
     assert.deepEqual(counted("live"), report.questions.queue.confidence.a);
-    assert.deepEqual(counted("candidate"), report.questions.queue.confidence.b);
+    assert.deepEqual(counted("seed-7"), report.questions.queue.confidence.b);
     await page.close();
   });
 });

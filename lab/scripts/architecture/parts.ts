@@ -52,7 +52,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "core",
-    what: "the libraries the deployed functions share, one folder per concern, named for what it owns: the pipeline core `decideItems(inputs, ports)` (`pipeline/`), the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), failure records (`failures/`), the state archive (`states/`), policies (`policy/`), flow control (`flow/`), the endpoint client (`endpoint/`), drift (`drift/`), shadow comparison (`shadow/`), the review console's operations (`review/`) and common helpers (`common/`); used alike by the functions, the operators' commands and the local stack ([core/README.md](../core/README.md))",
+    what: "the libraries the deployed functions share, one folder per concern, named for what it owns: the pipeline core `decideItems(inputs, ports)` (`pipeline/`), the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), failure records (`failures/`), the state archive (`states/`), policies (`policy/`), flow control (`flow/`), the capacity plans the controller and the simulation share (`capacity/`), the endpoint client (`endpoint/`), drift (`drift/`), shadow comparison (`shadow/`), the review console's operations (`review/`) and common helpers (`common/`); used alike by the functions, the operators' commands and the local stack ([core/README.md](../core/README.md))",
     imports: [{ part: "contract" }],
     note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.integration.test.ts`)",
   },
@@ -89,8 +89,8 @@ export const PARTS: readonly Part[] = [
     imports: [
       {
         part: "contract",
-        only: ["console/web/types.ts"],
-        why: "the page reads the API's answers with the server's own view types (`contract/outcome/reviewViews.ts`), imported as types only",
+        only: ["console/web/types.ts", "console/web/ItemHistory.ts"],
+        why: "the page reads the API's answers with the server's own view types (`contract/outcome/reviewViews.ts`), imported as types only, and words an item's history as `decisions outcomes show` does (`contract/outcome/reviewHistory.ts`, which imports types only)",
       },
     ],
   },
@@ -132,12 +132,7 @@ export const PARTS: readonly Part[] = [
     imports: [
       {
         part: "core",
-        why: "it runs the pipeline's own pure units (RetryBudget, RetryPolicy's backoff, CallLatencyEstimate) instead of copies",
-      },
-      {
-        part: "functions",
-        only: ["simulation/steps/scheduleCapacityController.ts"],
-        why: "it plans the lanes' concurrency with the capacity controller's own `planLaneConcurrency`",
+        why: "it runs the pipeline's own pure units (RetryBudget, RetryPolicy's backoff, CallLatencyEstimate) and the capacity controller's own plans (`planLaneConcurrency`, `planGoalCapacity`) instead of copies",
       },
       {
         part: "infra",
