@@ -1,3 +1,4 @@
+import { SIMULATION_LIMITS, SimulationBudgetWatch, type SimulationLimits } from "../SimulationBudget.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import type { SimulatedPipeline } from "./buildPipeline.js";
 
@@ -22,12 +23,25 @@ const AFTER_JOB_SECONDS = 6 * 3600;
  * Runs the scheduled events until the job and every interactive item sent have ended and the
  * endpoint is back at its minimum (billed and desired), 6 simulated hours after the job if no
  * scale-in policy brings it there, or `maxHours` have passed.
+ *
+ * @throws {SimulationBudgetError} once the run passes one of its `limits` (events run, events
+ *   waiting, interactive items waiting).
  */
-export function runUntilDrained(pipeline: SimulatedPipeline, inputs: SimulationInputs): RunOutcome {
+export function runUntilDrained(
+  pipeline: SimulatedPipeline,
+  inputs: SimulationInputs,
+  limits: SimulationLimits = SIMULATION_LIMITS,
+): RunOutcome {
   const { events, endpoint, tally } = pipeline;
   let jobEndedAt: number | undefined;
   let backToMinAt: number | undefined;
+  const watch = new SimulationBudgetWatch(inputs, limits);
   const stop = () => {
+    watch.afterEvent({
+      pendingEvents: events.size,
+      interactiveWaiting: tally.interactiveSent - tally.interactiveEnded,
+      now: events.now,
+    });
     if (!tally.jobDone(inputs.lines) || tally.interactiveEnded < tally.interactiveSent) return false;
     jobEndedAt ??= events.now;
     if (endpoint.billed() <= inputs.minInstances && endpoint.desired() <= inputs.minInstances) {
