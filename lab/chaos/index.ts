@@ -12,6 +12,7 @@ export {
   type WorkloadMessage,
 } from "./buildChaosWorkload.js";
 export {
+  CHAOS_VIOLATION_KINDS,
   type ChaosCheck,
   type ChaosCounts,
   type ChaosEvidence,
@@ -40,5 +41,11 @@ export {
   planFaultSchedule,
 } from "./planFaultSchedule.js";
 export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
-export { type ChaosOptions, type ChaosResult, type FiredFault, runChaos } from "./runChaos.js";
+export {
+  type ChaosOptions,
+  type ChaosResult,
+  chaosRunOk,
+  type FiredFault,
+  runChaos,
+} from "./runChaos.js";
 export { SeededRandom } from "./SeededRandom.js";
