@@ -192,19 +192,25 @@ export class JobLedger {
    * line count (`sent` = lines − `rejected_at_ingest`, both exact), then the completion check (the
    * lines may all have ended already). A job no longer `reading` is left as it is.
    *
-   * Before the record changes, the line count is set on every counter, so that no line beyond it
-   * is counted from then on ({@link lineCountUpdate}), and the lines counted before it was known
-   * that lie beyond it (a message naming a line the object does not have) are taken back: their
-   * line items deleted and their counts undone, each in one transaction. Their outcomes stay,
-   * outside the job's results.
+   * Before the record changes, the object's last line number (`lastLine`: blank lines are not
+   * lines of the job but keep their numbers; default `lines`, an object without blank lines) is set
+   * on every counter, so that no line beyond it is counted from then on ({@link lineCountUpdate}),
+   * and the lines counted before it was known that lie beyond it (a message naming a line the
+   * object does not have) are taken back: their line items deleted and their counts undone, each
+   * in one transaction. Their outcomes stay, outside the job's results.
    *
    * @returns the line numbers taken back (none, unless messages named lines outside the job).
    */
-  async markRead(jobId: string, lines: number, options: { deadline: Deadline }): Promise<number[]> {
+  async markRead(
+    jobId: string,
+    lines: number,
+    options: { deadline: Deadline; lastLine?: number },
+  ): Promise<number[]> {
     const taken: number[] = [];
+    const lastLine = Math.max(lines, options.lastLine ?? lines);
     if ((await this.get(jobId))?.status === "reading") {
       for (let shard = 0; shard < this.#counterShards; shard += 1) {
-        const update = lineLimitUpdate(this.#recording, jobId, shard, lines, this.#now());
+        const update = lineLimitUpdate(this.#recording, jobId, shard, lastLine, this.#now());
         await this.#send(async () => {
           try {
             await this.#client.send(new UpdateCommand(update));
@@ -213,7 +219,7 @@ export class JobLedger {
           }
         }, options);
       }
-      for (const item of await this.#linesBeyond(jobId, lines)) {
+      for (const item of await this.#linesBeyond(jobId, lastLine)) {
         if (await this.#uncount(jobId, item, options)) taken.push(item.line);
       }
     }

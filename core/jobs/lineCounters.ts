@@ -135,9 +135,9 @@ function counterUpdate(
 }
 
 /**
- * Sets the job's line count (`lines`) on one counter (`shard`), updated `at`: from then on its
- * count updates refuse a line beyond it ({@link lineCountUpdate}). Conditional on the counter
- * existing.
+ * Sets the job's last line number (`lines`: its line count, or more where the object has blank
+ * lines) on one counter (`shard`), updated `at`: from then on its count updates refuse a line
+ * beyond it ({@link lineCountUpdate}). Conditional on the counter existing.
  */
 export function lineLimitUpdate(
   table: CounterTable,

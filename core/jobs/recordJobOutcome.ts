@@ -109,7 +109,7 @@ export async function recordJobOutcome(
     // for it (a forged or mistaken `decisions.job_line`); the rejected outcome names no job.
     const rejected = minimalRejectedOutcome(
       outcome,
-      `the message names line ${line} of job ${jobId}, which has ${limit} line(s): a line outside the job is not counted (decisions.job_line)`,
+      `the message names line ${line} of job ${jobId}, whose object ends at line ${limit}: a line outside the job is not counted (decisions.job_line)`,
     );
     await ledger.send(() => putOutcomeOnce(ledger.client, ledger.outcomesTable, rejected), options);
     return rejected;

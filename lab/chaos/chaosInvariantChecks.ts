@@ -326,7 +326,7 @@ export const POISON_REASONS: Readonly<Record<PoisonKind, RegExp>> = {
   "invalid-json": /not valid JSON/i,
   "wrong-types": /\b(id|state|facts|expected|invalid)\b/i,
   "unknown-policy": /unknown policy/i,
-  "oversized-state": /\b(tokens?|bytes)\b/i,
+  "oversized-state": /\b(tokens?|bytes|too (large|long)|size)\b/i,
   "chat-control": /chat-control/i,
   "wrong-facts": /\bfacts\b/i,
 };

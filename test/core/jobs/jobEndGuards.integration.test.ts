@@ -123,7 +123,7 @@ describe("a job's end and its line numbers on DynamoDB Local (integration)", () 
     assert.equal(stored?.status, "rejected");
     assert.match(
       String(stored?.reason),
-      /line 99 of job .* which has 3 line\(s\): a line outside the job is not counted/,
+      /line 99 of job .*, whose object ends at line 3: a line outside the job is not counted/,
     );
     assert.equal(stored?.source.job_id, undefined, "the rejected outcome names no job");
 
@@ -170,6 +170,18 @@ describe("a job's end and its line numbers on DynamoDB Local (integration)", () 
     await store.record(outcome(jobId, 3, "b3"), { deadline: deadline() });
     const done = await ledger.get(jobId);
     assert.deepEqual([done?.counts.ended, done?.counts.lines], [3, 3], "3 of 3, never 4 of 3");
+    assert.ok(done?.ended_at);
+  });
+
+  it("counts the lines of an object with blank lines up to its last line number (blank lines keep their numbers)", async () => {
+    const jobId = await startJob("blank-line-2.jsonl");
+    await store.record(outcome(jobId, 4, "c4"), { deadline: deadline() });
+    // Lines 1, 3 and 4 are the job's 3 lines; line 2 was blank.
+    assert.deepEqual(await ledger.markRead(jobId, 3, { deadline: deadline(), lastLine: 4 }), []);
+    await store.record(outcome(jobId, 1, "c1"), { deadline: deadline() });
+    await store.record(outcome(jobId, 3, "c3"), { deadline: deadline() });
+    const done = await ledger.get(jobId);
+    assert.deepEqual([done?.counts.ended, done?.counts.lines], [3, 3]);
     assert.ok(done?.ended_at);
   });
 });
