@@ -10,3 +10,24 @@ export class SimulationInputError extends Error {
     super(message, options);
   }
 }
+
+/** Which bound of a simulation run a {@link SimulationBudgetError} names. */
+export type SimulationBudget = "events" | "pending-events" | "interactive-waiting";
+
+/**
+ * A simulation that would exceed (or did exceed) its bounds in events or memory: refused before it
+ * starts when its inputs alone need more events than the budget, or stopped as soon as it runs past
+ * one. The message names the bound, what was reached and the flags that lower it.
+ */
+export class SimulationBudgetError extends SimulationInputError {
+  override name = "SimulationBudgetError";
+  constructor(
+    /** The bound that was reached. */
+    readonly budget: SimulationBudget,
+    /** The flag to change first (without dashes). */
+    input: string,
+    message: string,
+  ) {
+    super(input, message);
+  }
+}

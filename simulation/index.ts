@@ -8,7 +8,13 @@
 export { AWS_CONSTANTS, type AwsConstant } from "./awsConstants.js";
 export { renderSparkline } from "./chart/renderSparkline.js";
 export { renderTimelineSvg, type TimelineSvgOptions } from "./chart/renderTimelineSvg.js";
-export { SimulationInputError } from "./errors.js";
+export { type SimulationBudget, SimulationBudgetError, SimulationInputError } from "./errors.js";
+export {
+  checkEventEstimate,
+  leastEvents,
+  SIMULATION_LIMITS,
+  type SimulationLimits,
+} from "./SimulationBudget.js";
 export {
   type CapacityLayout,
   type CapacityMode,

@@ -5,8 +5,10 @@
  * items that have already ended (their outcome is stored).
  */
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
 import { FailureRecordStore } from "../../core/failures/index.js";
+import { endCheckOutstanding, JobsReader } from "../../core/jobs/index.js";
 import { OutcomesReader } from "../../core/outcomes/index.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import {
@@ -16,6 +18,7 @@ import {
   createSqsClient,
   type DeadLetter,
   findSourceQueues,
+  type JobEndLookup,
   laneOfQueue,
   listDeadLetters,
   purgeDecidedLetters,
@@ -32,14 +35,14 @@ const DEFAULT_TABLE = "outcomes";
 const USAGE = `usage:
   decisions dlq <list|redrive|purge-decided> --lane <interactive|bulk> --up-info <up.json> [options below]
   decisions dlq list    --queue-url <dlq url> [--max N] [--json] [--endpoint-url <url>] [--region <r>]
-                        [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
+                        [--table <outcomes table>] [--jobs-table <jobs table>] [--dynamodb-endpoint-url <url>]
   decisions dlq redrive --queue-url <dlq url> [--to <work queue url>] [--max N] [--endpoint-url <url>] [--region <r>]
   decisions dlq purge-decided --queue-url <dlq url> [--max N] [--endpoint-url <url>] [--region <r>]
-                        [--table <outcomes table>] [--dynamodb-endpoint-url <url>]
+                        [--table <outcomes table>] [--jobs-table <jobs table>] [--dynamodb-endpoint-url <url>]
 
 Each lane (interactive, bulk) has its own work queue and dead-letter queue. --lane with --up-info (the
 JSON line of a running decisions up, saved: decisions up > up.json) picks the lane's DLQ from its
-dlq_urls, and takes the SQS and DynamoDB endpoints, region and outcomes table from it too.
+dlq_urls, and takes the SQS and DynamoDB endpoints, region, outcomes and jobs tables from it too.
 
 list     shows each message of the dead-letter queue without consuming it: message id, policy and item
          id (or the event's source and detail-type), how often it was received, when it was sent and
@@ -47,8 +50,11 @@ list     shows each message of the dead-letter queue without consuming it: messa
          failure record of it (its last reason, attempts and time, read from the outcomes table) — and
          a preview of its body (--json: one JSON object per message). A message whose item's outcome is
          already stored (a copy that reached the DLQ after its item ended) is labelled "already decided
-         (a duplicate copy): safe to purge" (--json: a "decided" object). Listing counts as one receive
-         of each message.
+         (a duplicate copy): safe to purge" (--json: a "decided" object) — unless it is a batch job's
+         line whose job has every line ended but no end yet (the writer of its last line stopped before
+         its end check; this message's redelivery would run it), or a job line whose job was not read
+         (no --jobs-table): then it is "not safe to purge yet" with why (--json: "decided.held").
+         Listing counts as one receive of each message.
 redrive  moves messages back: each is sent to the work queue (body and attributes unchanged) and only
          then deleted from the dead-letter queue. --to defaults to the queue whose redrive policy names
          the dead-letter queue — each lane's DLQ is its own queue's, so a message returns to the lane
@@ -57,8 +63,9 @@ redrive  moves messages back: each is sent to the work queue (body and attribute
          was not moved.
 purge-decided
          deletes from the dead-letter queue only the messages whose item's outcome is stored (the
-         copies list labels "already decided"); a message whose outcome is absent, that asks to
-         replace whatever is stored (supersede "*"), or that names no item is left in the queue. It
+         copies list labels "already decided: safe to purge"); a message whose outcome is absent, that
+         asks to replace whatever is stored (supersede "*"), that names no item, or that list calls
+         "not safe to purge yet" (a job's end depends on it) is left in the queue. It
          reads the outcomes as list does, and refuses to run when it cannot. The exit code is 1 when
          a copy could not be deleted.
 
@@ -72,6 +79,8 @@ options:
   --region <region>      default: the SDK's configuration, the queue URL's region, or us-east-1 locally
   --table <name>         list, purge-decided: the outcomes table, holding the outcomes and failure records (default "${DEFAULT_TABLE}",
                          as the local stack names it; the deployed stack's is its OutcomesTableName output)
+  --jobs-table <name>    list, purge-decided: the jobs table (the deployed stack's JobsTableName output; up's
+                         jobs_table), read for the messages that are batch job lines
   --dynamodb-endpoint-url <url>
                          list, purge-decided: a DynamoDB endpoint other than AWS's (DynamoDB Local: up's
                          dynamodb_endpoint). With --endpoint-url and without this, list reads no failure record or
@@ -88,6 +97,7 @@ const FLAGS = {
   "endpoint-url": { type: "string" },
   region: { type: "string" },
   table: { type: "string" },
+  "jobs-table": { type: "string" },
   "dynamodb-endpoint-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -118,10 +128,18 @@ export function createDlqCommand(output: Partial<CliOutput> = {}): CliCommand {
         throw new UsageError("--to is for redrive", { usage: USAGE });
       if (sub !== "list" && values.json === true)
         throw new UsageError("--json is for list", { usage: USAGE });
-      if (sub === "redrive" && (values.table !== undefined || values["dynamodb-endpoint-url"] !== undefined))
-        throw new UsageError("--table and --dynamodb-endpoint-url are for list and purge-decided", {
-          usage: USAGE,
-        });
+      if (
+        sub === "redrive" &&
+        (values.table !== undefined ||
+          values["jobs-table"] !== undefined ||
+          values["dynamodb-endpoint-url"] !== undefined)
+      )
+        throw new UsageError(
+          "--table, --jobs-table and --dynamodb-endpoint-url are for list and purge-decided",
+          {
+            usage: USAGE,
+          },
+        );
       if (sub === "purge-decided" && outcomesEndpoint(values) === null) {
         throw new UsageError(
           "purge-decided reads each message's outcome: with --endpoint-url, give --dynamodb-endpoint-url (and --table)",
@@ -160,6 +178,7 @@ type FlagValues = {
   json?: boolean | undefined;
   region?: string | undefined;
   table?: string | undefined;
+  "jobs-table"?: string | undefined;
   "endpoint-url"?: string | undefined;
   "dynamodb-endpoint-url"?: string | undefined;
 };
@@ -205,6 +224,7 @@ async function withLane<T extends FlagValues>(
         : {
             "dynamodb-endpoint-url": values["dynamodb-endpoint-url"] ?? info.dynamodbEndpoint,
             table: values.table ?? info.table,
+            "jobs-table": values["jobs-table"] ?? info.jobsTable,
           }),
     },
   };
@@ -262,7 +282,12 @@ async function purgeDecided(
   });
   try {
     const reader = new OutcomesReader({ client, tableName: values.table ?? DEFAULT_TABLE });
-    const report = await purgeDecidedLetters(sqs, reader, { dlqUrl, ...(max === undefined ? {} : { max }) });
+    const jobs = jobEndLookup(client, values);
+    const report = await purgeDecidedLetters(sqs, reader, {
+      dlqUrl,
+      ...(max === undefined ? {} : { max }),
+      ...(jobs === undefined ? {} : { jobs }),
+    });
     for (const failed of report.failed) {
       stderr.write(
         inertLines(
@@ -272,7 +297,7 @@ async function purgeDecided(
     }
     stdout.write(
       `purged ${report.purged.length} already-decided message(s) from ${dlqUrl}; ` +
-        `${report.kept.length} left (no outcome stored, a supersede, or no item)` +
+        `${report.kept.length} left (no outcome stored, a supersede, no item, or a job's end depends on it)` +
         (report.failed.length > 0 ? `; ${report.failed.length} not deleted\n` : "\n"),
     );
     return report.failed.length > 0 ? 1 : 0;
@@ -295,7 +320,11 @@ function formatLetters(letters: readonly DeadLetter[], dlqUrl: string, lane: Lan
     );
     if (letter.sourceArn) lines.push(`  from ${letter.sourceArn}`);
     const { decided } = letter;
-    if (decided !== undefined) {
+    if (decided?.held !== undefined) {
+      lines.push(
+        `  already decided (outcome ${decided.status}, updated ${decided.updatedAt}), but not safe to purge yet: ${decided.held}`,
+      );
+    } else if (decided !== undefined) {
       lines.push(
         `  already decided (a duplicate copy): safe to purge (dlq purge-decided); outcome ${decided.status}, updated ${decided.updatedAt}`,
       );
@@ -357,7 +386,11 @@ async function withFailureRecords(
       letters,
       new FailureRecordStore({ client, tableName }),
     );
-    const outcomes = await attachDecidedOutcomes(failures.letters, new OutcomesReader({ client, tableName }));
+    const outcomes = await attachDecidedOutcomes(
+      failures.letters,
+      new OutcomesReader({ client, tableName }),
+      jobEndLookup(client, values),
+    );
     return {
       letters: outcomes.letters,
       unreadable: [failures.unreadable, outcomes.unreadable].filter((note) => note !== undefined),
@@ -367,9 +400,27 @@ async function withFailureRecords(
   }
 }
 
+/**
+ * The jobs table at the outcomes table's endpoint (`--jobs-table`), as the DLQ commands read it:
+ * whether a job's end check is outstanding. Undefined without `--jobs-table`.
+ */
+function jobEndLookup(client: DynamoDBDocumentClient, values: Values): JobEndLookup | undefined {
+  const tableName = values["jobs-table"];
+  if (tableName === undefined) return undefined;
+  const reader = new JobsReader({ client, tableName });
+  return {
+    tableName,
+    async endCheckOutstanding(jobId) {
+      const job = await reader.find(jobId);
+      return job !== undefined && endCheckOutstanding(job);
+    },
+  };
+}
+
 type Values = {
   region?: string | undefined;
   table?: string | undefined;
+  "jobs-table"?: string | undefined;
   "endpoint-url"?: string | undefined;
   "dynamodb-endpoint-url"?: string | undefined;
 };

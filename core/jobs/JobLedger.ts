@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   type JobLineItem,
   JobLineItemSchema,
@@ -31,7 +31,7 @@ import {
   transactOnce,
   updateRecordOnce,
 } from "./ledgerWrites.js";
-import { lineCountUpdate, newCounterPuts } from "./lineCounters.js";
+import { lineCountUpdate, lineLimitUpdate, newCounterPuts, uncountUpdate } from "./lineCounters.js";
 import { type OutcomeRecording, recordJobOutcome } from "./recordJobOutcome.js";
 
 /** Options of a {@link JobLedger}. */
@@ -191,10 +191,89 @@ export class JobLedger {
    * Every line of the object was read and is sent or rejected: `reading` → `deciding` with the
    * line count (`sent` = lines − `rejected_at_ingest`, both exact), then the completion check (the
    * lines may all have ended already). A job no longer `reading` is left as it is.
+   *
+   * Before the record changes, the object's last line number (`lastLine`: blank lines are not
+   * lines of the job but keep their numbers; default `lines`, an object without blank lines) is set
+   * on every counter, so that no line beyond it is counted from then on ({@link lineCountUpdate}),
+   * and the lines counted before it was known that lie beyond it (a message naming a line the
+   * object does not have) are taken back: their line items deleted and their counts undone, each
+   * in one transaction. Their outcomes stay, outside the job's results.
+   *
+   * @returns the line numbers taken back (none, unless messages named lines outside the job).
    */
-  async markRead(jobId: string, lines: number, options: { deadline: Deadline }): Promise<void> {
+  async markRead(
+    jobId: string,
+    lines: number,
+    options: { deadline: Deadline; lastLine?: number },
+  ): Promise<number[]> {
+    const taken: number[] = [];
+    const lastLine = Math.max(lines, options.lastLine ?? lines);
+    if ((await this.get(jobId))?.status === "reading") {
+      for (let shard = 0; shard < this.#counterShards; shard += 1) {
+        const update = lineLimitUpdate(this.#recording, jobId, shard, lastLine, this.#now());
+        await this.#send(async () => {
+          try {
+            await this.#client.send(new UpdateCommand(update));
+          } catch (error) {
+            throw classifyStoreError(error, this.jobsTable);
+          }
+        }, options);
+      }
+      for (const item of await this.#linesBeyond(jobId, lastLine)) {
+        if (await this.#uncount(jobId, item, options)) taken.push(item.line);
+      }
+    }
     await this.#updateRecordIf(jobId, markReadUpdate(lines, this.#now()), options);
     await this.checkEnded(jobId, options);
+    return taken;
+  }
+
+  /** The line items of `jobId` beyond line `lines`, strongly consistent. */
+  async #linesBeyond(jobId: string, lines: number): Promise<JobLineItem[]> {
+    const found: JobLineItem[] = [];
+    const pages = queryPages(
+      this.#client,
+      {
+        TableName: this.jobsTable,
+        KeyConditionExpression: "job_id = :job AND #line > :lines",
+        ExpressionAttributeNames: { "#line": "line" },
+        ExpressionAttributeValues: { ":job": jobId, ":lines": lines },
+        ConsistentRead: true,
+      },
+      (error) => classifyStoreError(error, this.jobsTable),
+    );
+    for await (const items of pages) for (const item of items) found.push(JobLineItemSchema.parse(item));
+    return found;
+  }
+
+  /**
+   * Takes back one counted line: deletes its line item (as it stands) and undoes its count, in
+   * one transaction. @returns false when the item had changed or gone (another call took it).
+   */
+  async #uncount(jobId: string, item: JobLineItem, options: { deadline: Deadline }): Promise<boolean> {
+    const reasons = await this.#transact(
+      [
+        {
+          Delete: {
+            TableName: this.jobsTable,
+            Key: { job_id: jobId, line: item.line },
+            ConditionExpression: "#status = :status AND ended_at = :ended",
+            ExpressionAttributeNames: { "#status": "status" },
+            ExpressionAttributeValues: { ":status": item.status, ":ended": item.ended_at },
+          },
+        },
+        uncountUpdate(
+          this.#recording,
+          jobId,
+          item.line,
+          item.status,
+          { duplicate: item.duplicate === true },
+          this.#now(),
+        ),
+      ],
+      options,
+    );
+    return reasons === undefined;
   }
 
   /**

@@ -1,3 +1,4 @@
+export { endCheckOutstanding } from "./endCheckOutstanding.js";
 export {
   JobNotFoundError,
   JobResultsMismatchError,

@@ -40,10 +40,18 @@ export function newCounterPuts(table: CounterTable, jobId: string, at: string) {
 }
 
 /**
+ * The counter attribute that holds the job's line count once ingest has read every line
+ * ({@link lineLimitUpdate}): a line beyond it is not counted.
+ */
+export const LINE_LIMIT_ATTRIBUTE = "line_limit";
+
+/**
  * The count update of a line that ended with `status` (`dead_lettered`, or an outcome's status),
  * on its counter, updated `at`: `ended` and the status's count go up by one, and
  * `rejected_at_ingest` (`atIngest`) and `duplicates` (`duplicate`) when they apply. Conditional on
- * the counter existing: an Update would otherwise create one for a job that was never started.
+ * the counter existing (an Update would otherwise create one for a job that was never started)
+ * and on `line` being within the job's line count when the counter holds it (`line_limit`, set
+ * by `markRead`): a line number outside the job fails the condition and is not counted.
  */
 export function lineCountUpdate(
   table: CounterTable,
@@ -62,12 +70,13 @@ export function lineCountUpdate(
   }
   if (how.atIngest) sets.push("counts.rejected_at_ingest = counts.rejected_at_ingest + :one");
   if (how.duplicate) sets.push("counts.duplicates = counts.duplicates + :one");
+  names["#limit"] = LINE_LIMIT_ATTRIBUTE;
   return counterUpdate(table, jobId, line, {
     sets,
-    condition: "attribute_exists(job_id)",
-    ...(Object.keys(names).length > 0 ? { names } : {}),
+    condition: "attribute_exists(job_id) AND (attribute_not_exists(#limit) OR #limit >= :line)",
+    names,
     // DynamoDB refuses a value the expression does not use.
-    values: { ":one": 1, ":at": at, ...(status === "dead_lettered" ? {} : { ":zero": 0 }) },
+    values: { ":one": 1, ":at": at, ":line": line, ...(status === "dead_lettered" ? {} : { ":zero": 0 }) },
   });
 }
 
@@ -119,6 +128,63 @@ function counterUpdate(
       ConditionExpression: update.condition,
       ...(update.names === undefined ? {} : { ExpressionAttributeNames: update.names }),
       ExpressionAttributeValues: update.values,
+      // A failed condition returns the counter as it stood: its `line_limit` tells why.
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
     },
   };
+}
+
+/**
+ * Sets the job's last line number (`lines`: its line count, or more where the object has blank
+ * lines) on one counter (`shard`), updated `at`: from then on its count updates refuse a line
+ * beyond it ({@link lineCountUpdate}). Conditional on the counter existing.
+ */
+export function lineLimitUpdate(
+  table: CounterTable,
+  jobId: string,
+  shard: number,
+  lines: number,
+  at: string,
+) {
+  return {
+    TableName: table.jobsTable,
+    Key: { job_id: jobId, line: jobCounterLine(shard) },
+    UpdateExpression: "SET #limit = :lines, updated_at = :at",
+    ConditionExpression: "attribute_exists(job_id)",
+    ExpressionAttributeNames: { "#limit": LINE_LIMIT_ATTRIBUTE },
+    ExpressionAttributeValues: { ":lines": lines, ":at": at },
+  };
+}
+
+/**
+ * The count update that takes back a line counted before its job's line count was known and
+ * found beyond it (`markRead`): `ended` and the count of `status` (and `duplicates` for a
+ * `duplicate`) down by one, updated `at`. Conditional on the counter holding such a count.
+ */
+export function uncountUpdate(
+  table: CounterTable,
+  jobId: string,
+  line: number,
+  status: string,
+  how: { duplicate: boolean },
+  at: string,
+) {
+  const names: Record<string, string> = {};
+  const sets = ["counts.ended = counts.ended - :one", "updated_at = :at"];
+  let condition = "attribute_exists(job_id) AND counts.ended >= :one";
+  if (status === "dead_lettered") {
+    sets.push("counts.dead_lettered = counts.dead_lettered - :one");
+    condition += " AND counts.dead_lettered >= :one";
+  } else {
+    names["#status"] = status;
+    sets.push("counts.outcomes.#status = counts.outcomes.#status - :one");
+    condition += " AND counts.outcomes.#status >= :one";
+  }
+  if (how.duplicate) sets.push("counts.duplicates = counts.duplicates - :one");
+  return counterUpdate(table, jobId, line, {
+    sets,
+    condition,
+    ...(Object.keys(names).length > 0 ? { names } : {}),
+    values: { ":one": 1, ":at": at },
+  });
 }

@@ -2,11 +2,12 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Outcome } from "../../contract/outcome/OutcomeSchema.js";
 import type { Deadline } from "../common/Deadline.js";
 import type { RetryEvent } from "../common/RetryPolicy.js";
+import { minimalRejectedOutcome } from "../outcomes/boundOutcomeSize.js";
 import { OutcomeAlreadyRecordedError } from "../outcomes/errors.js";
 import { putOutcomeOnce, standingOutcomeOf } from "../outcomes/writeOnce.js";
 import { lineAuditOf, linePutItem, outcomePutItem } from "./ledgerItems.js";
 import type { LedgerTransactItems, TransactionCancellation } from "./ledgerWrites.js";
-import { type CounterTable, lineCountUpdate, moveCountUpdate } from "./lineCounters.js";
+import { type CounterTable, LINE_LIMIT_ATTRIBUTE, lineCountUpdate, moveCountUpdate } from "./lineCounters.js";
 import { resultLineOf } from "./resultLineOf.js";
 
 /** Options of one write: its deadline, and who hears of its retries. */
@@ -102,9 +103,27 @@ export async function recordJobOutcome(
     await ledger.checkEnded(jobId, options);
     throw new OutcomeAlreadyRecordedError(outcome.policy, outcome.id, standing ?? existing);
   }
+  const limit = lineLimitOf(reasons[2]);
+  if (limit !== undefined && line > limit) {
+    // The message names a line the job does not have: not counted, and the item is rejected
+    // for it (a forged or mistaken `decisions.job_line`); the rejected outcome names no job.
+    const rejected = minimalRejectedOutcome(
+      outcome,
+      `the message names line ${line} of job ${jobId}, whose object ends at line ${limit}: a line outside the job is not counted (decisions.job_line)`,
+    );
+    await ledger.send(() => putOutcomeOnce(ledger.client, ledger.outcomesTable, rejected), options);
+    return rejected;
+  }
   // The transaction failed on a condition other than the outcome's: the outcome is written once, alone.
   await ledger.send(() => putOutcomeOnce(ledger.client, ledger.outcomesTable, outcome), options);
   return outcome;
+}
+
+/** The job's line count a counter held when its count update was refused (`line_limit`), if set. */
+function lineLimitOf(reason: TransactionCancellation | undefined): number | undefined {
+  if (reason?.Code !== "ConditionalCheckFailed") return undefined;
+  const text = reason.Item?.[LINE_LIMIT_ATTRIBUTE]?.N;
+  return text === undefined ? undefined : Number(text);
 }
 
 /**

@@ -104,7 +104,11 @@ export async function ingestObject(
     if (!stopped && (await run.flush())) {
       // Read to its end: every line is sent or recorded, so the job knows its line count.
       if (deps.jobs !== undefined && jobId !== undefined) {
-        await deps.jobs.markRead(jobId, run.checkpoint.jobLines, { deadline: farDeadline(deps.clock) });
+        // Blank lines keep their numbers: the last line's number bounds the lines the job counts.
+        await deps.jobs.markRead(jobId, run.checkpoint.jobLines, {
+          deadline: farDeadline(deps.clock),
+          lastLine: run.checkpoint.line - 1,
+        });
       }
       return result;
     }

@@ -88,7 +88,10 @@ function boundVersion(start: IngestCheckpoint, output: GetObjectCommandOutput): 
 async function endAtObjectEnd(start: IngestCheckpoint, deps: IngestDeps): Promise<ObjectIngestResult> {
   const { bucket, key, versionId, etag, jobId } = start;
   if (deps.jobs !== undefined && jobId !== undefined) {
-    await deps.jobs.markRead(jobId, start.jobLines ?? 0, { deadline: farDeadline(deps.clock) });
+    await deps.jobs.markRead(jobId, start.jobLines ?? 0, {
+      deadline: farDeadline(deps.clock),
+      lastLine: start.line - 1,
+    });
   }
   return {
     ...(jobId !== undefined ? { jobId } : {}),

@@ -18,8 +18,9 @@ export interface JobsMonitorParts {
 }
 
 /**
- * Builds the jobs monitor's dependencies: a document client (SDK retries off), a job ledger that
- * only reads (no outcomes table), the monitor.
+ * Builds the jobs monitor's dependencies: a document client (SDK retries off), a job ledger without
+ * an outcomes table (it reads jobs, and sets the end of those whose end check was lost), the
+ * monitor.
  */
 export function createJobsMonitorDeps(
   config: JobsMonitorConfig,

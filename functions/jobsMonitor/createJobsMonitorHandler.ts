@@ -5,8 +5,7 @@ import { logMetrics } from "@aws-lambda-powertools/metrics/middleware";
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { emitJobsTally } from "./emitJobsTally.js";
-import type { JobsMonitor } from "./JobsMonitor.js";
-import type { JobsTally } from "./tallyJobs.js";
+import type { JobsCheck, JobsMonitor } from "./JobsMonitor.js";
 
 /** What the jobs monitor's handler needs. */
 export interface JobsMonitorDeps {
@@ -17,10 +16,11 @@ export interface JobsMonitorDeps {
 
 /**
  * The jobs monitor's middy handler (a scheduled EventBridge event in, the tally out): one
- * {@link JobsMonitor.check}, its metrics published as one EMF document by Powertools.
+ * {@link JobsMonitor.check} (which also ends the jobs whose end check was lost), its metrics
+ * published as one EMF document by Powertools.
  */
 export function createJobsMonitorHandler(deps: JobsMonitorDeps) {
-  return middy<unknown, JobsTally, Error, Context>()
+  return middy<unknown, JobsCheck, Error, Context>()
     .use(injectLambdaContext(deps.logger))
     .use(logMetrics(deps.metrics))
     .handler(async () => {

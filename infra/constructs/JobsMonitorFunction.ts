@@ -59,8 +59,12 @@ export class JobsMonitorFunction extends Construct {
       new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.listIndexArn] }),
     );
     fn.role.addToPolicy(
-      // A job is its record and its counters (line ≤ 0), read by one Query of the table.
-      new PolicyStatement({ actions: ["dynamodb:Query"], resources: [props.jobsTable.tableArn] }),
+      // A job is its record and its counters (line ≤ 0), read by one Query of the table; a job whose
+      // lines have all ended gets `ended_at` by a conditional UpdateItem of its record.
+      new PolicyStatement({
+        actions: ["dynamodb:Query", "dynamodb:UpdateItem"],
+        resources: [props.jobsTable.tableArn],
+      }),
     );
     this.schedule = new Rule(this, "Schedule", {
       description: "Runs the jobs monitor",

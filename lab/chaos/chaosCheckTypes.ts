@@ -30,6 +30,11 @@ export interface ChaosEvidence {
    * A number: the interactive lane's queue, where a one-lane run sends (its messages name no lane).
    */
   queueRemaining: Record<Lane, number> | number;
+  /**
+   * The work queues' `maxReceiveCount`: a DLQ message received fewer times than this was moved
+   * there early (`dead-lettered-early`). Unchecked when absent.
+   */
+  maxReceiveCount?: number;
 }
 
 /** One lane's share of the counts: by the lane of the message that ended the item (its outcome's, or its DLQ's). */
@@ -104,19 +109,27 @@ export interface ChaosCounts {
   lanes: Record<Lane, LaneCounts>;
 }
 
+/** Every kind of broken promise the checker names: one per invariant. */
+export const CHAOS_VIOLATION_KINDS = [
+  "lost",
+  "not-drained",
+  "duplicate",
+  "conflicting",
+  "unexpected",
+  "poison-not-rejected",
+  "dead-lettered-without-reason",
+  "dead-lettered-busy",
+  "dead-lettered-in-other-lane",
+  "dead-lettered-early",
+  "unknown-dead-letter",
+  "not-sent",
+  "unknown-item",
+  "ambiguous-key",
+] as const;
+
 /** One broken promise, with what the checker saw. */
 export interface ChaosViolation {
-  kind:
-    | "lost"
-    | "not-drained"
-    | "duplicate"
-    | "conflicting"
-    | "unexpected"
-    | "poison-not-rejected"
-    | "dead-lettered-without-reason"
-    | "dead-lettered-busy"
-    | "dead-lettered-in-other-lane"
-    | "unknown-dead-letter";
+  kind: (typeof CHAOS_VIOLATION_KINDS)[number];
   detail: string;
 }
 

@@ -1,6 +1,6 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { UNPARSED_POLICY } from "../../contract/outcome/outcomesTableKeys.js";
-import type { WorkloadItem } from "./buildChaosWorkload.js";
+import type { PoisonKind, WorkloadItem } from "./buildChaosWorkload.js";
 import type { ChaosTally } from "./ChaosTally.js";
 import type { ChaosEvidence, SentMessage } from "./chaosCheckTypes.js";
 import { isBusyReason } from "./isBusyReason.js";
@@ -50,6 +50,11 @@ export interface UnendedItem {
 /**
  * Indexes what the run sent, and counts each lane's messages. An item that has a body whose key
  * cannot be read ends under `_unparsed` with its first message's id.
+ *
+ * Also the evidence's own consistency: every item was sent (`not-sent`: an item with no message
+ * cannot end, and would otherwise not be looked at), every message names an item of the run
+ * (`unknown-item`), and no two items share a key (`ambiguous-key`: an outcome under it could not
+ * be told to one of them; the first keeps it).
  */
 export function indexSent(
   items: readonly WorkloadItem[],
@@ -60,6 +65,9 @@ export function indexSent(
   const itemOfMessage = new Map<string, number>();
   const laneOfMessage = new Map<string, Lane>();
   for (const { messageId, item, lane = DEFAULT_LANE } of sent) {
+    if (items[item] === undefined) {
+      tally.violate("unknown-item", `message ${messageId} names item ${item}, which the run does not have`);
+    }
     messagesOf.set(item, [...(messagesOf.get(item) ?? []), messageId]);
     itemOfMessage.set(messageId, item);
     laneOfMessage.set(messageId, lane);
@@ -69,11 +77,23 @@ export function indexSent(
   const itemOfKey = new Map<string, number>();
   for (const [index, item] of items.entries()) {
     const messages = messagesOf.get(index);
-    if (messages === undefined) continue;
+    if (messages === undefined) {
+      const named = item.key ? ` ${item.key.policy}/${item.key.id}` : "";
+      tally.violate("not-sent", `item ${index}${named} (${item.origin}) has no message sent: it cannot end`);
+      continue;
+    }
     const key = item.key
       ? keyText(item.key.policy, item.key.id)
       : keyText(UNPARSED_POLICY, messages[0] ?? "");
     keyOf.set(index, key);
+    const first = itemOfKey.get(key);
+    if (first !== undefined) {
+      tally.violate(
+        "ambiguous-key",
+        `items ${first} (${items[first]?.origin}) and ${index} (${item.origin}) share the key ${printable(key)}: an outcome under it cannot be told to one of them`,
+      );
+      continue;
+    }
     itemOfKey.set(key, index);
   }
   return { messagesOf, itemOfMessage, laneOfMessage, keyOf, itemOfKey };
@@ -119,7 +139,7 @@ export function checkOutcomesWereSent(
  * being busy ({@link checkDeadLetterNotBusy}). Returns each item's DLQ messages, in DLQ order.
  */
 export function checkDeadLetters(
-  evidence: Pick<ChaosEvidence, "deadLetters" | "failureReasons">,
+  evidence: Pick<ChaosEvidence, "deadLetters" | "failureReasons" | "maxReceiveCount">,
   sent: SentIndex,
   tally: ChaosTally,
 ): Map<number, DeadLetter[]> {
@@ -136,8 +156,26 @@ export function checkDeadLetters(
     deadLettersOf.set(owner, [...(deadLettersOf.get(owner) ?? []), letter]);
     checkDeadLetterInOwnLane(letter, sent.laneOfMessage.get(origin) as Lane, tally);
     checkDeadLetterNotBusy(letter, evidence.failureReasons.get(letter.messageId), tally);
+    checkDeadLetterNotEarly(letter, evidence.maxReceiveCount, tally);
   }
   return deadLettersOf;
+}
+
+/**
+ * A DLQ message was received at least `maxReceiveCount` times (`dead-lettered-early`): SQS moves
+ * a message only after that many receives, so fewer says it was moved (or dropped there) by
+ * something else. Unchecked without `maxReceiveCount`.
+ */
+export function checkDeadLetterNotEarly(
+  letter: DeadLetter,
+  maxReceiveCount: number | undefined,
+  tally: ChaosTally,
+): void {
+  if (maxReceiveCount === undefined || letter.receiveCount >= maxReceiveCount) return;
+  tally.violate(
+    "dead-lettered-early",
+    `DLQ message ${letter.messageId} was received ${letter.receiveCount} time(s), fewer than the maxReceiveCount of ${maxReceiveCount}`,
+  );
 }
 
 /** A DLQ message is in the DLQ of the lane its message was sent to (`dead-lettered-in-other-lane`). */
@@ -280,7 +318,20 @@ export function checkOutcome(
   else checkValidOutcome(item, outcome, endedIn, tally);
 }
 
-/** Poison ends `rejected` with a reason (`poison-not-rejected`). */
+/**
+ * What the reason of each kind of poison's rejection must say: a poison message rejected for
+ * another reason (the pipeline failing on it some other way) is not the rejection it must get.
+ */
+export const POISON_REASONS: Readonly<Record<PoisonKind, RegExp>> = {
+  "invalid-json": /not valid JSON/i,
+  "wrong-types": /\b(id|state|facts|expected|invalid)\b/i,
+  "unknown-policy": /unknown policy/i,
+  "oversized-state": /\b(tokens?|bytes|too (large|long)|size)\b/i,
+  "chat-control": /chat-control/i,
+  "wrong-facts": /\bfacts\b/i,
+};
+
+/** Poison ends `rejected` with the reason its kind gets ({@link POISON_REASONS}; `poison-not-rejected`). */
 export function checkPoisonRejected(
   item: ItemEvidence,
   outcome: OutcomeRow,
@@ -288,9 +339,16 @@ export function checkPoisonRejected(
   tally: ChaosTally,
 ): void {
   const status = String(outcome.status);
-  if (status === "rejected" && typeof outcome.reason === "string" && outcome.reason !== "") {
+  const reason = typeof outcome.reason === "string" ? outcome.reason : "";
+  const expected = POISON_REASONS[item.item.origin as PoisonKind];
+  if (status === "rejected" && reason !== "" && (expected === undefined || expected.test(reason))) {
     tally.counts.poisonRejected += 1;
     tally.lane(endedIn).poisonRejected += 1;
+  } else if (status === "rejected" && reason !== "") {
+    tally.violate(
+      "poison-not-rejected",
+      `poison ${item.item.origin} ${printable(item.key)} was rejected for another reason than its kind's (${String(expected)}): ${reason}`,
+    );
   } else {
     tally.violate(
       "poison-not-rejected",

@@ -24,6 +24,7 @@ export type {
   LaneCounts,
   SentMessage,
 } from "./chaosCheckTypes.js";
+export { CHAOS_VIOLATION_KINDS } from "./chaosCheckTypes.js";
 export { isBusyReason } from "./isBusyReason.js";
 
 /**

@@ -14,6 +14,7 @@ export {
   type WorkloadMessage,
 } from "./buildChaosWorkload.js";
 export {
+  CHAOS_VIOLATION_KINDS,
   type ChaosCheck,
   type ChaosCounts,
   type ChaosEvidence,
@@ -42,4 +43,10 @@ export {
   planFaultSchedule,
 } from "./planFaultSchedule.js";
 export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
-export { type ChaosOptions, type ChaosResult, type FiredFault, runChaos } from "./runChaos.js";
+export {
+  type ChaosOptions,
+  type ChaosResult,
+  chaosRunOk,
+  type FiredFault,
+  runChaos,
+} from "./runChaos.js";

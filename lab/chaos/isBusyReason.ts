@@ -6,6 +6,7 @@
  * the retries (`RetriesExhaustedError: … <that>`).
  */
 export function isBusyReason(reason: string): boolean {
-  if (/^(EndpointBusyError|DeadlineExceededError)\b/.test(reason)) return true;
+  // Anywhere in the reason: a record failed with its batch is logged as `whole batch: <class>: …`.
+  if (/\b(EndpointBusyError|DeadlineExceededError)\b/.test(reason)) return true;
   return /ModelError \(model status (503|429)\)|ThrottlingException|\(HTTP 429\)/.test(reason);
 }

@@ -12,6 +12,15 @@ export interface OutcomeLookup {
   get(policy: string, id: string): Promise<{ status: string; updated_at: string } | undefined>;
 }
 
+/**
+ * Where a job line's job is read from: whether its end check is outstanding (every line ended,
+ * `ended_at` unset: `endCheckOutstanding` of the job as `JobsReader.find` reads it).
+ */
+export interface JobEndLookup {
+  readonly tableName: string;
+  endCheckOutstanding(jobId: string): Promise<boolean>;
+}
+
 /** What {@link attachDecidedOutcomes} did. */
 export interface AttachedOutcomes {
   letters: DeadLetter[];
@@ -25,12 +34,17 @@ export interface AttachedOutcomes {
  * message does not ask to replace it — no supersede marker, or one naming another version than the
  * stored one (the supersede was applied, or would be refused). A letter whose outcome is absent, or
  * that carries `*` (replace whatever is stored), is never a duplicate. Reads one outcome.
+ *
+ * A duplicate that is a job's line is `held` (not safe to purge) while its job's end check is
+ * outstanding — its redelivery is then what would run that check — or when `jobs` is not given
+ * (its job cannot be read). Reads the job then.
  * @returns the stored outcome's status and time when it is a duplicate, else undefined.
- * @throws what the lookup throws.
+ * @throws what the lookups throw.
  */
 export async function decidedOutcomeOf(
   letter: DeadLetter,
   lookup: OutcomeLookup,
+  jobs?: JobEndLookup,
 ): Promise<DeadLetter["decided"]> {
   const { body } = letter;
   if (body.kind !== "item") return undefined;
@@ -43,17 +57,33 @@ export async function decidedOutcomeOf(
     const { version } = readSupersedeMarker(letter.supersede);
     if (version === SUPERSEDE_ANY || version === outcome.updated_at) return undefined;
   }
-  return { status: outcome.status, updatedAt: outcome.updated_at };
+  const decided = { status: outcome.status, updatedAt: outcome.updated_at };
+  const held = await heldForJobEnd(letter, jobs);
+  return held === undefined ? decided : { ...decided, held };
+}
+
+/** Why a job line's letter must stay in the queue for its job's end, if it must. */
+async function heldForJobEnd(
+  letter: DeadLetter,
+  jobs: JobEndLookup | undefined,
+): Promise<string | undefined> {
+  if (letter.job === undefined) return undefined;
+  const { jobId, line } = letter.job;
+  if (jobs === undefined)
+    return `line ${line} of job ${jobId}, whose job was not read (give the jobs table: --jobs-table)`;
+  if (!(await jobs.endCheckOutstanding(jobId))) return undefined;
+  return `line ${line} of job ${jobId}, whose lines have all ended but whose end check has not run: the jobs monitor runs it at its next check (on AWS, every 5 minutes), or redrive this message (its redelivery runs it)`;
 }
 
 /**
  * Gives each dead letter that is a copy of an already-ended item (see {@link decidedOutcomeOf})
- * its stored outcome's status and time as `decided`. Reads one message at a time; the first read
+ * its stored outcome's status and time as `decided` (`held` when it is not safe to purge yet). Reads one message at a time; the first read
  * that fails stops the lookups (the listing stands without them) and is told in `unreadable`.
  */
 export async function attachDecidedOutcomes(
   letters: readonly DeadLetter[],
   lookup: OutcomeLookup,
+  jobs?: JobEndLookup,
 ): Promise<AttachedOutcomes> {
   const out: DeadLetter[] = [];
   let unreadable: string | undefined;
@@ -63,7 +93,7 @@ export async function attachDecidedOutcomes(
       continue;
     }
     try {
-      const decided = await decidedOutcomeOf(letter, lookup);
+      const decided = await decidedOutcomeOf(letter, lookup, jobs);
       out.push(decided === undefined ? letter : { ...letter, decided });
     } catch (error) {
       unreadable = `the outcomes in ${lookup.tableName} could not be read (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`;

@@ -7,6 +7,7 @@ export {
   type AttachedOutcomes,
   attachDecidedOutcomes,
   decidedOutcomeOf,
+  type JobEndLookup,
   type OutcomeLookup,
 } from "./attachDecidedOutcomes.js";
 export {

@@ -1,5 +1,6 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import { SUPERSEDE_ATTRIBUTE } from "../../contract/outcome/outcomeRecordSchemas.js";
+import { readJobAttributes } from "../../core/jobs/readJobAttributes.js";
 import type { DeadLetterFailure } from "./DeadLetterFailure.js";
 import type { DeadLetterOutcome } from "./DeadLetterOutcome.js";
 import { type BodySummary, describeMessageBody } from "./describeMessageBody.js";
@@ -29,6 +30,8 @@ export interface DeadLetter {
   reason?: string;
   /** The names of its message attributes. */
   attributes: string[];
+  /** The job line it carries (`decisions.job_id`, `decisions.job_line`), when it is one. */
+  job?: { jobId: string; line: number };
   body: BodySummary;
   /**
    * The decide function's failure record of it (the last reason, attempts, times), when one was
@@ -109,6 +112,15 @@ export function deadLetterOf(message: Message): DeadLetter {
   if (first !== undefined) letter.firstReceivedAt = first;
   if (attributes.DeadLetterQueueSourceArn !== undefined)
     letter.sourceArn = attributes.DeadLetterQueueSourceArn;
+  const job = readJobAttributes(
+    Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        { stringValue: value.StringValue },
+      ]),
+    ),
+  );
+  if (job !== undefined) letter.job = job;
   const supersede = message.MessageAttributes?.[SUPERSEDE_ATTRIBUTE]?.StringValue;
   if (supersede !== undefined && supersede !== "") letter.supersede = supersede;
   const reason = reasonOf(message);

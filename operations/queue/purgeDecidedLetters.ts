@@ -1,5 +1,5 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
-import { decidedOutcomeOf, type OutcomeLookup } from "./attachDecidedOutcomes.js";
+import { decidedOutcomeOf, type JobEndLookup, type OutcomeLookup } from "./attachDecidedOutcomes.js";
 import { deleteMessages } from "./deleteMessages.js";
 import { type DeadLetter, deadLetterOf } from "./listDeadLetters.js";
 import { receiveMessages } from "./receiveMessages.js";
@@ -15,6 +15,11 @@ export interface PurgeDecidedLettersOptions {
   waitTimeSeconds?: number;
   /** How long a received message stays hidden while its outcome is read, in seconds. Default 60. */
   visibilityTimeoutSeconds?: number;
+  /**
+   * The jobs table, read for each decided letter that is a job's line: one whose job's end check
+   * is outstanding is kept (its redelivery would run it). Without it, every job line is kept.
+   */
+  jobs?: JobEndLookup;
 }
 
 /** A dead letter the purge could not delete (it stays in the DLQ). */
@@ -27,7 +32,10 @@ export interface UndeletedLetter extends DeadLetter {
 export interface PurgeReport {
   /** Deleted: copies of items whose outcome is stored (each with `decided`). */
   purged: DeadLetter[];
-  /** Left in the DLQ: their item has no outcome, or they ask to replace it, or they name no item. */
+  /**
+   * Left in the DLQ: their item has no outcome, or they ask to replace it, or they name no item,
+   * or their outcome is stored but they are `held` (`decided.held`: a job's end depends on them).
+   */
   kept: DeadLetter[];
   /** Copies of decided items whose delete failed: still in the DLQ. */
   failed: UndeletedLetter[];
@@ -35,7 +43,8 @@ export interface PurgeReport {
 
 /**
  * Deletes from a dead-letter queue the copies of items that have already ended: a message whose
- * item's outcome is stored and that does not ask to replace it ({@link decidedOutcomeOf}). Every
+ * item's outcome is stored and that does not ask to replace it ({@link decidedOutcomeOf}), unless
+ * it is a job's line whose job's end check is outstanding (or whose job cannot be read). Every
  * other message — its outcome absent, a supersede marker of `*`, a body naming no item — is left
  * where it was and made visible again at the end. Receives up to 10 at a time, reads each one's
  * outcome, then deletes the decided ones, until a receive brings nothing new or `max`.
@@ -73,15 +82,15 @@ export async function purgeDecidedLetters(
         const letter = deadLetterOf(message);
         let outcome: DeadLetter["decided"];
         try {
-          outcome = await decidedOutcomeOf(letter, lookup);
+          outcome = await decidedOutcomeOf(letter, lookup, options.jobs);
         } catch (error) {
           // Nothing of this round is deleted: every message received is made visible again.
           const untouched = [...decided.map((entry) => entry.message), ...received.slice(index)];
           keepHidden.push(...untouched.map((each) => each.ReceiptHandle ?? ""));
           throw error;
         }
-        if (outcome === undefined) {
-          report.kept.push(letter);
+        if (outcome === undefined || outcome.held !== undefined) {
+          report.kept.push(outcome === undefined ? letter : { ...letter, decided: outcome });
           keepHidden.push(message.ReceiptHandle ?? "");
         } else decided.push({ message, letter: { ...letter, decided: outcome } });
       }

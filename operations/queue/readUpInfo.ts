@@ -13,6 +13,7 @@ const UpInfoSchema = z.object({
   dlq_urls: PerLaneUrls,
   dynamodb_endpoint: z.string().url().optional(),
   table: z.string().min(1).optional(),
+  jobs_table: z.string().min(1).optional(),
 });
 
 /** What a saved `decisions up` line tells the queue commands: where each lane's queues are. */
@@ -25,6 +26,8 @@ export interface UpInfo {
   /** DynamoDB Local, holding the outcomes table (failure records, outcomes). */
   dynamodbEndpoint?: string;
   table?: string;
+  /** The jobs table, when the stack keeps jobs. */
+  jobsTable?: string;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function readUpInfo(path: string): Promise<UpInfo> {
     dlqUrls: lanesOf(path, "dlq_urls", info.dlq_urls),
     ...(info.dynamodb_endpoint === undefined ? {} : { dynamodbEndpoint: info.dynamodb_endpoint }),
     ...(info.table === undefined ? {} : { table: info.table }),
+    ...(info.jobs_table === undefined ? {} : { jobsTable: info.jobs_table }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { SIMULATION_LIMITS, SimulationBudgetWatch, type SimulationLimits } from "../SimulationBudget.js";
 import type { SimulationInputs } from "../SimulationInputs.js";
 import type { SimulatedPipeline } from "./buildPipeline.js";
 
@@ -23,8 +24,15 @@ const AFTER_JOB_SECONDS = 6 * 3600;
  * interactive item sent have ended and every pool is back at its minimum (billed and desired:
  * `minInstances`, 0 for a pool scaled from zero), 6 simulated hours after the job if no scale-in
  * policy brings it there, or `maxHours` have passed.
+ *
+ * @throws {SimulationBudgetError} once the run passes one of its `limits` (events run, events
+ *   waiting, interactive items waiting).
  */
-export function runUntilDrained(pipeline: SimulatedPipeline, inputs: SimulationInputs): RunOutcome {
+export function runUntilDrained(
+  pipeline: SimulatedPipeline,
+  inputs: SimulationInputs,
+  limits: SimulationLimits = SIMULATION_LIMITS,
+): RunOutcome {
   const { events, tally, pools, uploadAt } = pipeline;
   const floors =
     inputs.layout === "lanes-from-zero"
@@ -35,7 +43,13 @@ export function runUntilDrained(pipeline: SimulatedPipeline, inputs: SimulationI
       : [{ pool: pools.bulk, min: inputs.minInstances }];
   let jobEndedAt: number | undefined;
   let backToMinAt: number | undefined;
+  const watch = new SimulationBudgetWatch(inputs, limits);
   const stop = () => {
+    watch.afterEvent({
+      pendingEvents: events.size,
+      interactiveWaiting: tally.interactiveSent - tally.interactiveEnded,
+      now: events.now,
+    });
     if (events.now < uploadAt) return false;
     if (!tally.jobDone(inputs.lines) || tally.interactiveEnded < tally.interactiveSent) return false;
     jobEndedAt ??= Math.max(uploadAt, tally.lastLineAt);

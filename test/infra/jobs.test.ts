@@ -295,7 +295,7 @@ describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
     assert.equal(variables.JOB_STALL_MINUTES, "60");
   });
 
-  it("lets the monitor query the by-created index and the jobs table (a job's record and counters), nothing else", () => {
+  it("lets the monitor query the by-created index and the jobs table (a job's record and counters), and update the table (a job's end), nothing else", () => {
     const statements = statementsFor(template, monitor, "dynamodb:");
     const index = { "Fn::Join": ["", [{ "Fn::GetAtt": [jobsId, "Arn"] }, "/index/by-created"]] };
 
@@ -307,7 +307,10 @@ describe("the jobs monitor, its alarm and the dashboard in the CDK app", () => {
       [JSON.stringify(index), JSON.stringify({ "Fn::GetAtt": [jobsId, "Arn"] })].sort(),
     );
     assert.deepEqual(actionsOn(statements, index), ["dynamodb:Query"]);
-    assert.deepEqual(actionsOn(statements, { "Fn::GetAtt": [jobsId, "Arn"] }), ["dynamodb:Query"]);
+    assert.deepEqual(actionsOn(statements, { "Fn::GetAtt": [jobsId, "Arn"] }), [
+      "dynamodb:Query",
+      "dynamodb:UpdateItem",
+    ]);
   });
 
   it("alarms on one stalled job and on a failed check, on the pipeline's topic", () => {

@@ -62,14 +62,15 @@ describe("lineCounters", () => {
         Key: { job_id: "J", line: -2 },
         UpdateExpression:
           "SET counts.ended = counts.ended + :one, updated_at = :at, counts.outcomes.#status = if_not_exists(counts.outcomes.#status, :zero) + :one, counts.duplicates = counts.duplicates + :one",
-        ConditionExpression: "attribute_exists(job_id)",
-        ExpressionAttributeNames: { "#status": "rejected" },
-        ExpressionAttributeValues: { ":one": 1, ":at": at, ":zero": 0 },
+        ConditionExpression: "attribute_exists(job_id) AND (attribute_not_exists(#limit) OR #limit >= :line)",
+        ExpressionAttributeNames: { "#status": "rejected", "#limit": "line_limit" },
+        ExpressionAttributeValues: { ":one": 1, ":at": at, ":line": 2, ":zero": 0 },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       },
     });
   });
 
-  it("counts a dead letter without names or :zero (DynamoDB refuses values an expression does not use)", () => {
+  it("counts a dead letter without #status or :zero (DynamoDB refuses values an expression does not use)", () => {
     // act
     const { Update: update } = lineCountUpdate(table, "J", 9, "dead_lettered", once, at);
     // assert
@@ -78,8 +79,8 @@ describe("lineCounters", () => {
       update.UpdateExpression,
       "SET counts.ended = counts.ended + :one, updated_at = :at, counts.dead_lettered = counts.dead_lettered + :one",
     );
-    assert.equal("ExpressionAttributeNames" in update, false);
-    assert.deepEqual(update.ExpressionAttributeValues, { ":one": 1, ":at": at });
+    assert.deepEqual(update.ExpressionAttributeNames, { "#limit": "line_limit" });
+    assert.deepEqual(update.ExpressionAttributeValues, { ":one": 1, ":at": at, ":line": 9 });
   });
 
   it("counts a line rejected at ingest as rejected_at_ingest too", () => {

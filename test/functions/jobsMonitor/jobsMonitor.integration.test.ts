@@ -108,7 +108,12 @@ describe("the jobs monitor on DynamoDB Local (integration)", () => {
     const { result, lines } = await captureStdout(() => handler({}, context));
 
     // Assert: the tally and the metrics Powertools published.
-    assert.deepEqual(result, { inProgress: 3, linesPending: 3 + 3, stalled: [quiet, stuckReading] });
+    assert.deepEqual(result, {
+      inProgress: 3,
+      linesPending: 3 + 3,
+      stalled: [quiet, stuckReading],
+      ended: [],
+    });
     const emf = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((doc) => "_aws" in doc);
     assert.ok(emf !== undefined, `an EMF document among ${lines.length} lines`);
     assert.deepEqual(
@@ -131,7 +136,7 @@ describe("the jobs monitor on DynamoDB Local (integration)", () => {
 
     const { result, lines } = await captureStdout(() => handler({}, context));
 
-    assert.deepEqual(result, { inProgress: 0, linesPending: 0, stalled: [] });
+    assert.deepEqual(result, { inProgress: 0, linesPending: 0, stalled: [], ended: [] });
     const emf = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((doc) => "_aws" in doc);
     assert.deepEqual([emf?.JobsInProgress, emf?.JobLinesPending, emf?.JobsStalled], [0, 0, 0]);
   });
