@@ -12,7 +12,8 @@
  * the issue sets: 1.5 × p95 alone plus one evaluation (here: one flood request alone, the longest
  * piece of work an interactive call may find running when it arrives).
  *
- * Run: `node --import tsx lab/bench/measureLaneFlood.ts [--senders 100] [--calls 30]`
+ * Run: `node --import tsx lab/bench/laneFloodMain.ts [--senders 100] [--calls 30] [--log]` (`--log`:
+ * the adapter's log lines of the interactive calls, with their server-side times)
  * (Node.js 22: `node_modules/.bin/node` in a checkout).
  */
 import { parseArgs } from "node:util";
@@ -23,6 +24,7 @@ const { values } = parseArgs({
   options: {
     senders: { type: "string", default: "100" },
     calls: { type: "string", default: "30" },
+    log: { type: "boolean", default: false },
   },
 });
 const senders = Number.parseInt(values.senders, 10);
@@ -131,7 +133,7 @@ try {
   );
   console.log("flood    | p95 alone ms | p95 during ms | ratio | bound ms | within | bulk requests");
   for (const row of rows) console.log(row);
-  if (process.env.LANE_FLOOD_LOG === "1") {
+  if (values.log) {
     for (const line of target.adapter.output().split("\n"))
       if (line.includes('"lane":"interactive"')) console.log(line);
   }
