@@ -30,6 +30,14 @@ export interface LaneAdmission {
  */
 const SERVICE_ORDER: readonly Lane[] = ["interactive", "bulk"];
 
+/**
+ * How many freed running slots may go to interactive requests in a row while a bulk request waits:
+ * the next one goes to the oldest waiting bulk request. Under sustained interactive load a waiting
+ * bulk call still starts (it gets at least one slot in `BULK_OVERTAKE_LIMIT + 1`), and an
+ * interactive call waits for at most one bulk evaluation more.
+ */
+export const BULK_OVERTAKE_LIMIT = 8;
+
 type PerLane<T> = Record<Lane, T>;
 
 function perLane<T>(make: () => T): PerLane<T> {
@@ -42,9 +50,11 @@ function perLane<T>(make: () => T): PerLane<T> {
  * holds an unbounded queue. A `bulk` request is also refused when it would take one of the last
  * `interactiveReserve` places, so bulk work never makes an `interactive` request meet a 503. A
  * freed running slot goes to the oldest waiting interactive request, else the oldest waiting bulk
- * one: an interactive request waits at most for the requests running when it arrived (and for
- * interactive requests ahead of it), never for waiting bulk work; bulk work uses whatever
- * interactive work leaves idle. An admitted request holds a {@link AdmissionTicket} from arrival to
+ * one — except that after {@link BULK_OVERTAKE_LIMIT} slots in a row went to interactive requests
+ * while a bulk one waited, the next goes to the oldest waiting bulk request (aging, so sustained
+ * interactive load cannot keep an admitted bulk call from ever starting): an interactive request
+ * waits for the requests running when it arrived, the interactive requests ahead of it and at most
+ * one aged bulk request; bulk work otherwise uses whatever interactive work leaves idle. An admitted request holds a {@link AdmissionTicket} from arrival to
  * response.
  *
  * @example
@@ -61,6 +71,8 @@ export class AdmissionGate {
   readonly #admittedBy: PerLane<number> = perLane(() => 0);
   readonly #runningBy: PerLane<number> = perLane(() => 0);
   readonly #waiters: PerLane<Array<() => void>> = perLane(() => []);
+  /** Freed slots given to interactive requests in a row while a bulk request waited. */
+  #overtaken = 0;
   #idle: Array<() => void> = [];
 
   /**
@@ -182,9 +194,14 @@ export class AdmissionGate {
    */
   freeSlot(lane: Lane): void {
     this.#runningBy[lane] -= 1;
-    for (const next of SERVICE_ORDER) {
+    const bulkWaits = this.#waiters.bulk.length > 0;
+    // Aging: a bulk request overtaken BULK_OVERTAKE_LIMIT times in a row starts next.
+    const order: readonly Lane[] =
+      bulkWaits && this.#overtaken >= BULK_OVERTAKE_LIMIT ? ["bulk", "interactive"] : SERVICE_ORDER;
+    for (const next of order) {
       const grant = this.#waiters[next].shift();
       if (grant !== undefined) {
+        this.#overtaken = next === "interactive" && bulkWaits ? this.#overtaken + 1 : 0;
         grant();
         return;
       }

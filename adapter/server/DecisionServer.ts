@@ -26,6 +26,7 @@ import {
   type HttpError,
   MethodNotAllowedError,
   NotFoundError,
+  PreAdmissionFullError,
   ServiceUnavailableError,
   StartupError,
 } from "./errors.js";
@@ -33,10 +34,11 @@ import { laneOfRequest } from "./laneOfRequest.js";
 import { type ConnectionLimits, limitConnections } from "./limitConnections.js";
 import type { Logger } from "./logger.js";
 import { mapEngineError } from "./mapEngineError.js";
+import { type LanePreAdmission, PreAdmission, type PreAdmissionPlace } from "./PreAdmission.js";
 import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
 import { probeEngine } from "./probeEngine.js";
 import { RefusalLog } from "./RefusalLog.js";
-import { declaredLength, discardBody, type JsonBody, readJsonBody } from "./readJsonBody.js";
+import { declaredLength, discardBody, parseBodyText, readBodyText } from "./readJsonBody.js";
 import type { InvocationKind, RequestLimits } from "./types.js";
 import { type BodyPace, watchBodyPace } from "./watchBodyPace.js";
 
@@ -83,6 +85,14 @@ export interface DecisionServerOptions {
    * Default {@link MAX_CONNECTIONS}, {@link MAX_CONNECTIONS_PER_ADDRESS}, {@link HEADERS_TIMEOUT_MS}.
    */
   connectionLimits?: ConnectionLimits;
+}
+
+/** One lane's evaluations since start (see {@link DecisionServer.evaluations}). */
+export interface LaneEvaluations {
+  /** Requests of the lane handed to the engine to be evaluated. */
+  started: number;
+  /** Of those, evaluations aborted because their client went away before the answer. */
+  abandoned: number;
 }
 
 /** Lifecycle of a {@link DecisionServer}. */
@@ -132,7 +142,12 @@ interface RequestRecord {
  * `Retry-After`, decided before the body is read) and served by lane: a request names its lane in
  * `X-Amzn-SageMaker-Custom-Attributes` (`lane=bulk`; `interactive` when it names none), a `bulk`
  * request may not take the last `interactiveReserve` places, and a freed running slot goes to a
- * waiting `interactive` request before any waiting `bulk` one (see {@link AdmissionGate}). A body is read before its request is admitted,
+ * waiting `interactive` request before any waiting `bulk` one (see {@link AdmissionGate}). Before
+ * the gate, a lane's work is bounded and served by lane too ({@link PreAdmission}): a `bulk` request
+ * is read and prepared only while the gate would still have a bulk place for it counting the bulk
+ * requests already being read or prepared (else 503 at once), bodies are parsed and tokenized one at
+ * a time with waiting `interactive` ones first, and one whose client has gone is dropped from the
+ * queue unparsed. A body is read before its request is admitted,
  * charged by the bytes it holds to a budget of `maxBodyReads` × `maxBodyBytes` (so a stalled
  * sender holds a byte, not a slot), and cut with 408 when it arrives slower than `bodyPace` or
  * later than `bodyTimeoutSeconds`; headers have their own deadline, and connections are bounded
@@ -156,6 +171,12 @@ export class DecisionServer implements AsyncDisposable {
   /** Refusals counted per lane, so each lane's burst is written on its own lines. */
   readonly #refusals: Record<Lane, RefusalLog>;
   readonly #gate: AdmissionGate;
+  /** Each lane's requests between arrival and admission: their places, and the turns of their preparation. */
+  readonly #preAdmission: PreAdmission;
+  readonly #evaluations: Record<Lane, LaneEvaluations> = {
+    interactive: { started: 0, abandoned: 0 },
+    bulk: { started: 0, abandoned: 0 },
+  };
   /** Bytes held by bodies being read or prepared (at most `maxBodyReads` × `maxBodyBytes`). */
   readonly #bodies: BodyReadBudget;
   readonly #bodyPace: BodyPace;
@@ -181,6 +202,15 @@ export class DecisionServer implements AsyncDisposable {
       maxInFlight: options.settings.maxInFlight,
       queueDepth: options.settings.queueDepth,
       interactiveReserve: options.settings.interactiveReserve,
+    });
+    const gate = this.#gate;
+    this.#preAdmission = new PreAdmission({
+      // A bulk request is read and prepared only while the gate would still admit it, counting the
+      // bulk requests ahead of it on the way there; interactive ones are bounded by the body budget.
+      limitOf: (lane) =>
+        lane === "bulk" ? Math.max(0, gate.capacityOf("bulk") - gate.admitted) : Number.POSITIVE_INFINITY,
+      // More interactive requests waiting to be prepared than the gate holds could not all be admitted.
+      maxWaiting: (lane) => (lane === "interactive" ? gate.capacity : Number.POSITIVE_INFINITY),
     });
     this.#bodies = new BodyReadBudget({
       maxBytes: options.settings.maxBodyReads * options.settings.maxBodyBytes,
@@ -221,6 +251,23 @@ export class DecisionServer implements AsyncDisposable {
   /** Each lane's requests admitted, running and waiting now (a copy; see {@link AdmissionGate.lanes}). */
   get admission(): Record<Lane, LaneAdmission> {
     return this.#gate.lanes();
+  }
+
+  /**
+   * Each lane's work before admission: places held, requests waiting for or in their preparation,
+   * and since start the preparations run, those dropped because their client had gone, and the
+   * refusals (a copy; see {@link PreAdmission}).
+   */
+  get preAdmission(): Record<Lane, LanePreAdmission> {
+    return this.#preAdmission.lanes();
+  }
+
+  /** Each lane's evaluations since start: handed to the engine, and abandoned for a client that went away (a copy). */
+  get evaluations(): Record<Lane, LaneEvaluations> {
+    return {
+      interactive: { ...this.#evaluations.interactive },
+      bulk: { ...this.#evaluations.bulk },
+    };
   }
 
   /** The request limits in force: the configured ones capped by the engine's (after {@link load}). */
@@ -466,6 +513,12 @@ export class DecisionServer implements AsyncDisposable {
       this.#fail(request, response, this.#atCapacity(lane), record);
       return;
     }
+    const place = this.#preAdmission.tryEnter(lane);
+    if (place === undefined) {
+      record.refused = true;
+      this.#fail(request, response, this.#atCapacity(lane), record);
+      return;
+    }
     if (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected)) {
       const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
       record.refused = true;
@@ -482,36 +535,35 @@ export class DecisionServer implements AsyncDisposable {
     response.once("close", onClose);
     let prepared: PreparedInvocation | undefined;
     let ticket: AdmissionTicket | undefined;
+    let evaluating = false;
     const lease = this.#bodies.open();
     try {
       // The body is read before the request takes a place in the gate, within its own deadline and
       // pace, charged by the bytes it holds: a slow or idle sender holds those bytes, never an
       // admission, nor the room another request's body needs.
-      const body = await this.#readBody(request, controller.signal, lease, record);
-      // Rendering and tokenizing run on the engine's prompt worker (off the event loop) before the
-      // request takes its place in the gate: /ping and other requests are answered meanwhile.
-      prepared = await prepareInvocation(
-        body,
-        accepts,
-        limits,
-        engine,
-        { maxStateBytes: limits.maxPromptTokens * this.#settings.maxStateBytesPerToken },
-        controller.signal,
-      );
+      const text = await this.#readBody(request, controller.signal, lease, record);
+      // Parsing, rendering and tokenizing (on the engine's prompt worker, off the event loop) wait
+      // for their turn, interactive first; a request whose client has gone meanwhile is dropped.
+      prepared = await this.#prepare(place, text, accepts, limits, engine, controller.signal, record);
       record.kind = prepared.invocation.kind;
       // Prepared: the body's bytes are no longer held for it (the gate bounds what runs and waits).
       lease.release();
       ticket = this.#gate.tryAdmit(lane);
+      place.leave();
       if (ticket === undefined) {
         record.refused = true;
         throw this.#atCapacity(lane);
       }
       await this.#startOrRefuse(ticket, controller.signal, record);
+      this.#evaluations[lane].started += 1;
+      evaluating = true;
       const answer = await answerInvocation(engine, prepared, controller.signal, this.#adapterBuild);
       record.status = 200;
       record.summary = answer.summary;
       this.#send(request, response, 200, answer.body, {});
     } catch (error) {
+      if (evaluating && controller.signal.reason instanceof ClientDisconnectedError)
+        this.#evaluations[lane].abandoned += 1;
       const mapped = mapEngineError(error, {
         fields: prepared?.fields,
         signal: controller.signal,
@@ -535,6 +587,7 @@ export class DecisionServer implements AsyncDisposable {
       response.off("close", onClose);
       this.#inFlight.delete(controller);
       lease.release();
+      place.leave();
       ticket?.release();
     }
   }
@@ -548,14 +601,14 @@ export class DecisionServer implements AsyncDisposable {
     signal: AbortSignal,
     lease: BodyReadLease,
     record: RequestRecord,
-  ): Promise<JsonBody> {
+  ): Promise<string> {
     const seconds = this.#settings.bodyTimeoutSeconds;
     const reading = new AbortController();
     const timer = setTimeout(() => reading.abort(new BodyTimeoutError(seconds)), seconds * 1000);
     const minRate = this.#bodyPace.minBytesPerSecond;
     const pace = watchBodyPace(this.#bodyPace, () => reading.abort(new BodyTooSlowError(minRate)));
     try {
-      return await readJsonBody(request, {
+      return await readBodyText(request, {
         maxBytes: this.#settings.maxBodyBytes,
         maxDepth: MAX_JSON_DEPTH,
         signal: AbortSignal.any([signal, reading.signal]),
@@ -573,6 +626,51 @@ export class DecisionServer implements AsyncDisposable {
     } finally {
       clearTimeout(timer);
       pace.stop();
+    }
+  }
+
+  /**
+   * Parses and prepares a body in its lane's turn ({@link PreAdmission}). A lane whose waiting room
+   * is full, or a deadline that passes while the request waits for its turn, is a busy answer (503
+   * with `Retry-After`, counted as a refusal): nothing was evaluated.
+   */
+  async #prepare(
+    place: PreAdmissionPlace,
+    text: string,
+    accepts: InvocationKind | "auto",
+    limits: RequestLimits,
+    engine: DecisionEngine,
+    signal: AbortSignal,
+    record: RequestRecord,
+  ): Promise<PreparedInvocation> {
+    const maxStateBytes = limits.maxPromptTokens * this.#settings.maxStateBytesPerToken;
+    let started = false;
+    try {
+      return await place.prepare(() => {
+        started = true;
+        return prepareInvocation(
+          parseBodyText(text, MAX_JSON_DEPTH),
+          accepts,
+          limits,
+          engine,
+          { maxStateBytes },
+          signal,
+        );
+      }, signal);
+    } catch (error) {
+      if (error instanceof PreAdmissionFullError) {
+        record.refused = true;
+        throw this.#atCapacity(place.lane);
+      }
+      if (!started && error === signal.reason && signal.reason instanceof DeadlineExceededError) {
+        record.refused = true;
+        throw new ServiceUnavailableError(
+          `the request waited ${this.#settings.requestTimeoutMs} ms for its turn to be prepared (the server is busy); retry the request`,
+          this.#settings.retryAfterSeconds,
+          { cause: error },
+        );
+      }
+      throw error;
     }
   }
 

@@ -3,6 +3,7 @@
  * with; the server decides the response by class, never by message text. {@link ConfigError} and
  * {@link ModelDiscoveryError} stop the process before it serves.
  */
+import type { Lane } from "../../contract/lanes/lanes.js";
 import type { Problem } from "./types.js";
 
 /** An error answered with a JSON body `{error, problems?, retryable}` and the given status. */
@@ -190,5 +191,16 @@ export class ClientDisconnectedError extends Error {
   override name = "ClientDisconnectedError";
   constructor(options?: ErrorOptions) {
     super("the client closed the connection before the answer was ready", options);
+  }
+}
+
+/**
+ * A request's lane has no room left to wait for its turn to be prepared (see `PreAdmission`): the
+ * server answers it with its lane's 503. Carries the lane; not an HTTP error itself.
+ */
+export class PreAdmissionFullError extends Error {
+  override name = "PreAdmissionFullError";
+  constructor(readonly lane: Lane) {
+    super(`the ${lane} lane has as many requests waiting to be prepared as it may; retry the request`);
   }
 }

@@ -75,6 +75,16 @@ export async function readJsonBody(
   request: IncomingMessage,
   options: ReadJsonBodyOptions,
 ): Promise<JsonBody> {
+  return parseBodyText(await readBodyText(request, options), options.maxDepth);
+}
+
+/**
+ * Reads a request body as UTF-8 text, with every check of {@link readJsonBody} but the parse
+ * (which the caller runs in its turn, {@link parseBodyText}): media type, size, emptiness, UTF-8.
+ *
+ * @throws what {@link readJsonBody} throws, except the parse's BadRequestError.
+ */
+export async function readBodyText(request: IncomingMessage, options: ReadJsonBodyOptions): Promise<string> {
   const contentType = request.headers["content-type"];
   if (!isJsonContentType(contentType)) throw new UnsupportedMediaTypeError(contentType);
   const length = declaredLength(request);
@@ -90,9 +100,8 @@ export async function readJsonBody(
       { field: "body", message: "must be a JSON object" },
     ]);
   }
-  let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (error) {
     throw new BadRequestError(
       "the request body is not valid UTF-8",
@@ -102,7 +111,6 @@ export async function readJsonBody(
       },
     );
   }
-  return parseBodyText(text, options.maxDepth);
 }
 
 /**

@@ -87,67 +87,82 @@ export async function decideGroup(
   };
   const { endpoint } = ports;
   const body = buildSystemOneBody(group.policy, group.stateText);
-  let invocation: EndpointInvocation;
-  try {
-    invocation = await endpoint.invoke(body, {
-      deadline: deadlines.startBy,
-      onRetry: (event) => ports.telemetry.retrying(`endpoint for ${group.policy.name}`, event),
-      ...(run.signal ? { signal: run.signal } : {}),
-    });
-  } catch (error) {
-    if (!(error instanceof PermanentError)) return { ...failAll(error), requested: true };
-    const times = timesNow(ports.clock, deadlines);
-    return writeAll((item) => refusedItemOutcome(item, error.message, endpoint.endpointName, size, times));
-  }
-  ports.telemetry.requestAnswered(group.policy.name, size, invocation);
-
-  let read: ReturnType<typeof readSystemOneResponse>;
-  try {
-    read = readSystemOneResponse(invocation.body, group.policy, endpoint.endpointName);
-  } catch (error) {
-    return { ...failAll(error), requested: true };
-  }
-  const request = {
-    endpointName: endpoint.endpointName,
-    invocation,
-    read,
-    groupSize: size,
-    ...(endpoint.lane !== undefined ? { lane: endpoint.lane } : {}),
-  };
-  const built = new Map(
-    pending.map(({ item }) => [
-      item,
-      markAudit(
-        decidedOutcome(
-          item,
-          applyPolicy(group.policy, item.facts, read.response.answers),
-          request,
-          timesNow(ports.clock, deadlines),
-        ),
-        group.policy,
-      ),
-    ]),
-  );
-  try {
-    await archiveState(group.stateText, [...built.values()], ports, deadlines.finishBy);
-  } catch (error) {
-    // Nothing is written: the items come back and are decided again (the model's answer is
-    // deterministic), so no reviewer meets an item whose whole state was lost.
-    return { ...failAll(error), requested: true };
-  }
-  const done = await writeAll((item) => built.get(item) as Outcome);
-  // Only now, with the live outcomes written, may a candidate be asked (on its own budget).
-  ports.shadow?.observe({
+  // The candidate is asked beside the live call, not after it: a healthy one answers while the
+  // live work goes on, and the batch's wait for it (a share of the live work's time) stays short.
+  const begun = ports.shadow?.begin?.({
     policy: group.policy,
     stateText: group.stateText,
-    live: { body, endpointName: endpoint.endpointName, read },
-    items: pending.flatMap(({ item, at }) => {
-      const result = done.results[at];
-      return result?.status === "recorded" ? [{ item, outcome: result.outcome }] : [];
-    }),
+    items: pending.map(({ item }) => item),
     finishBy: deadlines.finishBy,
   });
-  return done;
+  let observed = false;
+  try {
+    let invocation: EndpointInvocation;
+    try {
+      invocation = await endpoint.invoke(body, {
+        deadline: deadlines.startBy,
+        onRetry: (event) => ports.telemetry.retrying(`endpoint for ${group.policy.name}`, event),
+        ...(run.signal ? { signal: run.signal } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof PermanentError)) return { ...failAll(error), requested: true };
+      const times = timesNow(ports.clock, deadlines);
+      return writeAll((item) => refusedItemOutcome(item, error.message, endpoint.endpointName, size, times));
+    }
+    ports.telemetry.requestAnswered(group.policy.name, size, invocation);
+
+    let read: ReturnType<typeof readSystemOneResponse>;
+    try {
+      read = readSystemOneResponse(invocation.body, group.policy, endpoint.endpointName);
+    } catch (error) {
+      return { ...failAll(error), requested: true };
+    }
+    const request = {
+      endpointName: endpoint.endpointName,
+      invocation,
+      read,
+      groupSize: size,
+      ...(endpoint.lane !== undefined ? { lane: endpoint.lane } : {}),
+    };
+    const built = new Map(
+      pending.map(({ item }) => [
+        item,
+        markAudit(
+          decidedOutcome(
+            item,
+            applyPolicy(group.policy, item.facts, read.response.answers),
+            request,
+            timesNow(ports.clock, deadlines),
+          ),
+          group.policy,
+        ),
+      ]),
+    );
+    try {
+      await archiveState(group.stateText, [...built.values()], ports, deadlines.finishBy);
+    } catch (error) {
+      // Nothing is written: the items come back and are decided again (the model's answer is
+      // deterministic), so no reviewer meets an item whose whole state was lost.
+      return { ...failAll(error), requested: true };
+    }
+    const done = await writeAll((item) => built.get(item) as Outcome);
+    // Only now, with the live outcomes written, are the candidate's results recorded (on its own budget).
+    observed = true;
+    ports.shadow?.observe({
+      policy: group.policy,
+      stateText: group.stateText,
+      live: { body, endpointName: endpoint.endpointName, read },
+      items: pending.flatMap(({ item, at }) => {
+        const result = done.results[at];
+        return result?.status === "recorded" ? [{ item, outcome: result.outcome }] : [];
+      }),
+      finishBy: deadlines.finishBy,
+      ...(begun !== undefined ? { begun } : {}),
+    });
+    return done;
+  } finally {
+    if (!observed) begun?.cancel();
+  }
 }
 
 /**

@@ -46,7 +46,11 @@ export type {
 } from "./ports.js";
 export { readSystemOneResponse } from "./readSystemOneResponse.js";
 export { agreementWithLive, type LiveAgreement } from "./shadow/agreementWithLive.js";
-export { CandidateEndpointAbsentError, CandidateTimeoutError } from "./shadow/errors.js";
+export {
+  CandidateEndpointAbsentError,
+  CandidateTimeoutError,
+  ShadowAbandonedError,
+} from "./shadow/errors.js";
 export {
   SHADOW_DEFAULTS,
   ShadowRunner,

@@ -107,6 +107,23 @@ export interface ShadowedGroup {
   items: readonly { item: ParsedItem; outcome: Outcome }[];
   /** The call's last moment for writes: nothing of the shadow step runs past it. */
   finishBy: Deadline;
+  /** The candidate's call started with the live one ({@link ShadowStep.begin}), when it was. */
+  begun?: ShadowStart;
+}
+
+/** A group about to be asked live, as the shadow step is told of it to start its candidate's call. */
+export interface ShadowGroupStart {
+  policy: Policy;
+  stateText: string;
+  /** The group's items (the step asks only when its policy samples one of them). */
+  items: readonly ParsedItem[];
+  finishBy: Deadline;
+}
+
+/** A candidate call started beside the live one: handed back in {@link ShadowedGroup.begun}, or cancelled. */
+export interface ShadowStart {
+  /** The live group failed (nothing written): the candidate's call is aborted and nothing is recorded. */
+  cancel(): void;
 }
 
 /**
@@ -120,8 +137,20 @@ export interface ShadowStep {
    * its own. Never throws, and nothing it does reaches the live results.
    */
   observe(group: ShadowedGroup): void;
-  /** Resolves once every step observed so far has ended (within its budget). Never rejects. */
-  drain(): Promise<void>;
+  /**
+   * Starts the candidate's call for a group about to be asked live, so that it runs beside the live
+   * call rather than after it; `undefined` when there is nothing to ask (no section, none sampled,
+   * a policy-only candidate). The caller hands it to {@link observe} or cancels it. Optional: a step
+   * without it asks after the live outcomes are written.
+   */
+  begin?(group: ShadowGroupStart): ShadowStart | undefined;
+  /**
+   * Resolves once every step observed so far has ended (within its budget), or, given `graceMs`,
+   * once that much time has passed: the steps whose candidate has not answered by then are
+   * abandoned (their call aborted, their records kept with that failure) and the drain waits only
+   * for those records' writes. Never rejects.
+   */
+  drain(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Everything the core reaches outside itself through. */

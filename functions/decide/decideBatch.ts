@@ -114,6 +114,12 @@ export interface DecideDeps extends Omit<PipelinePorts, "telemetry"> {
   failures?: FailureRecordStore;
 }
 
+/**
+ * The grace the shadow step gets after the live work, as a share of the live work's own time: an
+ * invocation with a shadow step lasts at most 1.5 × its live work (plus the shadow records' writes).
+ */
+export const SHADOW_GRACE_SHARE = 0.5;
+
 /** Failure records written at once at the end of a batch. */
 const FAILURE_RECORD_CONCURRENCY = 8;
 /** The longest the failure records may take: they explain, and must not make the invocation time out. */
@@ -139,6 +145,7 @@ export async function decideBatch(
   context: { getRemainingTimeInMillis(): number },
   deps: DecideDeps,
 ): Promise<SQSBatchResponse> {
+  const started = performance.now();
   const inputs = records.map(parseRecord);
   let results: ItemResult[];
   try {
@@ -187,9 +194,13 @@ export async function decideBatch(
   if (deps.failures !== undefined && given.length > 0) {
     await recordFailures(deps.failures, given, context, deps.telemetry);
   }
-  // Last: the candidate's steps, each within its own budget and the write deadline (the live
-  // outcomes and the batch's answer are settled above and do not change).
-  await deps.shadow?.drain();
+  // Last: the candidate's steps, within a grace of half the live work's own time (the live outcomes
+  // and the batch's answer are settled above and do not change): a candidate that has not answered
+  // by then is abandoned, so a stalled one delays the next batch by at most that share.
+  const liveMs = performance.now() - started;
+  await deps.shadow?.drain({
+    graceMs: Math.min(liveMs * SHADOW_GRACE_SHARE, context.getRemainingTimeInMillis()),
+  });
   return { batchItemFailures };
 }
 

@@ -184,13 +184,22 @@ async function handleInvocation(
     send(response, admitted.refusal);
     return;
   }
+  // A caller that gives up (closes its connection) ends the container's call too: the adapter then
+  // drops or aborts the work (SageMaker itself does not pass a caller's disconnect on; see
+  // docs/security.md), instead of evaluating what nobody will read.
+  const gone = new AbortController();
+  const onClose = (): void => {
+    if (!response.writableFinished) gone.abort(new CallerGoneError());
+  };
+  response.once("close", onClose);
   try {
     await forwardInvocation(
       state,
-      { name, adapterUrl, headers: request.headers, body: admitted.body },
+      { name, adapterUrl, headers: request.headers, body: admitted.body, gone: gone.signal },
       response,
     );
   } finally {
+    response.off("close", onClose);
     state.inFlight.set(name, (state.inFlight.get(name) ?? 1) - 1);
   }
 }
@@ -257,6 +266,16 @@ interface Invocation {
   adapterUrl: string;
   headers: IncomingMessage["headers"];
   body: Buffer;
+  /** Aborts when the caller closes its connection before the answer is sent. */
+  gone: AbortSignal;
+}
+
+/** The caller closed its connection before the gateway answered: its call to the container is aborted. */
+class CallerGoneError extends Error {
+  override name = "CallerGoneError";
+  constructor() {
+    super("the caller closed its connection before the answer; the call to the container was aborted");
+  }
 }
 
 /**
@@ -273,6 +292,8 @@ async function forwardInvocation(
   const { name } = invocation;
   const { region, variantName } = state.settings;
   const result = await callContainer(state, invocation);
+  // Nobody is left to answer (nor to tell of an upstream failure the caller caused by leaving).
+  if (invocation.gone.aborted) return;
   if ("error" in result) {
     const { error, timedOut } = result;
     send(response, timedOut ? modelTimeoutError(name, region) : serviceUnavailable(name));
@@ -321,6 +342,9 @@ async function callContainer(
     state.settings.invocationTimeoutMs,
   );
   state.calls.add(call);
+  const onGone = (): void => call.abort(invocation.gone.reason);
+  if (invocation.gone.aborted) onGone();
+  else invocation.gone.addEventListener("abort", onGone, { once: true });
   try {
     const answer = await fetch(new URL("invocations", withSlash(invocation.adapterUrl)), {
       method: "POST",
@@ -333,6 +357,7 @@ async function callContainer(
     return { error, timedOut: isTimeout(error) };
   } finally {
     clearTimeout(timer);
+    invocation.gone.removeEventListener("abort", onGone);
     state.calls.delete(call);
   }
 }

@@ -7,10 +7,10 @@ import type { EndpointInvocation } from "../../endpoint/index.js";
 import { REASON_CHARS, type ShadowRecordInput } from "../../outcomes/index.js";
 import { applyPolicy, type Policy, type PolicyShadow } from "../../policy/index.js";
 import { buildSystemOneBody } from "../buildSystemOneBody.js";
-import type { DecisionEndpoint, ShadowedGroup, ShadowStep } from "../ports.js";
+import type { DecisionEndpoint, ShadowedGroup, ShadowGroupStart, ShadowStart, ShadowStep } from "../ports.js";
 import { type ReadResponse, readSystemOneResponse } from "../readSystemOneResponse.js";
 import { agreementWithLive, type LiveAgreement } from "./agreementWithLive.js";
-import { CandidateEndpointAbsentError, CandidateTimeoutError } from "./errors.js";
+import { CandidateEndpointAbsentError, CandidateTimeoutError, ShadowAbandonedError } from "./errors.js";
 import { shadowOf } from "./shadowOf.js";
 
 /** Where shadow records go: `ShadowRecordStore` (one PutItem, no retry). */
@@ -68,6 +68,11 @@ export const SHADOW_DEFAULTS = {
   writeConcurrency: 4,
 } as const;
 
+/** A candidate call {@link ShadowRunner.begin} started: its answer, awaited when the group is observed. */
+interface BegunCall extends ShadowStart {
+  answer: Promise<CandidateAnswer>;
+}
+
 /** What the candidate said for a group. */
 interface CandidateAnswer {
   read: ReadResponse;
@@ -88,7 +93,9 @@ interface CandidateAnswer {
  * (`budgetMs`, never past the call's write deadline), its own bound on calls in flight, and no
  * retry. Whatever goes wrong — no endpoint, a timeout, a 5xx, an unreadable answer — becomes the
  * record's `failure`; a record that cannot be written is a log line. The caller awaits
- * {@link drain} before its invocation ends.
+ * {@link drain} before its invocation ends, with a grace bounded by its own live work's time: a
+ * candidate that has not answered by then is abandoned ({@link ShadowAbandonedError}), so a
+ * stalled candidate holds the live invocation for at most that grace and its records' writes.
  */
 export class ShadowRunner implements ShadowStep {
   readonly #records: ShadowSink;
@@ -100,6 +107,8 @@ export class ShadowRunner implements ShadowStep {
   readonly #telemetry: ShadowTelemetry | undefined;
   readonly #clock: Clock;
   readonly #steps = new Set<Promise<void>>();
+  /** The candidate calls of steps still waiting for an answer, by the candidate each asks. */
+  readonly #asking = new Map<AbortController, string>();
   readonly #waiting: (() => void)[] = [];
   #inFlight = 0;
 
@@ -123,12 +132,18 @@ export class ShadowRunner implements ShadowStep {
 
   observe(group: ShadowedGroup): void {
     const plan = group.policy.shadow;
-    if (plan === undefined) return;
+    if (plan === undefined) {
+      group.begun?.cancel();
+      return;
+    }
     const sampled = group.items.flatMap(({ item, outcome }) => {
       const sample = shadowOf(plan, group.policy.name, item.id);
       return sample === undefined ? [] : [{ item, outcome, sample }];
     });
-    if (sampled.length === 0) return;
+    if (sampled.length === 0) {
+      group.begun?.cancel();
+      return;
+    }
     const step = this.#shadow(group, plan, sampled).then(
       () => {
         this.#steps.delete(step);
@@ -143,7 +158,42 @@ export class ShadowRunner implements ShadowStep {
     this.#steps.add(step);
   }
 
-  async drain(): Promise<void> {
+  begin(group: ShadowGroupStart): ShadowStart | undefined {
+    const plan = group.policy.shadow;
+    if (plan === undefined || plan.endpoint === "live" || this.#candidate === undefined) return undefined;
+    if (!group.items.some((item) => shadowOf(plan, group.policy.name, item.id) !== undefined))
+      return undefined;
+    const cancel = new AbortController();
+    const answer = this.#ask(group, plan, cancel.signal);
+    // Observed later (its outcome read there), or cancelled: never an unhandled rejection.
+    answer.catch(() => undefined);
+    const begun: BegunCall = {
+      answer,
+      cancel: () => cancel.abort(new Error("the live group failed: nothing to compare the candidate with")),
+    };
+    return begun;
+  }
+
+  async drain(options: { graceMs?: number } = {}): Promise<void> {
+    const { graceMs } = options;
+    if (graceMs !== undefined && this.#steps.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<"grace">((resolve) => {
+        timer = setTimeout(() => resolve("grace"), Math.max(0, graceMs));
+      });
+      const ended = (async () => {
+        while (this.#steps.size > 0) await Promise.all([...this.#steps]);
+        return "ended" as const;
+      })();
+      const first = await Promise.race([ended, graceOver]);
+      clearTimeout(timer);
+      if (first === "grace") {
+        // Abandoned: each call still out (or waiting for a place) is aborted, and its step writes
+        // its records with that failure — the only wait left.
+        for (const [call, candidate] of this.#asking)
+          call.abort(new ShadowAbandonedError(candidate, Math.max(0, graceMs)));
+      }
+    }
     while (this.#steps.size > 0) await Promise.all([...this.#steps]);
   }
 
@@ -159,7 +209,8 @@ export class ShadowRunner implements ShadowStep {
     let answer: CandidateAnswer | undefined;
     let failure: unknown;
     try {
-      answer = await this.#ask(group, plan);
+      const begun = group.begun as BegunCall | undefined;
+      answer = await (begun?.answer ?? this.#ask(group, plan));
     } catch (error) {
       failure = error;
     }
@@ -218,9 +269,14 @@ export class ShadowRunner implements ShadowStep {
   }
 
   /** Asks the candidate within the budget: the live answer itself when nothing would differ. */
-  async #ask(group: ShadowedGroup, plan: PolicyShadow): Promise<CandidateAnswer> {
+  async #ask(
+    group: ShadowGroupStart | ShadowedGroup,
+    plan: PolicyShadow,
+    cancel?: AbortSignal,
+  ): Promise<CandidateAnswer> {
     const body = buildSystemOneBody(plan.policy, group.stateText);
     if (plan.endpoint === "live") {
+      if (!("live" in group)) throw new CandidateEndpointAbsentError(plan.candidate, plan.endpoint);
       // The candidate version asks the live questions (it overrides only what is applied to the
       // answers): the live model's answer is the candidate's, no second call.
       if (body !== group.live.body) throw new CandidateEndpointAbsentError(plan.candidate, plan.endpoint);
@@ -234,6 +290,9 @@ export class ShadowRunner implements ShadowStep {
       () => controller.abort(new CandidateTimeoutError(plan.candidate, this.#budgetMs)),
       budgetMs,
     );
+    this.#asking.set(controller, plan.candidate);
+    const onCancel = (): void => controller.abort(cancel?.reason);
+    cancel?.addEventListener("abort", onCancel, { once: true });
     try {
       await this.#place(controller.signal);
       try {
@@ -255,6 +314,8 @@ export class ShadowRunner implements ShadowStep {
       }
     } finally {
       clearTimeout(timer);
+      cancel?.removeEventListener("abort", onCancel);
+      this.#asking.delete(controller);
     }
   }
 

@@ -21,6 +21,24 @@ export class CandidateEndpointAbsentError extends PipelineError {
   }
 }
 
+/**
+ * The live batch's work ended, and the grace it leaves the shadow step (a share of the live work's
+ * own time) passed, before the candidate answered: its call is abandoned so that it never holds the
+ * live invocation longer. Kept as the shadow record's failure; the live outcome stands.
+ */
+export class ShadowAbandonedError extends PipelineError {
+  override name = "ShadowAbandonedError";
+  constructor(
+    readonly candidate: string,
+    /** The grace the live batch left, in milliseconds. */
+    readonly graceMs: number,
+  ) {
+    super(
+      `candidate "${candidate}" had not answered ${Math.round(graceMs)} ms after the live batch's work ended (the grace a shadow step gets, a share of the live work's own time): abandoned so that it never delays live outcomes; the live outcome stands`,
+    );
+  }
+}
+
 /** The candidate did not answer within the shadow step's own budget (`SHADOW_TIMEOUT_MS`). */
 export class CandidateTimeoutError extends PipelineError {
   override name = "CandidateTimeoutError";

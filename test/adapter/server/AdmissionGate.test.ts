@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { AdmissionGate, type AdmissionTicket } from "../../../adapter/server/AdmissionGate.js";
+import {
+  AdmissionGate,
+  type AdmissionTicket,
+  BULK_OVERTAKE_LIMIT,
+} from "../../../adapter/server/AdmissionGate.js";
 import { LANES, type Lane } from "../../../contract/lanes/lanes.js";
 import { propertyRuns } from "../../../lab/reliability/propertyRuns.js";
 
@@ -47,6 +51,36 @@ describe("AdmissionGate", () => {
     c.release();
     assert.equal(gate.admitted, 0);
     assert.equal(gate.running, 0);
+  });
+
+  it("starts a waiting bulk request after BULK_OVERTAKE_LIMIT interactive ones overtook it, however many interactive ones wait", async () => {
+    const gate = new AdmissionGate({ maxInFlight: 1, queueDepth: 40 });
+    const started: string[] = [];
+    const running = admit(gate, "interactive");
+    await running.start();
+    const bulk = admit(gate, "bulk");
+    const waiting = [bulk.start().then(() => started.push("bulk"))];
+    const interactive = Array.from({ length: 2 * BULK_OVERTAKE_LIMIT }, (_, i) => {
+      const ticket = admit(gate, "interactive");
+      waiting.push(ticket.start().then(() => started.push(`interactive-${i}`)));
+      return ticket;
+    });
+    // Sustained interactive load: each running request ends with interactive requests still waiting.
+    running.release();
+    for (const ticket of [
+      ...interactive.slice(0, BULK_OVERTAKE_LIMIT),
+      bulk,
+      ...interactive.slice(BULK_OVERTAKE_LIMIT),
+    ]) {
+      await settle();
+      ticket.release();
+    }
+    await Promise.all(waiting);
+    assert.equal(started.indexOf("bulk"), BULK_OVERTAKE_LIMIT, `started in order ${started}`);
+    assert.deepEqual(
+      started.filter((name) => name !== "bulk"),
+      interactive.map((_, i) => `interactive-${i}`),
+    );
   });
 
   it("lets a waiting request leave when its signal aborts", async () => {

@@ -237,6 +237,60 @@ describe("startSageMakerGateway with a concurrency limit", () => {
   });
 });
 
+describe("startSageMakerGateway when the caller gives up", () => {
+  it("aborts the call to the container once the caller closes its connection", async () => {
+    // A container that never answers, noting when the gateway's call to it is closed.
+    let seen = 0;
+    let closed = 0;
+    const container = createServer((request, response) => {
+      seen += 1;
+      request.resume();
+      response.once("close", () => {
+        closed += 1;
+      });
+    });
+    await new Promise<void>((resolve) => container.listen(0, "127.0.0.1", resolve));
+    const address = container.address();
+    assert.ok(address !== null && typeof address === "object");
+    const failures: UpstreamFailure[] = [];
+    // The gateway's own timeout is far away: only the caller's leaving can end the call.
+    const gateway = await startSageMakerGateway({
+      endpoints: { decisions: `http://127.0.0.1:${address.port}` },
+      invocationTimeoutMs: 600_000,
+      onUpstreamFailure: (failure) => failures.push(failure),
+    });
+    const client = new SageMakerRuntimeClient({
+      endpoint: gateway.url,
+      region: "us-east-1",
+      credentials: LOCAL_CREDENTIALS,
+      maxAttempts: 1,
+    });
+    try {
+      const caller = new AbortController();
+      const call = client
+        .send(
+          new InvokeEndpointCommand({ EndpointName: "decisions", Body: new TextEncoder().encode("{}") }),
+          {
+            abortSignal: caller.signal,
+          },
+        )
+        .catch((error: unknown) => error);
+      while (seen === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      caller.abort();
+      assert.equal(((await call) as Error).name, "AbortError");
+      for (let waited = 0; closed === 0 && waited < 30_000; waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(closed, 1, "the gateway closed its call to the container");
+      assert.deepEqual(failures, [], "a caller's leaving is not an upstream failure");
+    } finally {
+      client.destroy();
+      await gateway.stop();
+      container.closeAllConnections();
+      await new Promise((resolve) => container.close(resolve));
+    }
+  });
+});
+
 describe("startSageMakerGateway telling of failed calls to the container", () => {
   it("tells onUpstreamFailure the connection error behind a 503 ServiceUnavailable", async () => {
     const failures: UpstreamFailure[] = [];
