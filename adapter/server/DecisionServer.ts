@@ -22,7 +22,7 @@ import {
   BodyTimeoutError,
   BodyTooSlowError,
   ClientDisconnectedError,
-  DeadlineExceededError,
+  RequestDeadlineError,
   type HttpError,
   MethodNotAllowedError,
   NotFoundError,
@@ -528,7 +528,7 @@ export class DecisionServer implements AsyncDisposable {
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const deadlineMs = this.#settings.requestTimeoutMs;
-    const deadline = setTimeout(() => controller.abort(new DeadlineExceededError(deadlineMs)), deadlineMs);
+    const deadline = setTimeout(() => controller.abort(new RequestDeadlineError(deadlineMs)), deadlineMs);
     const onClose = (): void => {
       if (!response.writableFinished) controller.abort(new ClientDisconnectedError());
     };
@@ -576,7 +576,7 @@ export class DecisionServer implements AsyncDisposable {
         if (
           mapped.status >= 500 &&
           !(mapped instanceof ServiceUnavailableError) &&
-          !(mapped instanceof DeadlineExceededError)
+          !(mapped instanceof RequestDeadlineError)
         ) {
           this.#logger.log("error", "request_failed", { path: record.path, error });
         }
@@ -662,7 +662,7 @@ export class DecisionServer implements AsyncDisposable {
         record.refused = true;
         throw this.#atCapacity(place.lane);
       }
-      if (!started && error === signal.reason && signal.reason instanceof DeadlineExceededError) {
+      if (!started && error === signal.reason && signal.reason instanceof RequestDeadlineError) {
         record.refused = true;
         throw new ServiceUnavailableError(
           `the request waited ${this.#settings.requestTimeoutMs} ms for its turn to be prepared (the server is busy); retry the request`,
@@ -684,7 +684,7 @@ export class DecisionServer implements AsyncDisposable {
     try {
       await ticket.start(signal);
     } catch (error) {
-      if (!(signal.reason instanceof DeadlineExceededError) || error !== signal.reason) throw error;
+      if (!(signal.reason instanceof RequestDeadlineError) || error !== signal.reason) throw error;
       record.refused = true;
       throw new ServiceUnavailableError(
         `the request waited ${this.#settings.requestTimeoutMs} ms for a running slot without starting (the server is busy${ticket.lane === "bulk" ? "; interactive calls go first" : ""}); retry the request`,

@@ -8,7 +8,7 @@ import {
 } from "../../contract/index.js";
 import type { LlamaBuild } from "../engine/builds/llamaBuilds.js";
 import type { DEFAULT_CACHE_RULE } from "../engine/cache/defaultCacheBytes.js";
-import { ConfigError } from "./errors.js";
+import { ServerConfigError } from "./errors.js";
 import type { LogLevel } from "./logger.js";
 
 /**
@@ -235,7 +235,7 @@ export const SERVER_SETTINGS: readonly ServerSetting[] = KEYS.map((key) => {
  * @param env the environment, read once at the entry point (`process.env`).
  * @param flags flag values by flag name without dashes (`{"port": "9000"}`).
  * @param machine facts of the machine used for defaults. Default: this machine's.
- * @throws ConfigError naming every bad variable or flag at once.
+ * @throws ServerConfigError naming every bad variable or flag at once.
  * @example
  * const config = readServerConfig(process.env, { port: "9000" });
  */
@@ -259,7 +259,7 @@ export function readServerConfig(
   const resolved = new Map<keyof ServerConfig, unknown>();
   // A computed default may look up another setting; lookups resolve on demand, so the table's order
   // does not matter. A setting whose own value was invalid gets its default here, only so that the
-  // checks of the others can run; the ConfigError below is thrown either way.
+  // checks of the others can run; the ServerConfigError below is thrown either way.
   const lookup: Lookup = <K extends keyof ServerConfig>(key: K): ServerConfig[K] => {
     if (!resolved.has(key)) {
       const fallback = SETTINGS[key].default;
@@ -278,7 +278,7 @@ export function readServerConfig(
     const problem = spec.check?.(config[key], lookup);
     if (problem !== undefined) problems.push(`${name}: ${problem}`);
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) throw new ServerConfigError(problems);
   return config;
 }
 

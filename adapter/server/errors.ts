@@ -1,6 +1,6 @@
 /**
  * Errors of the HTTP adapter. Each {@link HttpError} carries the status and body it is answered
- * with; the server decides the response by class, never by message text. {@link ConfigError} and
+ * with; the server decides the response by class, never by message text. {@link ServerConfigError} and
  * {@link ModelDiscoveryError} stop the process before it serves.
  */
 import type { Lane } from "../../contract/lanes/lanes.js";
@@ -114,8 +114,8 @@ export class ServiceUnavailableError extends HttpError {
 }
 
 /** 504, retryable: the request's deadline passed before the engine answered. */
-export class DeadlineExceededError extends HttpError {
-  override name = "DeadlineExceededError";
+export class RequestDeadlineError extends HttpError {
+  override name = "RequestDeadlineError";
   constructor(deadlineMs: number, options?: ErrorOptions) {
     super(504, `the request did not finish within its deadline of ${deadlineMs} ms`, true, [], {}, options);
   }
@@ -166,8 +166,8 @@ export class InternalServerError extends HttpError {
 }
 
 /** The configuration (environment or command-line flags) is invalid; each bad setting is named. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
+export class ServerConfigError extends Error {
+  override name = "ServerConfigError";
   constructor(
     /** One line per bad setting, each starting with the variable or flag name. */
     readonly problems: readonly string[],

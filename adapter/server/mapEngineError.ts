@@ -29,7 +29,7 @@ export interface EngineErrorContext {
  * Turns whatever a request's handling threw into the error it is answered with, by class:
  * - {@link HttpError}s and {@link ClientDisconnectedError} pass through;
  * - a failure after the request's own signal aborted becomes the abort's reason (the server aborts
- *   with a `DeadlineExceededError` (504) or a `ClientDisconnectedError`);
+ *   with a `RequestDeadlineError` (504) or a `ClientDisconnectedError`);
  * - engine {@link InvalidDecisionError}s (`TokenBudgetError`, `TooManyOptionsError`,
  *   `ReservedTokenError`, {@link InvalidBatchError} with several, …) become 400 listing each
  *   problem at the caller's field ({@link engineProblems});

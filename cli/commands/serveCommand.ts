@@ -92,7 +92,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
  * Serves with the given flag values (over the environment, read here once), first generating the
  * model of `generate` when one is named.
  * @returns the exit code of {@link serve}: 0 after a graceful shutdown, 1 when it cannot start.
- * @throws ConfigError naming every bad variable or flag.
+ * @throws ServerConfigError naming every bad variable or flag.
  */
 export async function serveWithFlags(
   flags: Readonly<Record<string, string | undefined>>,

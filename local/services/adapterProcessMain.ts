@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { readServerConfig, SERVER_SETTINGS } from "../../adapter/server/config.js";
-import { ConfigError } from "../../adapter/server/errors.js";
+import { ServerConfigError } from "../../adapter/server/errors.js";
 import { serve } from "../../adapter/server/serve.js";
 
 const { values } = parseArgs({
@@ -20,7 +20,7 @@ for (const [flag, value] of Object.entries(values)) if (typeof value === "string
 try {
   process.exitCode = await serve(readServerConfig(process.env, flags));
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof ServerConfigError)) throw error;
   // As `decisions serve` answers bad settings: every problem, no stack trace, exit 2.
   process.stderr.write(`adapter: ${error.message}\n`);
   process.exitCode = 2;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { DEFAULT_CACHE_RULE } from "../../../adapter/engine/cache/defaultCacheBytes.js";
 import { readServerConfig, SERVER_SETTINGS, type ServerSetting } from "../../../adapter/server/config.js";
-import { ConfigError } from "../../../adapter/server/errors.js";
+import { ServerConfigError } from "../../../adapter/server/errors.js";
 
 const MACHINE = { availableParallelism: 6 };
 
@@ -153,7 +153,7 @@ describe("readServerConfig", () => {
           MACHINE,
         ),
       (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
+        assert.ok(error instanceof ServerConfigError);
         assert.equal(error.problems.length, 5);
         for (const name of [
           "SEMIF_THREADS",
@@ -181,7 +181,7 @@ describe("readServerConfig", () => {
           SEMIF_BATCH_SIZE: "8192",
         }),
       (error: unknown) => {
-        assert.ok(error instanceof ConfigError);
+        assert.ok(error instanceof ServerConfigError);
         assert.deepEqual([...error.problems].sort(), [
           "SEMIF_BATCH_SIZE: must be at most the context size (4096), got 8192",
           "SEMIF_MAX_PROMPT_TOKENS: must be at most the context size (4096), got 5000",
@@ -209,11 +209,11 @@ describe("readServerConfig", () => {
     assert.equal(config.maxPromptTokens, 256);
   });
 
-  it("answers the default of a setting whose value is bad only with the ConfigError", () => {
+  it("answers the default of a setting whose value is bad only with the ServerConfigError", () => {
     assert.throws(
       () => readServerConfig({ SEMIF_CONTEXT_SIZE: "big", SEMIF_BATCH_SIZE: "1024" }, {}, MACHINE),
       {
-        name: "ConfigError",
+        name: "ServerConfigError",
         message: /SEMIF_CONTEXT_SIZE: must be an integer/,
       },
     );

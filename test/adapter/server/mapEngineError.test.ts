@@ -13,7 +13,7 @@ import { engineFieldMapFor, translateEnginePath } from "../../../adapter/server/
 import {
   BadRequestError,
   ClientDisconnectedError,
-  DeadlineExceededError,
+  RequestDeadlineError,
   InternalServerError,
   ServiceUnavailableError,
 } from "../../../adapter/server/errors.js";
@@ -36,9 +36,9 @@ const SYSTEM_ONE: Invocation = {
 describe("mapEngineError", () => {
   it("answers the abort's reason when the request's own signal aborted", () => {
     const deadline = new AbortController();
-    deadline.abort(new DeadlineExceededError(100));
+    deadline.abort(new RequestDeadlineError(100));
     const mapped = mapEngineError(new AbortedError(), { signal: deadline.signal, retryAfterSeconds: 1 });
-    assert.ok(mapped instanceof DeadlineExceededError);
+    assert.ok(mapped instanceof RequestDeadlineError);
     assert.equal(mapped.status, 504);
     const gone = new AbortController();
     gone.abort(new ClientDisconnectedError());
