@@ -36,5 +36,5 @@ export {
 } from "./serveCommand.js";
 export { createShadowCommand, shadowCommand } from "./shadowCommand.js";
 export { createSimulateCommand, simulateCommand } from "./simulateCommand.js";
-export { startCommand, startUsage } from "./startCommand.js";
+export { startCommand, startNextStep, startUsage } from "./startCommand.js";
 export { createSubmitCommand, submitCommand, submitUsage } from "./submitCommand.js";

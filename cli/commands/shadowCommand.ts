@@ -8,12 +8,13 @@
 import { OutcomesReader, ShadowRecordStore } from "../../core/outcomes/index.js";
 import { readShadowReport } from "../../core/shadow/index.js";
 import { formatComparison } from "../../evaluation/comparison/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines } from "../inertText.js";
 import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
+import { readTimeFlag } from "../readTimeFlag.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
+import { namedPolicy, policiesUsageLine } from "./namedPolicy.js";
+import { openTable, TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "outcomes";
 
@@ -35,6 +36,7 @@ report   compares a candidate's shadow records of a policy (the newest per item,
 
 table options:
 ${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
+${policiesUsageLine(25)}
 `;
 
 const FLAGS = {
@@ -43,13 +45,14 @@ const FLAGS = {
   since: { type: "string" },
   until: { type: "string" },
   candidate: { type: "string" },
+  policies: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 type Sub = "report";
 const SUB_FLAGS: Record<Sub, readonly string[]> = {
-  report: ["policy", "since", "until", "candidate", "json"],
+  report: ["policy", "since", "until", "candidate", "json", "policies"],
 };
 
 /** Builds the `decisions shadow` command writing to the given streams (tests pass their own). */
@@ -76,8 +79,12 @@ export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand
         throw new UsageError("--policy is required", { usage: USAGE });
       const since = values.since === undefined ? undefined : readTime(values.since, "--since");
       const until = values.until === undefined ? undefined : readTime(values.until, "--until");
-      const tableName = values.table ?? DEFAULT_TABLE;
-      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
+      await namedPolicy(policy, values.policies, USAGE);
+      const { client, tableName } = await openTable(
+        values,
+        { table: "outcomes", default: DEFAULT_TABLE },
+        USAGE,
+      );
       try {
         const report = await readShadowReport({
           shadows: new ShadowRecordStore({ client, tableName }),
@@ -133,8 +140,5 @@ export function createShadowCommand(output: Partial<CliOutput> = {}): CliCommand
 export const shadowCommand: CliCommand = createShadowCommand();
 
 function readTime(text: string, flag: string): string {
-  const time = Date.parse(text);
-  if (!Number.isFinite(time))
-    throw new UsageError(`${flag} must be an ISO-8601 time, got "${text}"`, { usage: USAGE });
-  return new Date(time).toISOString();
+  return readTimeFlag(flag, text, USAGE).iso;
 }

@@ -10,6 +10,7 @@ import {
 import { OutcomesReader } from "../outcomes/index.js";
 import type { Policy } from "../policy/index.js";
 import { ReviewRequestError } from "./errors.js";
+import { sinceOf } from "./sinceOf.js";
 
 /** What the policy page asks: `since` (ISO-8601) for a window from then to now; default the last hour. */
 export interface PolicyDriftQuery {
@@ -22,7 +23,7 @@ export interface PolicyDriftQuery {
  * whether it is over the threshold, the options that moved and the flagged ones — the report of
  * `decisions drift --json` with the drift monitor's defaults (the last hour against the 24 before,
  * threshold 0.1 bits), the policy's own options listed even when never chosen.
- * @throws ReviewRequestError for a `since` that is not a time before now.
+ * @throws ReviewRequestError for a `since` that is not a time (years 1970 to 9999; `parseInstant`) before now.
  */
 export async function readPolicyDrift(input: {
   client: DynamoDBDocumentClient;
@@ -35,7 +36,7 @@ export async function readPolicyDrift(input: {
   const now = input.now.getTime();
   let windows = rollingWindows(now, options);
   if (input.query.since !== undefined && input.query.since !== "") {
-    const since = Date.parse(input.query.since);
+    const since = sinceOf(input.query.since).ms;
     if (!(since < now))
       throw new ReviewRequestError(
         ["query", "since"],

@@ -74,6 +74,8 @@ export interface DemoResult {
 }
 
 const POLL_MS = 250;
+/** How often the progress is written as a plain line when stderr is no terminal. */
+const PLAIN_PROGRESS_MS = 30_000;
 
 /**
  * `npm start`: the whole pipeline on this machine, both lanes. Starts the local stack, sends the
@@ -262,7 +264,7 @@ async function sendAll(
 /**
  * Waits until every lane's work queue holds nothing (visible, in flight or delayed) and no batch is running:
  * every message was deleted after its outcome was written, or moved to the DLQ. Progress on stderr:
- * a bar on a terminal, a plain line every 2 s otherwise.
+ * a bar on a terminal, otherwise a plain line every {@link PLAIN_PROGRESS_MS} (a log stays short).
  * @returns false when the timeout passed first.
  */
 async function waitUntilDrained(
@@ -275,7 +277,7 @@ async function waitUntilDrained(
     stream: stderr,
     format: "deciding [{bar}] {value}/{total} messages | {dead} dead-lettered | {duration}s",
     noTTYOutput: stderr.isTTY !== true,
-    notTTYSchedule: 2000,
+    notTTYSchedule: PLAIN_PROGRESS_MS,
     hideCursor: stderr.isTTY === true,
   });
   bar.start(total, 0, { dead: 0 });

@@ -34,3 +34,23 @@ export class UnknownPolicyError extends OperationError {
     super(`no policy "${policy}" in ${dir} (it holds: ${known.join(", ") || "none"})`);
   }
 }
+
+/**
+ * The file given as `decisions up`'s saved JSON line (`--up-info`) cannot be used: the message
+ * says why and how to make one.
+ */
+export class UpInfoError extends OperationError {
+  override name = "UpInfoError";
+  constructor(
+    /** The file. */
+    readonly path: string,
+    /** What is wrong with it. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `--up-info ${path} ${reason}: save the JSON line a running decisions up printed (decisions up > up.json) and pass that file`,
+      options,
+    );
+  }
+}

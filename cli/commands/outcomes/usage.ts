@@ -64,5 +64,6 @@ statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
 table options:
 ${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
-  --policies <dir>       the policy files (export --labelled, review; default: this repository's policies/)
+  --policies <dir>       the policy files (default: this repository's policies/): --policy is looked up there,
+                         and export --labelled and review read the policy's questions from it
 `;
