@@ -57,7 +57,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
       // Every flag is read before the table is opened: a mistake is told first, whatever the stack.
       for (const flag of ["since", "until"] as const)
         if (values[flag] !== undefined) readTime(values[flag], `--${flag}`);
-      await namedPolicy(policy, values.policies, USAGE);
+      const definition = await namedPolicy(policy, values.policies, USAGE);
       const { client, tableName } = await openTable(
         values,
         { table: "outcomes", default: DEFAULT_TABLE },
@@ -67,7 +67,7 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
       try {
         switch (sub) {
           case "list":
-            return await listOutcomes(table, policy, values, stdout);
+            return await listOutcomes(table, policy, values, stdout, { client, policy: definition });
           case "show":
             return await showOutcome(
               table,

@@ -24,9 +24,9 @@ export interface DemoSummaryContext {
 }
 
 /** Example rows of outcomes shown per policy by default. */
-export const EXAMPLE_ROWS = 3;
+export const EXAMPLE_ROWS = 2;
 /** Reasons (with their counts) listed per section by default. */
-export const LISTED_REASONS = 5;
+export const LISTED_REASONS = 3;
 
 const STATUS_ORDER = ["decided", "overridden", "fallback", "rejected"] as const;
 const ID_WIDTH = 22;

@@ -99,11 +99,21 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
   const inputs = await readDemoInputs(options.eventsDir ?? join(packageRoot(), "events"));
   const ingested: IngestedObjectReport[] = [];
   const completed: JobCompletedDetail[] = [];
+  // The parts' own "ready" lines are kept back while the stack starts and told as one line once it
+  // is up (all of them, should the start fail); what the stack says later is told as it comes.
+  let starting: string[] | undefined = [];
+  const stackLog = (line: string): void => {
+    if (starting === undefined) note(line);
+    else starting.push(line);
+  };
+  note(
+    "starting the local stack: DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, the lanes' pollers…",
+  );
   const stack = await startLocalStack({
     ...options.stack,
     env: options.env,
     model: options.model,
-    log: note,
+    log: stackLog,
     createHandler: (context) =>
       createLocalDecideHandler(context, {
         policyDir: options.policyDir,
@@ -116,11 +126,19 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
       onIngested: (report) => ingested.push(report),
     },
     jobs: { onCompleted: (detail) => completed.push(detail) },
+  }).catch((error: unknown) => {
+    for (const line of starting ?? []) note(line);
+    starting = undefined;
+    throw error;
   });
+  starting = undefined;
   try {
     if (stack.model.generated) note(DEMO_MODEL_NOTICE);
     const startupMs = Math.round(performance.now() - begin);
-    note(`local stack ready in ${(startupMs / 1000).toFixed(1)} s`);
+    const parts = Object.entries(stack.startupMs)
+      .filter(([name]) => name !== "total")
+      .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`);
+    note(`local stack ready in ${(startupMs / 1000).toFixed(1)} s (${parts.join(", ")})`);
     const deadline = Date.now() + timeoutMs;
     const sendStarted = performance.now();
     const interactiveUrl = stack.lanes.interactive.queueUrl;

@@ -1,3 +1,4 @@
+import { describeReview } from "../../contract/outcome/describeReview.js";
 import { reviewsOf, type StoredOutcome } from "../../core/outcomes/index.js";
 
 /**
@@ -21,22 +22,13 @@ export function formatReviewHistory(outcome: StoredOutcome): string[] {
       `  … ${outcome.reviews_dropped} older review(s) dropped by an earlier version (the history was bounded)`,
     );
   reviews.forEach((review, index) => {
-    const answers = Object.entries(review.answers)
-      .map(
-        ([qid, answer]) => `${qid}=${String(answer)} (was ${String(review.previous_answers[qid]?.answer)})`,
-      )
-      .join(", ");
-    const after =
-      (review.remaining ?? []).length > 0
-        ? `partial, still open: ${(review.remaining ?? []).join(", ")}`
-        : (reviews[index + 1]?.previous_status ?? outcome.status);
+    const after = reviews[index + 1]?.previous_status ?? outcome.status;
     const replaced =
       (review.replaces_own ?? []).length > 0
         ? ` (replaces their review of ${(review.replaces_own ?? []).join(", ")})`
         : "";
-    lines.push(
-      `${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${answers} → ${after}${replaced}`,
-    );
+    // The sentence the console's history shows too (contract/outcome/describeReview).
+    lines.push(`${review.at}  ${describeReview(review, after)}${replaced}`);
   });
   return lines;
 }

@@ -61,6 +61,7 @@ describe("formatDemoSummary", () => {
     deadLetters: [{ messageId: "m-9", preview: '{"id": "x"}', receiveCount: "6" }],
     elapsedMs: 1234,
     model: "generated tiny-qwen3",
+    maxRowsPerPolicy: 3,
   });
 
   it("heads with the totals and counts each policy's outcomes by status", () => {
@@ -181,7 +182,7 @@ describe("formatDemoSummary", () => {
       "a long reason in full",
     );
     assert.doesNotMatch(summary, /…(?! and \d+ more)/, "nothing cut mid-phrase");
-    assert.match(summary, /^ {2}… and 192 more answered$/m);
+    assert.match(summary, /^ {2}… and 193 more answered$/m);
     assert.match(summary, /^ {2}… and \d+ more item\(s\) for \d+ other reason\(s\)$/m);
     const counted = [...summary.matchAll(/^ +(\d+)× /gm)].map((match) => Number(match[1]));
     const rest = [...summary.matchAll(/… and (\d+) more item\(s\)/g)].map((match) => Number(match[1]));
