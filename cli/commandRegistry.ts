@@ -215,7 +215,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
       "simulate a bulk job on the AWS deployment (queues, functions, endpoint scaling): hours, instance-hours, 503s, a chart",
     module: "./commands/simulateCommand.js",
     exportName: "simulateCommand",
-    parts: ["contract", "core", "functions", "infra", "simulation"],
+    parts: ["contract", "core", "infra", "simulation"],
   },
 ];
 

@@ -22,11 +22,11 @@ import {
   BodyTimeoutError,
   BodyTooSlowError,
   ClientDisconnectedError,
-  RequestDeadlineError,
   type HttpError,
   MethodNotAllowedError,
   NotFoundError,
   PreAdmissionFullError,
+  RequestDeadlineError,
   ServiceUnavailableError,
   StartupError,
 } from "./errors.js";

@@ -3,15 +3,20 @@
  * typically two `decisions classify` runs of one file with two models or two builds (the CPU-vs-GPU
  * comparison), or two outcome exports. The comparison is the one `decisions shadow report` prints.
  */
-import { compareDecisions, formatComparison } from "../../evaluation/comparison/index.js";
+import {
+  compareDecisions,
+  formatComparison,
+  LISTED_DISAGREEMENTS,
+} from "../../evaluation/comparison/index.js";
 import { readResultsDecisions } from "../../operations/compare/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertLines } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
+import { readNumberFlag } from "../readNumberFlag.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 const USAGE = `usage:
-  decisions compare <a.jsonl> <b.jsonl> [--json]
+  decisions compare <a.jsonl> <b.jsonl> [--listed <n>] [--json]
 
 Compares two results files of \`decisions classify\` (or two \`decisions outcomes export\` files) item by
 item (by policy and id): per question the agreement of the answers that stand and of the model's own
@@ -19,7 +24,12 @@ answers, the share that moves from an automated answer to review (fallback) and 
 review load, the shift of the model's confidence histogram (10 bins), and, where a person answered
 (reviewed outcomes of an export, in <a>), each side's accuracy with a 95% Wilson interval; per item the
 status transitions and the rules that fire on one side only. Items only one file holds are counted,
-not compared.
+not compared. Per question the models' own answers' agreement comes first, then the agreement of the
+answers that stand (after rules and fallbacks: two runs that both fell back agree there although their
+models did not).
+
+--listed <n>  items whose answers differ listed per question, at most (default 10); a cut list says how
+        many it left out
 
 --json  one JSON object on stdout: {"a", "b", "sampled", "only_a", "only_b", "status", "review_load",
         "rules", "questions": {<question>: {"agreement", "agreed", "compared", "model_agreement",
@@ -33,7 +43,11 @@ export function createCompareCommand(output: Partial<Pick<CliOutput, "stdout">> 
     async run(args) {
       const { values, positionals } = parseCommandArgs({
         args,
-        options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+        options: {
+          json: { type: "boolean" },
+          listed: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
         allowPositionals: true,
         usage: USAGE,
       });
@@ -44,13 +58,18 @@ export function createCompareCommand(output: Partial<Pick<CliOutput, "stdout">> 
       const [a, b] = positionals;
       if (positionals.length !== 2 || a === undefined || b === undefined)
         throw new UsageError("give exactly two results files", { usage: USAGE });
+      const listed =
+        values.listed === undefined
+          ? LISTED_DISAGREEMENTS
+          : readNumberFlag("--listed", values.listed, { min: 1, max: 100_000, integer: true }, USAGE);
       const [left, right] = await Promise.all([readResultsDecisions(a), readResultsDecisions(b)]);
-      const report = compareDecisions({ a: left.decisions, b: right.decisions, labels: left.labels });
+      const report = compareDecisions({ a: left.decisions, b: right.decisions, labels: left.labels, listed });
       if (values.json === true) {
         stdout.write(`${inertJson({ a, b, ...report })}\n`);
         return 0;
       }
-      stdout.write(inertLines(`${formatComparison(report, { a, b }).join("\n")}\n`));
+      const more = `--listed <n> lists up to n (now ${listed})`;
+      stdout.write(inertLines(`${formatComparison(report, { a, b, more }).join("\n")}\n`));
       return 0;
     },
   };

@@ -14,15 +14,19 @@ import {
   jobCostRecords,
   policyCostRecords,
 } from "../../operations/cost/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
+import { type NumberFlagRange, readNumberFlag } from "../readNumberFlag.js";
+import { readTimeFlag } from "../readTimeFlag.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { TABLE_OPTION_FLAGS, tableOptionsUsage } from "./tableOptions.js";
+import { namedPolicy, policiesUsageLine } from "./namedPolicy.js";
+import { openTable, TABLE_OPTION_FLAGS, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "outcomes";
 const DEFAULT_JOBS_TABLE = "jobs";
+/** The instance prices taken: the dearest endpoint instance costs well under this per hour. */
+const INSTANCE_PRICE_RANGE: NumberFlagRange = { min: 0, max: 10_000, unit: "US dollars per instance hour" };
 
 const USAGE = `usage:
   decisions cost --policy <p> [--since <time>] --instance-price <usd/h> [--json] [table options]
@@ -35,9 +39,11 @@ The price is that of the endpoint time the decisions took (endpoint seconds × p
 calls served side by side on one instance cost less, an instance left idle costs more.
 
 --policy <p>             the policy's outcomes (its partition of the outcomes table, page by page)
---since <time>           with --policy: only outcomes created at or after this ISO-8601 time
+--since <time>           with --policy: only outcomes created at or after this ISO-8601 time (a date, or a
+                         date and time with its zone; years 1970 to 9999)
 --job <job id>           the lines of a batch job (its line items in the jobs table)
---instance-price <usd/h> US dollars per endpoint instance hour (e.g. the instance type's on-demand price)
+--instance-price <usd/h> US dollars per endpoint instance hour, a decimal number from 0 to 10000 (e.g. the
+                         instance type's on-demand price)
 --json                   one JSON object: decisions, tokens_per_decision, evaluated_tokens_per_decision,
                          cached_tokens_per_decision, endpoint_seconds_per_decision, usd_per_1000,
                          cache_share, instance_price_usd_per_hour, without_usage, by_policy, by_lane
@@ -49,6 +55,7 @@ The cache share is an estimate of the share of prompt evaluation that reuse save
 table options:
 ${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
   --jobs-table <name>    with --job: the jobs table (default "${DEFAULT_JOBS_TABLE}", as the local stack names it)
+${policiesUsageLine(25, "with --policy, the policy is looked up there")}
 `;
 
 const FLAGS = {
@@ -58,6 +65,7 @@ const FLAGS = {
   job: { type: "string" },
   "instance-price": { type: "string" },
   "jobs-table": { type: "string" },
+  policies: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -80,23 +88,30 @@ export function createCostCommand(output: Partial<CliOutput> = {}): CliCommand {
         throw new UsageError("--since selects a policy's outcomes: give it with --policy", { usage: USAGE });
       if (policy !== undefined && values["jobs-table"] !== undefined)
         throw new UsageError("--jobs-table is read with --job", { usage: USAGE });
+      if (jobId !== undefined && values.policies !== undefined)
+        throw new UsageError("--policies is read with --policy", { usage: USAGE });
       const price = readPrice(values["instance-price"]);
-      const since = values.since === undefined ? undefined : readTime(values.since);
+      const since = values.since === undefined ? undefined : readTimeFlag("--since", values.since, USAGE).iso;
 
-      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
+      if (policy !== undefined) await namedPolicy(policy, values.policies, USAGE);
+      const { client, tableName, jobsTable } = await openTable(
+        values,
+        { table: "outcomes", default: DEFAULT_TABLE },
+        USAGE,
+      );
       try {
         const records: AsyncIterable<CostRecord> =
           jobId !== undefined
             ? jobCostRecords(
                 new JobLedger({
                   client,
-                  jobsTable: values["jobs-table"] ?? DEFAULT_JOBS_TABLE,
+                  jobsTable: values["jobs-table"] ?? jobsTable,
                   retry: new RetryPolicy(),
                 }),
                 jobId,
               )
             : policyCostRecords(
-                new OutcomesReader({ client, tableName: values.table ?? DEFAULT_TABLE }),
+                new OutcomesReader({ client, tableName }),
                 policy as string,
                 since === undefined ? {} : { since },
               );
@@ -127,19 +142,7 @@ function nonEmpty(text: string | undefined, flag: string): string | undefined {
 function readPrice(text: string | undefined): number {
   if (text === undefined)
     throw new UsageError("--instance-price is required (US dollars per instance hour)", { usage: USAGE });
-  const price = Number(text);
-  if (text.trim() === "" || !Number.isFinite(price) || price < 0)
-    throw new UsageError(`--instance-price must be US dollars per hour (a number ≥ 0), got "${text}"`, {
-      usage: USAGE,
-    });
-  return price;
-}
-
-function readTime(text: string): string {
-  const time = Date.parse(text);
-  if (!Number.isFinite(time))
-    throw new UsageError(`--since must be an ISO-8601 time, got "${text}"`, { usage: USAGE });
-  return new Date(time).toISOString();
+  return readNumberFlag("--instance-price", text, INSTANCE_PRICE_RANGE, USAGE);
 }
 
 function describeReport(report: CostReport, what: string): string {

@@ -19,13 +19,14 @@ import {
   windowsSince,
 } from "../../core/drift/index.js";
 import { OutcomesReader } from "../../core/outcomes/index.js";
-import { loadNamedPolicy } from "../../operations/common/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
+import { readNumberFlag } from "../readNumberFlag.js";
+import { readTimeFlag } from "../readTimeFlag.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { TABLE_OPTION_FLAGS, tableOptionsUsage } from "./tableOptions.js";
+import { namedPolicy } from "./namedPolicy.js";
+import { openTable, TABLE_OPTION_FLAGS, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "outcomes";
 
@@ -51,7 +52,8 @@ drift options:
   --min-outcomes <n>       default ${DEFAULT_DRIFT_OPTIONS.minOutcomes}
   --threshold <bits>       default ${DEFAULT_DRIFT_OPTIONS.threshold} (the alarm's, knob driftAlarmThreshold)
   --policies <dir>         read the policy's questions and options from this folder (options never chosen
-                           are then listed too); default: the options the model's distributions name
+                           are then listed too); default: the options the model's distributions name (the
+                           policy's name is looked up in this repository's policies/ either way)
 
 table options:
 ${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 27).join("\n")}
@@ -105,14 +107,16 @@ export function createDriftCommand(io: Partial<DriftCommandIo> = {}): CliCommand
         if (error instanceof DriftRangeError) throw new UsageError(error.message, { usage: USAGE });
         throw error;
       }
-      const declared =
-        values.policies === undefined
-          ? undefined
-          : declaredQuestionsOf(await loadNamedPolicy(values.policies, policy));
-      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
+      const loaded = await namedPolicy(policy, values.policies, USAGE);
+      const declared = values.policies === undefined ? undefined : declaredQuestionsOf(loaded);
+      const { client, tableName } = await openTable(
+        values,
+        { table: "outcomes", default: DEFAULT_TABLE },
+        USAGE,
+      );
       try {
         const report = await measurePolicyDrift({
-          reader: new OutcomesReader({ client, tableName: values.table ?? DEFAULT_TABLE }),
+          reader: new OutcomesReader({ client, tableName }),
           policy,
           windows,
           options,
@@ -134,10 +138,8 @@ function optionsOf(values: Record<string, unknown>): DriftOptions {
   const number = (flag: string): number | undefined => {
     const text = values[flag];
     if (typeof text !== "string") return undefined;
-    const value = Number(text);
-    if (text.trim() === "" || !Number.isFinite(value))
-      throw new UsageError(`--${flag} must be a number, got "${text}"`, { usage: USAGE });
-    return value;
+    // The syntax here, the range of each option in resolveDriftOptions.
+    return readNumberFlag(`--${flag}`, text, { min: 0, max: Number.MAX_SAFE_INTEGER }, USAGE);
   };
   const given: Partial<DriftOptions> = {};
   const set = (key: keyof DriftOptions, flag: string) => {
@@ -157,12 +159,7 @@ function optionsOf(values: Record<string, unknown>): DriftOptions {
 }
 
 function timeOf(flag: string, text: string): number {
-  const time = Date.parse(text);
-  if (Number.isNaN(time))
-    throw new UsageError(`${flag} must be an ISO-8601 time (e.g. 2026-12-03T10:00:00Z), got "${text}"`, {
-      usage: USAGE,
-    });
-  return time;
+  return readTimeFlag(flag, text, USAGE).ms;
 }
 
 /** The report as a person reads it. */

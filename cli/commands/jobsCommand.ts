@@ -15,13 +15,12 @@ import { JobLedger, JobsReader } from "../../core/jobs/index.js";
 import { awsClientConfig } from "../../operations/common/awsClientConfig.js";
 import { sumJobUsage } from "../../operations/cost/index.js";
 import { jobSummary, readJobResults, waitForJob } from "../../operations/jobs/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/createOutcomesClient.js";
 import { UsageError } from "../errors.js";
 import { inertJson, inertText } from "../inertText.js";
 import type { ParsedCommandArgs } from "../parseCommandArgs.js";
 import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
-import { TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
+import { openTable, TABLE_OPTION_FLAGS, TABLE_OPTION_NAMES, tableOptionsUsage } from "./tableOptions.js";
 
 const DEFAULT_TABLE = "jobs";
 const DEFAULT_LIMIT = 20;
@@ -115,8 +114,7 @@ export function createJobsCommand(io: Partial<JobsCommandIo> = {}): CliCommand {
         });
       }
       const jobId = positionals[0] ?? "";
-      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
-      const tableName = values.table ?? DEFAULT_TABLE;
+      const { client, tableName } = await openTable(values, { table: "jobs", default: DEFAULT_TABLE }, USAGE);
       const reader = new JobsReader({ client, tableName });
       try {
         switch (sub) {

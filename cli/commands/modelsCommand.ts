@@ -62,6 +62,11 @@ export function createModelsCommand(output: Partial<ModelsCommandIo> = {}): CliC
   return {
     async run(args: string[]): Promise<number> {
       const [sub, ...rest] = args;
+      // Help after any sub-command (`models generate --help`) prints the usage, as for every command.
+      if (sub !== undefined && rest.some((arg) => arg === "--help" || arg === "-h")) {
+        stdout.write(USAGE);
+        return 0;
+      }
       switch (sub) {
         case "list":
           return list(rest, stdout);

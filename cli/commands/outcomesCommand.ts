@@ -7,19 +7,20 @@
  */
 import { FailureRecordStore } from "../../core/failures/index.js";
 import { OutcomesReader } from "../../core/outcomes/index.js";
-import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import { UsageError } from "../errors.js";
 import { parseSubCommandArgs } from "../parseSubCommandArgs.js";
 import type { CliCommand, CliOutput } from "../types.js";
+import { namedPolicy } from "./namedPolicy.js";
 import { DEFAULT_TABLE } from "./outcomes/constants.js";
 import { exportOutcomesTo } from "./outcomes/exportOutcomesTo.js";
-import { selectorOf } from "./outcomes/flagReaders.js";
+import { readTime, selectorOf } from "./outcomes/flagReaders.js";
 import { OUTCOMES_FLAGS, OUTCOMES_SHARED_FLAGS, OUTCOMES_SUB_FLAGS } from "./outcomes/flags.js";
 import { listOutcomes } from "./outcomes/listOutcomes.js";
 import { recordReview } from "./outcomes/recordReview.js";
 import { redecideOutcomes } from "./outcomes/redecideOutcomes.js";
 import { showOutcome } from "./outcomes/showOutcome.js";
 import { OUTCOMES_USAGE as USAGE } from "./outcomes/usage.js";
+import { openTable } from "./tableOptions.js";
 
 /** Builds the `decisions outcomes` command writing to the given streams (tests pass their own). */
 export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliCommand {
@@ -53,13 +54,20 @@ export function createOutcomesCommand(output: Partial<CliOutput> = {}): CliComma
       const policy = values.policy;
       if (policy === undefined || policy === "")
         throw new UsageError("--policy is required", { usage: USAGE });
-      const tableName = values.table ?? DEFAULT_TABLE;
-      const client = createOutcomesClient({ region: values.region, endpointUrl: values["endpoint-url"] });
+      // Every flag is read before the table is opened: a mistake is told first, whatever the stack.
+      for (const flag of ["since", "until"] as const)
+        if (values[flag] !== undefined) readTime(values[flag], `--${flag}`);
+      const definition = await namedPolicy(policy, values.policies, USAGE);
+      const { client, tableName } = await openTable(
+        values,
+        { table: "outcomes", default: DEFAULT_TABLE },
+        USAGE,
+      );
       const table = new OutcomesReader({ client, tableName });
       try {
         switch (sub) {
           case "list":
-            return await listOutcomes(table, policy, values, stdout);
+            return await listOutcomes(table, policy, values, stdout, { client, policy: definition });
           case "show":
             return await showOutcome(
               table,

@@ -34,6 +34,19 @@ export function startUsage(): string {
   ].join("\n");
 }
 
+/**
+ * What `start` prints last, once everything has stopped: how to keep the pipeline running and
+ * review its items (every outcome above is gone with the stack).
+ */
+export function startNextStep(): string {
+  return [
+    "Next: `node bin/decisions.js up > up.json` keeps the whole pipeline running (this run's outcomes stopped with it);",
+    "      send items with `node bin/decisions.js submit <file> --up-info up.json`, then open the review_url",
+    "      up.json names to review them, or list them: `node bin/decisions.js outcomes list --policy <p> --up-info up.json`.",
+    "",
+  ].join("\n");
+}
+
 /** The `start` sub-command: the local demo of the whole pipeline. */
 export const startCommand: CliCommand = {
   async run(args) {
@@ -70,7 +83,7 @@ export const startCommand: CliCommand = {
       stack: stackSettings,
     });
     process.stderr.write(
-      `local stack started in ${(result.startupMs / 1000).toFixed(1)} s; pipeline ran ${(result.pipelineMs / 1000).toFixed(1)} s\n`,
+      `local stack started in ${(result.startupMs / 1000).toFixed(1)} s; pipeline ran ${(result.pipelineMs / 1000).toFixed(1)} s\n${startNextStep()}`,
     );
     return result.exitCode;
   },

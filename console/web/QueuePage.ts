@@ -55,7 +55,7 @@ export function QueuePage({
     setOrderWindow(undefined);
     setError(undefined);
     setSearched(undefined);
-    call<QueueAnswer>(path).then(
+    call<QueueAnswer>(queuePath(filters)).then(
       (page) => {
         setItems(page.items);
         setNext(page.next);

@@ -4,11 +4,12 @@
  * review console's item page and `decisions outcomes show` word it the same way; this is the one
  * place the wording lives. Types only from the schema, so the console's page can bundle it.
  */
+import { describeReview } from "./describeReview.js";
 import type { OutcomeReview, StoredOutcome } from "./OutcomeSchema.js";
 
 /** One event of an outcome's history: when (absent for a note about the history itself) and what. */
 export interface ReviewHistoryEntry {
-  /** ISO-8601 time of the event; absent for a note (reviews an earlier version dropped). */
+  /** ISO-8601 time of the event; absent for a note about the history (reviews dropped to bound it). */
   at?: string;
   text: string;
 }
@@ -16,7 +17,7 @@ export interface ReviewHistoryEntry {
 /**
  * The history of `outcome` whose reviews, oldest first, are `reviews` (its `reviews`, or its one
  * `review` from before `reviews` was kept): the decision (the status it got, the model, the audit
- * draw), a note when an earlier version dropped reviews, then one entry per review — who, whether
+ * draw), a note when reviews were dropped to bound the history, then one entry per review — who, whether
  * it amended a person's answer, each answer with the one it replaced, and what the item became
  * (or what a partial review left open).
  */
@@ -37,30 +38,13 @@ export function reviewHistoryEntries(
   ];
   if ((outcome.reviews_dropped ?? 0) > 0)
     entries.push({
-      text: `… ${outcome.reviews_dropped} older review(s) dropped by an earlier version (the history was bounded)`,
+      text: `… ${outcome.reviews_dropped} older superseded review(s) dropped (the history is bounded; what they answered is in the "was" of the reviews that replaced them)`,
     });
   reviews.forEach((review, index) => {
-    const after =
-      (review.remaining ?? []).length > 0
-        ? `partial, still open: ${(review.remaining ?? []).join(", ")}`
-        : (reviews[index + 1]?.previous_status ?? outcome.status);
-    entries.push({ at: review.at, text: describeReview(review, after) });
+    entries.push({
+      at: review.at,
+      text: describeReview(review, reviews[index + 1]?.previous_status ?? outcome.status),
+    });
   });
   return entries;
-}
-
-/**
- * One review in words: "amended by carol: queue=sales (was billing) → reviewed", with "(replaces
- * their review of …)" when it replaced the reviewer's own earlier answers. `after` is what the item
- * became (its next status, or "partial, still open: …").
- */
-export function describeReview(review: OutcomeReview, after: string): string {
-  const answers = Object.entries(review.answers)
-    .map(([qid, answer]) => `${qid}=${String(answer)} (was ${String(review.previous_answers[qid]?.answer)})`)
-    .join(", ");
-  const replaced =
-    (review.replaces_own ?? []).length > 0
-      ? ` (replaces their review of ${(review.replaces_own ?? []).join(", ")})`
-      : "";
-  return `${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${answers} → ${after}${replaced}`;
 }

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { type ReviewOrder, reviewWorth } from "../../contract/outcome/reviewOrder.js";
+import type { ReviewOrder } from "../../contract/outcome/reviewOrder.js";
 import type {
   ConsoleDriftReport,
   ItemView,
@@ -27,6 +27,7 @@ import { summarizePolicyStats } from "./policyStats.js";
 import type { Reviewer } from "./reviewerOf.js";
 import { countWaiting, type ReviewQueuePage, readReviewQueue } from "./reviewQueue.js";
 import { readReviewQueueByWorth } from "./reviewQueueByWorth.js";
+import { reviewQueueWorth } from "./reviewQueueWorth.js";
 
 /** Where the whole state of an item waiting for review is kept, by its sha256 (optional). */
 export interface StateArchive {
@@ -121,11 +122,7 @@ export class ReviewApi {
     const worth = (outcome: StoredOutcome): number | undefined =>
       worthOrder === undefined
         ? undefined
-        : reviewWorth(outcome, worthOrder, {
-            questions: openQuestions(outcome),
-            labels: (question) =>
-              this.#options.policies.get(outcome.policy)?.question(question)?.labels.length,
-          });
+        : reviewQueueWorth(outcome, worthOrder, this.#options.policies.get(outcome.policy));
     const page: ReviewQueuePage & { window?: WorthWindow } =
       worthOrder === undefined
         ? await readReviewQueue({

@@ -10,6 +10,7 @@ import {
 import { OutcomesReader } from "../outcomes/index.js";
 import type { Policy } from "../policy/index.js";
 import { ReviewRequestError } from "./errors.js";
+import { sinceOf } from "./sinceOf.js";
 
 /** What the policy page asks: `since` (ISO-8601) for a window from then to now; default the last hour. */
 export interface PolicyDriftQuery {
@@ -24,7 +25,7 @@ export interface PolicyDriftQuery {
  * threshold 0.1 bits), the policy's own options listed even when never chosen, and the settings
  * the page names when a number is missing (the answers each side needs, the share that counts as
  * moved).
- * @throws ReviewRequestError for a `since` that is not a time before now.
+ * @throws ReviewRequestError for a `since` that is not a time (years 1970 to 9999; `parseInstant`) before now.
  */
 export async function readPolicyDrift(input: {
   client: DynamoDBDocumentClient;
@@ -37,7 +38,7 @@ export async function readPolicyDrift(input: {
   const now = input.now.getTime();
   let windows = rollingWindows(now, options);
   if (input.query.since !== undefined && input.query.since !== "") {
-    const since = Date.parse(input.query.since);
+    const since = sinceOf(input.query.since).ms;
     if (!(since < now))
       throw new ReviewRequestError(
         ["query", "since"],

@@ -3,6 +3,7 @@ import { OutcomesReader, ShadowRecordStore } from "../outcomes/index.js";
 import type { Policy } from "../policy/index.js";
 import { readShadowReport, SeveralCandidatesError, type ShadowReport } from "../shadow/index.js";
 import { ReviewRequestError } from "./errors.js";
+import { sinceOf } from "./sinceOf.js";
 
 /** What the policy page asks: `since` (ISO-8601) for records from then on, `candidate` to choose one. Default: every record, the one candidate. */
 export interface PolicyShadowQuery {
@@ -16,7 +17,7 @@ export interface PolicyShadowQuery {
  * question the agreement, the moves to and from review, the review load at the candidate's
  * thresholds, the confidence histograms of live and candidate and, where people answered, accuracy
  * with Wilson intervals; per item status transitions and rules firing differently.
- * @throws ReviewRequestError for a `since` that is not a time, or records of several candidates without `candidate`.
+ * @throws ReviewRequestError for a `since` that is not a time (years 1970 to 9999; `parseInstant`), or records of several candidates without `candidate`.
  */
 export async function readPolicyShadow(input: {
   client: DynamoDBDocumentClient;
@@ -26,10 +27,7 @@ export async function readPolicyShadow(input: {
 }): Promise<ShadowReport> {
   let since: string | undefined;
   if (input.query.since !== undefined && input.query.since !== "") {
-    const time = Date.parse(input.query.since);
-    if (!Number.isFinite(time))
-      throw new ReviewRequestError(["query", "since"], "give an ISO-8601 time, e.g. 2026-12-03T10:00:00Z");
-    since = new Date(time).toISOString();
+    since = sinceOf(input.query.since).iso;
   }
   const candidate = input.query.candidate === "" ? undefined : input.query.candidate;
   const { client, tableName } = input;

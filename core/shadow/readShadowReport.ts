@@ -13,6 +13,11 @@ export interface ReadShadowReportOptions {
   until?: string;
   /** The candidate to compare; required when the records hold more than one. */
   candidate?: string;
+  /**
+   * Disagreeing items listed per question, and failures listed, at most. Default
+   * `LISTED_DISAGREEMENTS` and {@link LISTED_FAILURES} (10 each).
+   */
+  listed?: number;
 }
 
 /** Failures listed in a {@link ShadowReport}. */
@@ -32,7 +37,12 @@ export async function readShadowReport(options: ReadShadowReportOptions): Promis
     records: input.records,
     failed: input.failed.length,
     missing_live: input.missing_live.length,
-    failures: input.failed.slice(0, LISTED_FAILURES),
-    ...compareDecisions({ a: input.live, b: input.shadow, labels: input.labels }),
+    failures: input.failed.slice(0, options.listed ?? LISTED_FAILURES),
+    ...compareDecisions({
+      a: input.live,
+      b: input.shadow,
+      labels: input.labels,
+      ...(options.listed === undefined ? {} : { listed: options.listed }),
+    }),
   };
 }

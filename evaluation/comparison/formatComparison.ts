@@ -6,12 +6,16 @@ export interface ComparisonSides {
   a?: string;
   /** Default `b`. */
   b?: string;
+  /** How to list more disagreeing items, said where a list is cut (`--listed <n>`). Default none said. */
+  more?: string;
 }
 
 /**
  * A comparison as lines for a person: items compared, status changes and review load, rules that
  * fire on one side only, then per question agreement, moves to and from review, the confidence
- * histograms side by side, accuracy where people answered, and the first disagreements.
+ * histograms side by side, accuracy where people answered, and the first disagreements (a cut list
+ * says how many it left out). Per question the agreement of the models' own answers comes before
+ * that of the answers that stand, and how many of those stood on the fallback.
  * Ids and answers are printed as they are; the caller makes them inert for a terminal.
  */
 export function formatComparison(report: DecisionComparison, sides: ComparisonSides = {}): string[] {
@@ -39,8 +43,15 @@ export function formatComparison(report: DecisionComparison, sides: ComparisonSi
       );
   }
   for (const [qid, question] of Object.entries(report.questions)) {
+    // The models' own answers first: when both sides fell back to one answer, the answers that
+    // stand agree although the models agreed on nothing.
+    const modelAgreed = Math.round(question.model_agreement * question.compared);
+    const onFallback =
+      question.review_load.a.count + question.review_load.b.count > 0
+        ? `, ${a} ${question.review_load.a.count} and ${b} ${question.review_load.b.count} of them on the fallback`
+        : "";
     lines.push(
-      `question ${qid}: agreement ${percent(question.agreement)} (${question.agreed}/${question.compared}), model answers ${percent(question.model_agreement)}`,
+      `question ${qid}: the models' own answers agree ${percent(question.model_agreement)} (${modelAgreed}/${question.compared}); the answers that stand (after rules and fallbacks) agree ${percent(question.agreement)} (${question.agreed}/${question.compared})${onFallback}`,
     );
     lines.push(
       `  to review ${pct(question.to_review)}, to automated ${pct(question.to_automated)}; review load ${a} ${pct(question.review_load.a)}, ${b} ${pct(question.review_load.b)}`,
@@ -54,6 +65,11 @@ export function formatComparison(report: DecisionComparison, sides: ComparisonSi
       );
     for (const item of question.disagreements)
       lines.push(`  differs: ${item.id}: ${String(item.a)} → ${String(item.b)}`);
+    const differing = question.compared - question.agreed;
+    if (differing > question.disagreements.length)
+      lines.push(
+        `  … and ${differing - question.disagreements.length} more differ (the first ${question.disagreements.length} of ${differing} listed${sides.more === undefined ? "" : `; ${sides.more}`})`,
+      );
   }
   return lines;
 }

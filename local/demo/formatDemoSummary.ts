@@ -17,22 +17,33 @@ export interface DemoSummaryContext {
   elapsedMs: number;
   /** The model, as a person reads it (`generated tiny-qwen3 (random weights)`). */
   model: string;
-  /** Rows shown per policy, and review items listed, before "… and N more". Default 20. */
+  /** Example rows shown per policy before "… and N more". Default {@link EXAMPLE_ROWS}. */
   maxRowsPerPolicy?: number;
+  /** Reasons listed per section (review, rejected) and dead letters shown, before "… and N more". Default {@link LISTED_REASONS}. */
+  maxReasons?: number;
 }
+
+/** Example rows of outcomes shown per policy by default. */
+export const EXAMPLE_ROWS = 2;
+/** Reasons (with their counts) listed per section by default. */
+export const LISTED_REASONS = 3;
 
 const STATUS_ORDER = ["decided", "overridden", "fallback", "rejected"] as const;
 const ID_WIDTH = 22;
 const CELL_WIDTH = 26;
 
 /**
- * The demo's readable summary: per policy the counts by status and a compact table of outcomes
- * (each question's answer with its probability; `*` the fallback set it, `!` a rule did), then the
- * items sent to human review (status `fallback`), the rejected ones with their reasons, and the
- * dead-lettered messages.
+ * The demo's readable summary, short enough to read at once (about 40 lines whatever the number of
+ * items): per policy the counts by status and a few example outcomes (each question's answer with
+ * its probability; `*` the fallback set it, `!` a rule did); then the items sent to human review
+ * (status `fallback`) and the rejected ones counted by reason — repeats of one reason (numbers
+ * aside: the same check on another line or probability) are one line with their count, an example
+ * item and the reason in full, never cut; then the dead-lettered messages. Each cut list says how
+ * many it left out; the last line says where to read every item.
  */
 export function formatDemoSummary(outcomes: readonly Outcome[], context: DemoSummaryContext): string {
-  const limit = context.maxRowsPerPolicy ?? 20;
+  const limit = context.maxRowsPerPolicy ?? EXAMPLE_ROWS;
+  const reasons = context.maxReasons ?? LISTED_REASONS;
   const seconds = (context.elapsedMs / 1000).toFixed(1);
   const out: string[] = [
     `Summary: ${context.sent} items sent, ${outcomes.length} outcomes, ${context.deadLetters.length} dead-lettered, ${seconds} s`,
@@ -56,40 +67,65 @@ export function formatDemoSummary(outcomes: readonly Outcome[], context: DemoSum
     if (answered.length === 0 || questions.length === 0) continue;
     const header = questions.map((question) => cell(question, CELL_WIDTH)).join(" ");
     out.push(`  ${cell("id", ID_WIDTH)} ${cell("status", 11)} ${header} rules`);
-    for (const item of answered.slice(0, limit)) {
+    const rows = answered.map((item) => {
       const answers = questions
         .map((question) => cell(formatAnswer(item.answers?.[question]), CELL_WIDTH))
         .join(" ");
       const rules = item.rules_fired.map((rule) => rule.name).join(", ");
-      out.push(`  ${cell(item.id, ID_WIDTH)} ${cell(item.status, 11)} ${answers} ${rules}`.trimEnd());
-    }
-    if (answered.length > limit) out.push(`  … and ${answered.length - limit} more`);
+      return { answers: `${cell(item.status, 11)} ${answers} ${rules}`, id: item.id };
+    });
+    // Examples that differ first: a batch repeats its rows, and three copies of one row show little.
+    const distinct = rows.filter(
+      (row, index) => rows.findIndex((other) => other.answers === row.answers) === index,
+    );
+    const examples = [...distinct, ...rows.filter((row) => !distinct.includes(row))].slice(0, limit);
+    for (const row of examples) out.push(`  ${cell(row.id, ID_WIDTH)} ${row.answers}`.trimEnd());
+    if (answered.length > limit) out.push(`  … and ${answered.length - limit} more answered`);
   }
   const review = outcomes.filter((outcome) => outcome.status === "fallback").sort(byKey);
-  out.push("", `Sent to human review (status fallback): ${review.length}`);
-  for (const item of review.slice(0, limit)) out.push(listed(item, item.reason ?? "below threshold"));
-  if (review.length > limit)
-    out.push(`  … and ${review.length - limit} more (the by-status index lists them all)`);
+  out.push(
+    "",
+    `Sent to human review (status fallback): ${review.length}${review.length > 0 ? ", by reason" : ""}`,
+  );
+  out.push(...byReason(review, "below threshold", reasons));
   const rejected = outcomes.filter((outcome) => outcome.status === "rejected").sort(byKey);
-  out.push("", `Rejected: ${rejected.length}`);
-  for (const item of rejected) out.push(listed(item, item.reason ?? "(no reason recorded)"));
+  out.push("", `Rejected: ${rejected.length}${rejected.length > 0 ? ", by reason" : ""}`);
+  out.push(...byReason(rejected, "(no reason recorded)", reasons));
   out.push("", `Dead-lettered: ${context.deadLetters.length}`);
-  for (const letter of context.deadLetters) {
+  for (const letter of context.deadLetters.slice(0, reasons)) {
     out.push(`  ${letter.messageId} (received ${letter.receiveCount} times): ${letter.preview}`);
   }
+  if (context.deadLetters.length > reasons)
+    out.push(`  … and ${context.deadLetters.length - reasons} more (decisions dlq list shows them all)`);
   return `${out.join("\n")}\n`;
 }
 
-function listed(item: Outcome, reason: string): string {
-  return `  ${cell(`${item.policy}/${item.id}`, 40)} ${clip(reason, 110)}`;
+/**
+ * The items' reasons, one line per kind: the count, the first item and its reason in full. Two
+ * reasons are of one kind when they differ only in their numbers (a line number, a probability).
+ * The most frequent kinds first; past `limit` kinds, one line counts the rest.
+ */
+function byReason(items: readonly Outcome[], fallback: string, limit: number): string[] {
+  const kinds = groupBy(
+    items,
+    (item) => `${item.policy}\n${(item.reason ?? fallback).replace(/\d+(?:\.\d+)?/g, "#")}`,
+  );
+  const sorted = [...kinds.values()].sort((a, b) => b.length - a.length);
+  const lines = sorted.slice(0, limit).map((group) => {
+    const first = group[0] as Outcome;
+    const more = group.length > 1 ? ` and ${group.length - 1} like it` : "";
+    return `  ${String(group.length).padStart(4)}× ${first.policy}/${first.id}${more}: ${first.reason ?? fallback}`;
+  });
+  const rest = sorted.slice(limit);
+  if (rest.length > 0) {
+    const count = rest.reduce((sum, group) => sum + group.length, 0);
+    lines.push(`  … and ${count} more item(s) for ${rest.length} other reason(s)`);
+  }
+  return lines;
 }
 
 function byKey(a: Outcome, b: Outcome): number {
   return a.policy.localeCompare(b.policy) || a.id.localeCompare(b.id);
-}
-
-function clip(text: string, width: number): string {
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 
 function formatAnswer(answer: OutcomeAnswer | undefined): string {

@@ -73,6 +73,8 @@ export interface DemoResult {
 }
 
 const POLL_MS = 250;
+/** How often the progress is written as a plain line when stderr is no terminal. */
+const PLAIN_PROGRESS_MS = 30_000;
 
 /**
  * `npm start`: the whole pipeline on this machine, both lanes. Starts the local stack, sends the
@@ -96,11 +98,21 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
   const inputs = await readDemoInputs(options.eventsDir ?? join(packageRoot(), "events"));
   const ingested: IngestedObjectReport[] = [];
   const completed: JobCompletedDetail[] = [];
+  // The parts' own "ready" lines are kept back while the stack starts and told as one line once it
+  // is up (all of them, should the start fail); what the stack says later is told as it comes.
+  let starting: string[] | undefined = [];
+  const stackLog = (line: string): void => {
+    if (starting === undefined) note(line);
+    else starting.push(line);
+  };
+  note(
+    "starting the local stack: DynamoDB Local, fauxqs, the adapter, the SageMaker gateway, the lanes' pollers…",
+  );
   const stack = await startLocalStack({
     ...options.stack,
     env: options.env,
     model: options.model,
-    log: note,
+    log: stackLog,
     createHandler: (context) =>
       createLocalDecideHandler(context, {
         policyDir: options.policyDir,
@@ -113,11 +125,19 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
       onIngested: (report) => ingested.push(report),
     },
     jobs: { onCompleted: (detail) => completed.push(detail) },
+  }).catch((error: unknown) => {
+    for (const line of starting ?? []) note(line);
+    starting = undefined;
+    throw error;
   });
+  starting = undefined;
   try {
     if (stack.model.generated) note(DEMO_MODEL_NOTICE);
     const startupMs = Math.round(performance.now() - begin);
-    note(`local stack ready in ${(startupMs / 1000).toFixed(1)} s`);
+    const parts = Object.entries(stack.startupMs)
+      .filter(([name]) => name !== "total")
+      .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s`);
+    note(`local stack ready in ${(startupMs / 1000).toFixed(1)} s (${parts.join(", ")})`);
     const deadline = Date.now() + timeoutMs;
     const sendStarted = performance.now();
     const interactiveUrl = stack.lanes.interactive.queueUrl;
@@ -261,7 +281,7 @@ async function sendAll(
 /**
  * Waits until every lane's work queue holds nothing (visible, in flight or delayed) and no batch is running:
  * every message was deleted after its outcome was written, or moved to the DLQ. Progress on stderr:
- * a bar on a terminal, a plain line every 2 s otherwise.
+ * a bar on a terminal, otherwise a plain line every {@link PLAIN_PROGRESS_MS} (a log stays short).
  * @returns false when the timeout passed first.
  */
 async function waitUntilDrained(
@@ -274,7 +294,7 @@ async function waitUntilDrained(
     stream: stderr,
     format: "deciding [{bar}] {value}/{total} messages | {dead} dead-lettered | {duration}s",
     noTTYOutput: stderr.isTTY !== true,
-    notTTYSchedule: 2000,
+    notTTYSchedule: PLAIN_PROGRESS_MS,
     hideCursor: stderr.isTTY === true,
   });
   bar.start(total, 0, { dead: 0 });

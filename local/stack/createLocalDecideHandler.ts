@@ -82,6 +82,7 @@ export async function createLocalDecideHandler(
     sagemakerRuntime.destroy();
     dynamodb.destroy();
   });
+  const logger = new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" });
   const deps = await createDecideDeps(config, {
     sagemakerRuntime,
     dynamodb,
@@ -89,8 +90,10 @@ export async function createLocalDecideHandler(
     // by the stack's own SQS client.
     sqs: context.sqs,
     s3: context.s3,
-    logger: new Logger({ serviceName: "decide", logLevel: options.logLevel ?? "SILENT" }),
-    metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide" }),
+    logger,
+    // Powertools' own warnings ("No application metrics to publish" after a call that added none)
+    // go to the function's logger at its level, not to the console between the command's lines.
+    metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "decide", logger }),
     ...(context.jobs === undefined ? {} : { onJobEnded: context.jobs.onJobEnded }),
   });
   return createDecideHandler(deps);

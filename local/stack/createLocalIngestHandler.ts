@@ -55,12 +55,15 @@ export async function createLocalIngestHandler(
   const s3 = new S3Client({ ...common, endpoint: context.endpoints.s3, forcePathStyle: true });
   const sqs = new SQSClient({ ...common, endpoint: context.endpoints.sqs, useQueueUrlAsEndpoint: false });
   const dynamodb = new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb });
+  const logger = new Logger({ serviceName: "ingest", logLevel: options.logLevel ?? "SILENT" });
   const deps = await createIngestDeps(config, {
     s3,
     sqs,
     dynamodb,
-    logger: new Logger({ serviceName: "ingest", logLevel: options.logLevel ?? "SILENT" }),
-    metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "ingest" }),
+    logger,
+    // Powertools' own warnings ("No application metrics to publish" after a call that added none)
+    // go to the function's logger at its level, not to the console between the command's lines.
+    metrics: new Metrics({ namespace: "DecisionPipelineLocal", serviceName: "ingest", logger }),
     ...(context.jobs === undefined ? {} : { onJobEnded: context.jobs.onJobEnded }),
   });
   const handler = createIngestHandler(deps);

@@ -23,8 +23,8 @@ export class InputFileError extends OperationError {
 }
 
 /** The policy folder asked for is loaded, but holds no policy of that name. */
-export class UnknownPolicyError extends OperationError {
-  override name = "UnknownPolicyError";
+export class PolicyNotInFolderError extends OperationError {
+  override name = "PolicyNotInFolderError";
   constructor(
     readonly policy: string,
     readonly dir: string,
@@ -32,5 +32,25 @@ export class UnknownPolicyError extends OperationError {
     readonly known: readonly string[],
   ) {
     super(`no policy "${policy}" in ${dir} (it holds: ${known.join(", ") || "none"})`);
+  }
+}
+
+/**
+ * The file given as `decisions up`'s saved JSON line (`--up-info`) cannot be used: the message
+ * says why and how to make one.
+ */
+export class UpInfoError extends OperationError {
+  override name = "UpInfoError";
+  constructor(
+    /** The file. */
+    readonly path: string,
+    /** What is wrong with it. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `--up-info ${path} ${reason}: save the JSON line a running decisions up printed (decisions up > up.json) and pass that file`,
+      options,
+    );
   }
 }

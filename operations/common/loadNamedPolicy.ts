@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadPolicies, type Policy } from "../../core/policy/index.js";
-import { UnknownPolicyError } from "./errors.js";
+import { PolicyNotInFolderError } from "./errors.js";
 
 /**
  * The repository's `policies/` folder, found from this module both in the sources
@@ -17,11 +17,11 @@ export function defaultPolicyDir(): string {
  * and returns the one named.
  *
  * @throws PolicyLoadError when a policy file of the folder is invalid.
- * @throws UnknownPolicyError when none has that name.
+ * @throws PolicyNotInFolderError when none has that name.
  */
 export async function loadNamedPolicy(dir: string, name: string): Promise<Policy> {
   const policies = await loadPolicies(dir);
   const policy = policies.get(name);
-  if (policy === undefined) throw new UnknownPolicyError(name, dir, policies.names());
+  if (policy === undefined) throw new PolicyNotInFolderError(name, dir, policies.names());
   return policy;
 }

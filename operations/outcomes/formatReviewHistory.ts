@@ -1,3 +1,5 @@
+import { UNNAMED_REVIEWER } from "../../contract/outcome/describeReview.js";
+import { reviewHistoryEntries } from "../../contract/outcome/reviewHistory.js";
 import { reviewsOf, type StoredOutcome } from "../../core/outcomes/index.js";
 
 /**
@@ -9,47 +11,20 @@ import { reviewsOf, type StoredOutcome } from "../../core/outcomes/index.js";
  */
 export function formatReviewHistory(outcome: StoredOutcome): string[] {
   const reviews = reviewsOf(outcome);
-  const first = reviews[0]?.previous_status ?? outcome.status;
   const replaced = (outcome.history ?? []).flatMap((entry) => [
     `${entry.created_at}  ${entry.status}${entry.model === undefined ? "" : ` by ${entry.model}`} (replaced at ${entry.superseded_at})`,
     ...(entry.reviews ?? []).map(
       (review) =>
-        `  ${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${Object.entries(
+        `  ${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? UNNAMED_REVIEWER}: ${Object.entries(
           review.answers,
         )
           .map(([qid, answer]) => `${qid}=${String(answer)}`)
           .join(", ")}`,
     ),
   ]);
-  const lines = [
-    ...replaced,
-    `${outcome.created_at}  ${first}${outcome.model === undefined ? "" : ` by ${outcome.model}`}${
-      outcome.audit === undefined
-        ? ""
-        : ` (audit item: rate ${outcome.audit.rate}, draw ${outcome.audit.draw.toFixed(4)})`
-    }`,
-  ];
-  if ((outcome.reviews_dropped ?? 0) > 0)
-    lines.push(
-      `  … ${outcome.reviews_dropped} older superseded review(s) dropped (the history is bounded; what they answered is in the "was" of the reviews that replaced them)`,
-    );
-  reviews.forEach((review, index) => {
-    const answers = Object.entries(review.answers)
-      .map(
-        ([qid, answer]) => `${qid}=${String(answer)} (was ${String(review.previous_answers[qid]?.answer)})`,
-      )
-      .join(", ");
-    const after =
-      (review.remaining ?? []).length > 0
-        ? `partial, still open: ${(review.remaining ?? []).join(", ")}`
-        : (reviews[index + 1]?.previous_status ?? outcome.status);
-    const replaced =
-      (review.replaces_own ?? []).length > 0
-        ? ` (replaces their review of ${(review.replaces_own ?? []).join(", ")})`
-        : "";
-    lines.push(
-      `${review.at}  ${review.amendment === true ? "amended" : "reviewed"} by ${review.by ?? "(no name)"}: ${answers} → ${after}${replaced}`,
-    );
-  });
-  return lines;
+  // How this one was decided and every review: worded as the console's history words them.
+  const events = reviewHistoryEntries(outcome, reviews).map((entry) =>
+    entry.at === undefined ? `  ${entry.text}` : `${entry.at}  ${entry.text}`,
+  );
+  return [...replaced, ...events];
 }

@@ -3,7 +3,11 @@ import { readFile } from "node:fs/promises";
 import type { WorkItemInput } from "../../../core/pipeline/index.js";
 import { loadPolicies, type Policy, type PolicySet } from "../../../core/policy/index.js";
 import { readItemLines } from "../../../operations/classify/index.js";
-import { defaultPolicyDir, InputFileError, UnknownPolicyError } from "../../../operations/common/index.js";
+import {
+  defaultPolicyDir,
+  InputFileError,
+  PolicyNotInFolderError,
+} from "../../../operations/common/index.js";
 
 /** What {@link readClassifyInputs} returns. */
 export interface ClassifyInputs {
@@ -19,7 +23,7 @@ export interface ClassifyInputs {
  * Loads the policies (`policyDir`, default this repository's policies/), picks the one asked for
  * and reads the items file's lines.
  *
- * @throws PolicyLoadError for a policy folder that does not load, UnknownPolicyError naming the
+ * @throws PolicyLoadError for a policy folder that does not load, PolicyNotInFolderError naming the
  *   policies there, InputFileError for an items file that cannot be read, and what `readItemLines`
  *   throws for a line that is not UTF-8
  */
@@ -31,7 +35,7 @@ export async function readClassifyInputs(options: {
   const policyDir = options.policyDir ?? defaultPolicyDir();
   const policies = await loadPolicies(policyDir);
   const policy = policies.get(options.policyName);
-  if (policy === undefined) throw new UnknownPolicyError(options.policyName, policyDir, policies.names());
+  if (policy === undefined) throw new PolicyNotInFolderError(options.policyName, policyDir, policies.names());
   // Bytes: readItemLines decodes each line strictly (a line that is not UTF-8 is rejected).
   const bytes = await readFile(options.input).catch((error: NodeJS.ErrnoException) => {
     throw new InputFileError(

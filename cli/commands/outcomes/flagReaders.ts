@@ -6,20 +6,19 @@ import { isReviewOrder, REVIEW_ORDERS, type ReviewOrder } from "../../../contrac
 import { STORED_OUTCOME_STATUSES, type StoredOutcomeStatus } from "../../../core/outcomes/index.js";
 import type { ExportFormat, RedecideSelector } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";
+import { readTimeFlag } from "../../readTimeFlag.js";
 import { DEFAULT_LIMIT } from "./constants.js";
 import type { OutcomesValues } from "./flags.js";
 import { OUTCOMES_USAGE as USAGE } from "./usage.js";
 
 /**
- * An ISO-8601 time (--since, --until), normalised to `toISOString()`.
- * @throws UsageError when the flag is missing or its text is not a time.
+ * An ISO-8601 time (--since, --until) within years 1970 to 9999, normalised to `toISOString()`
+ * (`readTimeFlag`).
+ * @throws UsageError when the flag is missing or its text is not such a time.
  */
 export function readTime(text: string | undefined, flag: string): string {
   if (text === undefined) throw new UsageError(`${flag} is required`, { usage: USAGE });
-  const time = Date.parse(text);
-  if (!Number.isFinite(time))
-    throw new UsageError(`${flag} must be an ISO-8601 time, got "${text}"`, { usage: USAGE });
-  return new Date(time).toISOString();
+  return readTimeFlag(flag, text, USAGE).iso;
 }
 
 /**

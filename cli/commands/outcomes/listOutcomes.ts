@@ -2,8 +2,12 @@
  * `decisions outcomes list`: the newest outcomes of a policy (of one status, or with payload
  * conflicts), newest first or by a worth order within a window, one line each or as JSON lines.
  */
-import type { OutcomesReader, StoredOutcome } from "../../../core/outcomes/index.js";
-import { DEFAULT_ORDER_WINDOW, orderOutcomes } from "../../../operations/outcomes/index.js";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type OutcomesReader, ReviewQueueReader, type StoredOutcome } from "../../../core/outcomes/index.js";
+import type { Policy } from "../../../core/policy/index.js";
+import { readReviewQueueByWorth, type WorthQueuePage } from "../../../core/review/reviewQueueByWorth.js";
+import { reviewQueueWorth } from "../../../core/review/reviewQueueWorth.js";
+import { DEFAULT_ORDER_WINDOW } from "../../../operations/outcomes/index.js";
 import { UsageError } from "../../errors.js";
 import { inertJson, inertText } from "../../inertText.js";
 import type { CliOutput } from "../../types.js";
@@ -12,7 +16,9 @@ import type { OutcomesValues } from "./flags.js";
 import { OUTCOMES_USAGE as USAGE } from "./usage.js";
 
 /**
- * Prints the outcomes `list` selects on `stdout`; returns the exit code (0).
+ * Prints the outcomes `list` selects on `stdout`: newest first (of a status, or with conflicts), or
+ * under `--order margin|entropy` the review queue as the console orders it (`queue`: the client
+ * and the policy its worth reads); returns the exit code (0).
  * @throws UsageError when the flags contradict each other or one is malformed.
  */
 export async function listOutcomes(
@@ -20,6 +26,7 @@ export async function listOutcomes(
   policy: string,
   values: OutcomesValues,
   stdout: CliOutput["stdout"],
+  queue: { client: DynamoDBDocumentClient; policy: Policy },
 ): Promise<number> {
   const status = readStatus(values.status);
   const limit = readLimit(values.limit);
@@ -30,16 +37,49 @@ export async function listOutcomes(
     throw new UsageError("--window bounds a worth order: give --order margin or entropy", { usage: USAGE });
   if (values.conflicts === true && order !== "newest")
     throw new UsageError("--conflicts lists newest first; leave out --order", { usage: USAGE });
+  if (order !== "newest" && status !== undefined)
+    throw new UsageError(
+      `--order ${order} lists the review queue (the items waiting for a person: fallback and audit items), in the console's order: leave out --status`,
+      { usage: USAGE },
+    );
   const window =
     order === "newest" ? limit : (readPositive("--window", values.window) ?? DEFAULT_ORDER_WINDOW);
-  const read =
-    values.conflicts === true
-      ? await table.withConflicts(policy, { limit })
-      : await table.newest(policy, {
-          limit: window,
-          ...(status === undefined ? {} : { status }),
-        });
-  const ordered = orderOutcomes(read, order).slice(0, limit);
+  let ordered: Array<{ outcome: StoredOutcome; worth: number }>;
+  let windowNote = "";
+  if (order === "newest") {
+    const read =
+      values.conflicts === true
+        ? await table.withConflicts(policy, { limit })
+        : await table.newest(policy, { limit, ...(status === undefined ? {} : { status }) });
+    ordered = read.map((outcome) => ({ outcome, worth: 0 }));
+  } else {
+    // The review queue in the console's order (core/review): audit items first, then worth over the
+    // open questions, then newest; computed over windows of --window waiting entries.
+    const worth = (outcome: StoredOutcome) => reviewQueueWorth(outcome, order, queue.policy);
+    const reader = new ReviewQueueReader({ client: queue.client, tableName: table.tableName });
+    ordered = [];
+    let before: string | undefined;
+    let first: WorthQueuePage | undefined;
+    do {
+      const page = await readReviewQueueByWorth({
+        reader,
+        policies: [policy],
+        order,
+        worth,
+        limit: limit - ordered.length,
+        window,
+        ...(before === undefined ? {} : { before }),
+      });
+      first ??= page;
+      ordered.push(...page.items.map((outcome) => ({ outcome, worth: worth(outcome) })));
+      before = page.next;
+    } while (before !== undefined && ordered.length < limit);
+    const entries = first?.window.entries ?? 0;
+    windowNote =
+      first?.window.complete === true
+        ? `the whole queue (${entries} waiting)`
+        : `the newest --window ${window} waiting first, then older windows`;
+  }
   const outcomes = ordered.map((entry) => entry.outcome);
   if (values.json === true) {
     for (const outcome of outcomes) stdout.write(`${inertJson(outcome)}\n`);
@@ -56,8 +96,8 @@ export async function listOutcomes(
   }
   stdout.write(
     order === "newest"
-      ? `${outcomes.length} newest outcome(s) of ${what}:\n`
-      : `${outcomes.length} outcome(s) of ${what} by ${order}, ordered within the ${read.length} newest read (--window ${window}${read.length < window ? ": all of them" : ""}):\n`,
+      ? `${outcomes.length} newest outcome(s) of ${what}${outcomes.length === limit ? ` (--limit ${limit}: more may follow; a larger --limit lists them)` : ""}:\n`
+      : `${outcomes.length} item(s) of the review queue of ${what} by ${order} (audit items first, as the console orders them), ordered over ${windowNote}:\n`,
   );
   const ids = outcomes.map((outcome) => inertText(outcome.id));
   const idWidth = Math.min(40, Math.max(2, ...ids.map((id) => id.length)));

@@ -4,6 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { reviewOutcome, type StoredOutcome } from "../../../core/outcomes/index.js";
+import type { Policy } from "../../../core/policy/index.js";
 import { defaultPolicyDir, loadNamedPolicy } from "../../../operations/common/index.js";
 import { inertLines } from "../../inertText.js";
 import type { CliOutput } from "../../types.js";
@@ -36,13 +37,8 @@ export async function recordReview(
     ...(values["expect-updated-at"] !== undefined ? { expectUpdatedAt: values["expect-updated-at"] } : {}),
     ...(values.amend === true ? { amend: true } : {}),
   });
-  if (result.policyChanged) {
-    stderr.write(
-      inertLines(
-        `note: ${policyName}/${id} was decided under another version of the policy than ${policy.file} (version ${policy.version}); its answers were checked against this one\n`,
-      ),
-    );
-  }
+  if (result.policyChanged)
+    stderr.write(inertLines(`note: ${describePolicyChange(result.outcome, policy)}\n`));
   const verb = result.outcome.review?.amendment === true ? "amended" : "reviewed";
   stdout.write(inertLines(`${verb} ${policyName}/${id}: ${describeReview(result.outcome)}\n`));
   if (result.remaining.length > 0)
@@ -52,6 +48,25 @@ export async function recordReview(
       ),
     );
   return 0;
+}
+
+/**
+ * What differs between the policy an outcome was decided under and the file its review was checked
+ * against: the version when the numbers differ; the same version number with other content (the
+ * files' sha256) when they do not — and how to check against the other file.
+ */
+export function describePolicyChange(
+  outcome: Pick<StoredOutcome, "policy" | "id" | "policy_version" | "policy_sha256">,
+  policy: Pick<Policy, "file" | "version" | "sha256">,
+): string {
+  const decided =
+    outcome.policy_version === undefined ? "an unrecorded version" : `version ${outcome.policy_version}`;
+  const short = (sha: string | undefined) => (sha === undefined ? "unrecorded" : sha.slice(0, 12));
+  const what =
+    outcome.policy_version !== undefined && String(outcome.policy_version) === String(policy.version)
+      ? `both are version ${policy.version}, but their content differs (sha256 ${short(outcome.policy_sha256)}… decided, ${short(policy.sha256)}… in ${policy.file}): the file changed without a new version`
+      : `it was decided under ${decided} (sha256 ${short(outcome.policy_sha256)}…), ${policy.file} is version ${policy.version} (sha256 ${short(policy.sha256)}…)`;
+  return `${outcome.policy}/${outcome.id}'s policy is not the file its answers were checked against: ${what}; give --policies <dir> with the file it was decided under to check against that one`;
 }
 
 function describeReview(outcome: StoredOutcome): string {

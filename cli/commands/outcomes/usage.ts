@@ -6,7 +6,7 @@ import { CONFIRM_OVER, DEFAULT_LIMIT, DEFAULT_TABLE, DIFF_WAIT_SECONDS } from ".
 
 /** The usage text of `decisions outcomes` and its five sub-commands. */
 export const OUTCOMES_USAGE = `usage:
-  decisions outcomes list   --policy <p> [--status <s> | --conflicts] [--order newest|margin|entropy [--window N]]
+  decisions outcomes list   --policy <p> [--status <s> | --conflicts | --order margin|entropy [--window N]]
                             [--limit N] [--json] [table options]
   decisions outcomes show   <id> --policy <p> [table options]
   decisions outcomes export --policy <p> [--status <s>] [--format jsonl|csv] [--labelled] [--out <file>] [table options]
@@ -25,9 +25,11 @@ list     the newest outcomes of a policy (default ${DEFAULT_LIMIT}), newest firs
          --conflicts: the outcomes under whose id a work item with another payload came (read from the
          whole policy). A rule's or a person's answer is shown with the model's probability of that
          answer (P=…), not the probability of the model's own answer.
-         --order margin: the outcomes whose answer is nearest its question's threshold first; --order entropy:
-         the most spread distributions first (ties: newest, then id). Such an order is computed over the
-         newest --window outcomes read (default ${DEFAULT_ORDER_WINDOW}), which the output names: older ones are not ordered.
+         --order margin|entropy: the review queue (the items waiting for a person: fallback and audit items;
+         no --status) in the console's order: audit items first, then the answer nearest its question's
+         threshold (margin) or the most spread distribution (entropy) over the open questions, then newest.
+         Such an order is computed over windows of the --window newest waiting entries (default ${DEFAULT_ORDER_WINDOW}),
+         then the next older window; the output says which.
 show     one outcome, as stored (JSON, on stdout), and its history on stderr: how it was decided and
          every review (who, when, which answers, what a partial review left open); the JSON
          holds the outcomes it replaced (history) and payload conflicts. For an item without an
@@ -64,5 +66,6 @@ statuses: ${STORED_OUTCOME_STATUSES.join(", ")}
 
 table options:
 ${tableOptionsUsage({ what: "outcomes", default: DEFAULT_TABLE }, 25).join("\n")}
-  --policies <dir>       the policy files (export --labelled, review; default: this repository's policies/)
+  --policies <dir>       the policy files (default: this repository's policies/): --policy is looked up there,
+                         and export --labelled and review read the policy's questions from it
 `;

@@ -13,8 +13,8 @@ import { engineFieldMapFor, translateEnginePath } from "../../../adapter/server/
 import {
   BadRequestError,
   ClientDisconnectedError,
-  RequestDeadlineError,
   InternalServerError,
+  RequestDeadlineError,
   ServiceUnavailableError,
 } from "../../../adapter/server/errors.js";
 import { mapEngineError } from "../../../adapter/server/mapEngineError.js";

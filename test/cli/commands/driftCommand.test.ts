@@ -37,7 +37,8 @@ describe("decisions drift (arguments)", () => {
     );
     await assert.rejects(
       drift.run(["--policy", "p", "--since", "yesterday"]),
-      (error: Error) => error instanceof UsageError && /--since must be an ISO-8601 time/.test(error.message),
+      (error: Error) =>
+        error instanceof UsageError && /--since "yesterday" is not an ISO-8601 time/.test(error.message),
     );
   });
 });

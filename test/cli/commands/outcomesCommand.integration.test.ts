@@ -192,7 +192,7 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     assert.match(rows[3] ?? "", /fallback\s+t-2\s+.*queue=triage \(fallback, P=0\.\d\d\)/);
   });
 
-  it("lists the review queue by margin or entropy within the newest --window read, and says so", async () => {
+  it("lists the review queue by margin or entropy as the console does: audit items first, windows of --window, and says so", async () => {
     tables += 1;
     const name = `outcomes-${tables}`;
     await doc.send(new CreateTableCommand(outcomesTableDefinition(name)));
@@ -210,6 +210,17 @@ describe("decisions outcomes (DynamoDB Local)", () => {
           Item: outcomeOf(policy, `w-${index}`, `2026-12-01T10:00:0${index}.000Z`, queue),
         }),
       );
+    // A decided item drawn for audit waits in the queue too (the console lists it first); a decided
+    // item that is not waiting is no part of the queue.
+    const decided = outcomeOf(policy, "d-sure", "2026-12-01T10:00:05.000Z", { billing: 0.97, triage: 0.03 });
+    await doc.send(new PutCommand({ TableName: name, Item: decided }));
+    const audited = outcomeOf(policy, "a-1", "2026-12-01T09:00:00.000Z", { billing: 0.99, triage: 0.01 });
+    await doc.send(
+      new PutCommand({
+        TableName: name,
+        Item: { ...audited, policy_status: `${policy.name}#audit`, audit: { rate: 0.05, draw: 0.01 } },
+      }),
+    );
     const table = ["--table", name, ...endpoint, "--policy", policy.name];
     const ids = (text: string) =>
       text
@@ -221,30 +232,27 @@ describe("decisions outcomes (DynamoDB Local)", () => {
     const newest = capture();
     await newest.command.run(["list", ...table, "--status", "fallback"]);
     const margin = capture();
-    await margin.command.run(["list", ...table, "--status", "fallback", "--order", "margin"]);
+    await margin.command.run(["list", ...table, "--order", "margin"]);
     const entropy = capture();
-    await entropy.command.run([
-      "list",
-      ...table,
-      "--status",
-      "fallback",
-      "--order",
-      "entropy",
-      "--window",
-      "3",
-    ]);
+    await entropy.command.run(["list", ...table, "--order", "entropy", "--window", "3"]);
 
     assert.deepEqual(ids(newest.stdout()), ["w-3", "w-2", "w-1", "w-0"]);
-    assert.deepEqual(ids(margin.stdout()), ["w-0", "w-1", "w-2", "w-3"]);
+    assert.deepEqual(ids(margin.stdout()), ["a-1", "w-0", "w-1", "w-2", "w-3"]);
     assert.match(
       margin.stdout(),
-      /by margin, ordered within the 4 newest read \(--window 1000: all of them\)/,
+      /5 item\(s\) of the review queue of ticket-routing by margin \(audit items first, as the console orders them\), ordered over the whole queue \(5 waiting\)/,
     );
     assert.match(margin.stdout(), /w-0\s+margin 0\.0\d\d {2}/);
-    // A window of 3 leaves the oldest (w-0) out; the most spread distribution comes first.
+    // A window of 3 orders the three newest waiting, then the next window: the older w-0 and a-1.
     assert.deepEqual(ids(entropy.stdout()).slice(0, 2), ["w-3", "w-2"]);
-    assert.ok(!ids(entropy.stdout()).includes("w-0"));
-    assert.match(entropy.stdout(), /ordered within the 3 newest read \(--window 3\)/);
+    assert.deepEqual(ids(entropy.stdout()).slice(3).sort(), ["a-1", "w-0"]);
+    assert.match(entropy.stdout(), /ordered over the newest --window 3 waiting first, then older windows/);
+    await assert.rejects(
+      capture().command.run(["list", ...table, "--status", "fallback", "--order", "margin"]),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        /--order margin lists the review queue .*leave out --status/.test(error.message),
+    );
     await assert.rejects(
       capture().command.run(["list", ...table, "--order", "oldest"]),
       (error: unknown) => error instanceof UsageError && /newest, margin, entropy/.test(error.message),

@@ -137,7 +137,10 @@ describe("decisions shadow report and decisions compare (integration)", () => {
     const text = await run("shadow", ["report", ...tableFlags()]);
     assert.equal(text.code, 0, text.err);
     assert.match(text.out, /candidate seed-7 \(model cccccccccccc\), 4 record\(s\), 1 failed/);
-    assert.match(text.out, /question queue: agreement 33\.3% \(1\/3\)/);
+    assert.match(
+      text.out,
+      /question queue: the models' own answers agree 66\.7% \(2\/3\); the answers that stand \(after rules and fallbacks\) agree 33\.3% \(1\/3\), live 1 and seed-7 0 of them on the fallback/,
+    );
     assert.match(text.out, /differs: T-2: billing → technical_support/);
     assert.match(text.err, /candidate failed on T-4: Error: candidate timed out/);
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { startCommand, startUsage } from "../../../cli/commands/startCommand.js";
+import { startCommand, startNextStep, startUsage } from "../../../cli/commands/startCommand.js";
 import { UsageError } from "../../../cli/errors.js";
 
 describe("decisions start", () => {
@@ -47,5 +47,13 @@ describe("decisions start", () => {
     assert.match(usage, /127\.0\.0\.1 only/);
     assert.match(usage, /bulk lane/);
     assert.match(usage, /interactive lane/);
+  });
+
+  it("ends with the next step: keep the pipeline running with up and open its review_url", () => {
+    const next = startNextStep();
+    assert.match(next, /^Next: `node bin\/decisions\.js up > up\.json`/);
+    assert.match(next, /review_url/);
+    assert.match(next, /--up-info up\.json/);
+    assert.ok(next.split("\n").length <= 4, next);
   });
 });

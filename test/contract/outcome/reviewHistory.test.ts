@@ -6,8 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { describeReview } from "../../../contract/outcome/describeReview.js";
 import type { OutcomeReview, StoredOutcome } from "../../../contract/outcome/OutcomeSchema.js";
-import { describeReview, reviewHistoryEntries } from "../../../contract/outcome/reviewHistory.js";
+import { reviewHistoryEntries } from "../../../contract/outcome/reviewHistory.js";
 import { reviewsOf } from "../../../core/outcomes/index.js";
 import { formatReviewHistory } from "../../../operations/outcomes/index.js";
 

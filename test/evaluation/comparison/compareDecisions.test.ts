@@ -154,8 +154,26 @@ describe("compareDecisions", () => {
     assert.match(lines, /1 item\(s\) compared \(live vs seed-7\)/);
     assert.match(lines, /decided→fallback: 1/);
     assert.match(lines, /review load \(status fallback\): live 0\.0% \(0\), seed-7 100\.0% \(1\)/);
-    assert.match(lines, /question queue: agreement 0\.0% \(0\/1\)/);
+    assert.match(
+      lines,
+      /question queue: the models' own answers agree 100\.0% \(1\/1\); the answers that stand \(after rules and fallbacks\) agree 0\.0% \(0\/1\), live 0 and seed-7 1 of them on the fallback/,
+    );
     assert.match(lines, /accuracy on 1 item\(s\) a person answered: live 100\.0% \[/);
     assert.match(lines, /differs: 1: billing → triage/);
+    assert.doesNotMatch(lines, /more differ/, "nothing left out");
+  });
+
+  it("says how many differing items a cut list left out, and how to see them", () => {
+    const a = new Map(
+      Array.from({ length: 12 }, (_, index) => [String(index), decided(modelAnswer("billing", 0.95))]),
+    );
+    const b = new Map(
+      Array.from({ length: 12 }, (_, index) => [String(index), decided(modelAnswer("sales", 0.9))]),
+    );
+    const lines = formatComparison(compareDecisions({ a, b }), { more: "--listed <n> lists more" }).join(
+      "\n",
+    );
+    assert.equal(lines.match(/differs: /g)?.length, 10);
+    assert.match(lines, /… and 2 more differ \(the first 10 of 12 listed; --listed <n> lists more\)/);
   });
 });

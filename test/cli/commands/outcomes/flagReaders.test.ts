@@ -28,7 +28,14 @@ describe("the flag readers of decisions outcomes", () => {
     assert.equal(readTime("2026-12-03T10:00:00+01:00", "--since"), "2026-12-03T09:00:00.000Z");
 
     refuses(() => readTime(undefined, "--since"), "--since is required");
-    refuses(() => readTime("yesterday", "--until"), '--until must be an ISO-8601 time, got "yesterday"');
+    refuses(
+      () => readTime("yesterday", "--until"),
+      '--until "yesterday" is not an ISO-8601 time: give a date (2026-12-03) or a date and time with its zone (2026-12-03T10:00:00Z)',
+    );
+    refuses(
+      () => readTime("+275760-09-13T00:00:00.000Z", "--since"),
+      '--since "+275760-09-13T00:00:00.000Z" is outside the times taken, from 1970-01-01 to 9999-12-31 (UTC): give a year of four digits',
+    );
   });
 
   it("reads --wait as whole seconds from 1 to 3600", () => {
