@@ -68,8 +68,11 @@ export function QueuePage({
   }, [path]);
   useEffect(() => {
     setWaiting(undefined);
-    const query = filters.policy === "" ? "" : `?policy=${encodeURIComponent(filters.policy)}`;
-    call<WaitingCount>(`/api/queue/count${query}`).then(setWaiting, () => undefined);
+    // An empty policy counts every policy's waiting items.
+    call<WaitingCount>(`/api/queue/count?policy=${encodeURIComponent(filters.policy)}`).then(
+      setWaiting,
+      () => undefined,
+    );
   }, [filters.policy]);
   const more = useCallback(() => {
     if (next === undefined) return;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EVENT_SOURCE_CONCURRENCY } from "../lanes/eventSourceConcurrency.js";
 import type { Setting } from "./Setting.js";
 import { integerSetting, nonEmptyTextSetting } from "./settingSchemas.js";
 
@@ -32,8 +33,8 @@ export const variantRequestsSetting: z.ZodType<Readonly<Record<string, number>>>
     return requests;
   });
 
-/** The event source's lowest and highest `MaximumConcurrency` (https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html). */
-const concurrency = integerSetting(2, 1000);
+/** The event source's lowest and highest `MaximumConcurrency` ({@link EVENT_SOURCE_CONCURRENCY}). */
+const concurrency = integerSetting(EVENT_SOURCE_CONCURRENCY.min, EVENT_SOURCE_CONCURRENCY.max);
 
 /**
  * The capacity controller's environment (`functions/capacityController/readCapacityControllerConfig.ts`

@@ -1,8 +1,8 @@
+import { EVENT_SOURCE_CONCURRENCY } from "../../contract/lanes/eventSourceConcurrency.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { EndpointReading, LaneLimits, PerLane } from "./capacityTypes.js";
 
-/** The SQS event source's lowest and highest `MaximumConcurrency` (https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html). */
-export const EVENT_SOURCE_CONCURRENCY = { min: 2, max: 1000 } as const;
+export { EVENT_SOURCE_CONCURRENCY };
 
 /** Inputs of {@link planLaneConcurrency}. */
 export interface LaneConcurrencyInputs {

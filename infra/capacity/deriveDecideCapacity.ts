@@ -1,3 +1,4 @@
+import { EVENT_SOURCE_CONCURRENCY } from "../../contract/lanes/eventSourceConcurrency.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 
 /** Inputs of {@link deriveDecideCapacity}. */
@@ -42,11 +43,8 @@ export interface DecideCapacity {
   lanes: Readonly<Record<Lane, LaneCapacity>>;
 }
 
-/**
- * Lowest and highest `MaximumConcurrency` an SQS event source accepts
- * (https://docs.aws.amazon.com/lambda/latest/dg/API_ScalingConfig.html).
- */
-export const SQS_MAX_CONCURRENCY_RANGE = { min: 2, max: 1000 } as const;
+/** Lowest and highest `MaximumConcurrency` an SQS event source accepts (contract/lanes). */
+export const SQS_MAX_CONCURRENCY_RANGE = EVENT_SOURCE_CONCURRENCY;
 
 /**
  * A lane's share of what the endpoint admits at minimum capacity is smaller than the event

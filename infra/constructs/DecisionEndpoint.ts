@@ -1,13 +1,7 @@
 import { createHash } from "node:crypto";
 import { Aws, Duration, Stack } from "aws-cdk-lib";
 import { CfnScalableTarget, CfnScalingPolicy } from "aws-cdk-lib/aws-applicationautoscaling";
-import {
-  Alarm,
-  ComparisonOperator,
-  MathExpression,
-  Metric,
-  TreatMissingData,
-} from "aws-cdk-lib/aws-cloudwatch";
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { CfnEndpoint, CfnEndpointConfig, type CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
 import {
@@ -20,6 +14,7 @@ import { adapterModel } from "./adapterModel.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 import { sageMakerNameOf } from "./sageMakerName.js";
+import { sageMakerVariantMetric } from "./sageMakerVariantMetric.js";
 
 /** What one image (CPU or GPU) admits and how long it may take. */
 export interface DecisionImageLimits {
@@ -315,13 +310,14 @@ export class DecisionEndpoint extends Construct {
   private endpointAlarms(props: DecisionEndpointProps): DecisionEndpoint["alarms"] {
     const period = Duration.minutes(5);
     const metric = (metricName: string) =>
-      new Metric({
-        namespace: "AWS/SageMaker",
+      sageMakerVariantMetric(
+        { endpointName: this.physicalName, variantName: DECISION_VARIANT_NAME },
         metricName,
-        dimensionsMap: { EndpointName: this.physicalName, VariantName: DECISION_VARIANT_NAME },
-        statistic: "Sum",
-        period,
-      });
+        {
+          statistic: "Sum",
+          period,
+        },
+      );
     const rate = (errorsMetric: string, label: string) =>
       new MathExpression({
         // No data (no traffic) and too few invocations both give no data point: not breaching.

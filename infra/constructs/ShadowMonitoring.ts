@@ -14,6 +14,7 @@ import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import { SHADOW_METRICS } from "../../contract/metrics/shadowMetrics.js";
 import { DECISION_METRICS } from "../constants.js";
+import { sageMakerVariantMetric } from "./sageMakerVariantMetric.js";
 
 /** Props of {@link ShadowMonitoring}. */
 export interface ShadowMonitoringProps {
@@ -81,14 +82,7 @@ export class ShadowMonitoring extends Construct {
     // The endpoint's own metrics (Invocations, Invocation5XXErrors, InvocationModelErrors, ModelLatency
     // in microseconds): https://docs.aws.amazon.com/sagemaker/latest/dg/monitoring-cloudwatch.html
     const endpoint = (metricName: string, statistic: string, label: string): Metric =>
-      new Metric({
-        namespace: "AWS/SageMaker",
-        metricName,
-        dimensionsMap: { EndpointName: props.endpointName, VariantName: props.variantName },
-        statistic,
-        period,
-        label,
-      });
+      sageMakerVariantMetric(props, metricName, { statistic, period, label });
 
     props.dashboard.addWidgets(
       new GraphWidget({

@@ -5,6 +5,7 @@ import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { JOB_METRICS } from "../../contract/metrics/jobMetrics.js";
 import { DECISION_METRICS, type DecisionStatus } from "../constants.js";
+import { sageMakerVariantMetric } from "./sageMakerVariantMetric.js";
 
 /** One lane as the alarms and the dashboard watch it: its queue, DLQ and decide function. */
 export interface PipelineLane {
@@ -115,13 +116,7 @@ export function pipelineMetrics(props: PipelineMetricsProps): PipelineMetrics {
   const own = (metricName: string, statistic: string): Metric =>
     new Metric({ namespace: props.metricsNamespace, metricName, dimensionsMap: service, statistic, period });
   const endpoint = (metricName: string, statistic: string): Metric =>
-    new Metric({
-      namespace: "AWS/SageMaker",
-      metricName,
-      dimensionsMap: { EndpointName: props.endpointName, VariantName: props.variantName },
-      statistic,
-      period,
-    });
+    sageMakerVariantMetric(props, metricName, { statistic, period });
   const jobs = (metricName: string): Metric =>
     new Metric({
       namespace: props.metricsNamespace,
