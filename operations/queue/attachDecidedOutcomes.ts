@@ -4,6 +4,7 @@ import {
   MAX_POLICY_NAME_BYTES,
 } from "../../contract/workItem/WorkItemSchema.js";
 import { readSupersedeMarker, SUPERSEDE_ANY } from "../../core/outcomes/index.js";
+import { type AttachedLetters, attachToLetters } from "./attachToLetters.js";
 import type { DeadLetter } from "./listDeadLetters.js";
 
 /** Where outcomes are read from (an `OutcomesReader`). */
@@ -22,11 +23,7 @@ export interface JobEndLookup {
 }
 
 /** What {@link attachDecidedOutcomes} did. */
-export interface AttachedOutcomes {
-  letters: DeadLetter[];
-  /** Why the outcomes could not be read (the table missing, no access), when they could not. */
-  unreadable?: string;
-}
+export type AttachedOutcomes = AttachedLetters;
 
 /**
  * Whether a dead letter is a copy of an item that has already ended, so that moving it back would
@@ -77,28 +74,16 @@ async function heldForJobEnd(
 
 /**
  * Gives each dead letter that is a copy of an already-ended item (see {@link decidedOutcomeOf})
- * its stored outcome's status and time as `decided` (`held` when it is not safe to purge yet). Reads one message at a time; the first read
- * that fails stops the lookups (the listing stands without them) and is told in `unreadable`.
+ * its stored outcome's status and time as `decided` (`held` when it is not safe to purge yet). Reads one message at a time
+ * (`attachToLetters`: the first read that fails stops the lookups and is told in `unreadable`).
  */
 export async function attachDecidedOutcomes(
   letters: readonly DeadLetter[],
   lookup: OutcomeLookup,
   jobs?: JobEndLookup,
 ): Promise<AttachedOutcomes> {
-  const out: DeadLetter[] = [];
-  let unreadable: string | undefined;
-  for (const letter of letters) {
-    if (unreadable !== undefined) {
-      out.push(letter);
-      continue;
-    }
-    try {
-      const decided = await decidedOutcomeOf(letter, lookup, jobs);
-      out.push(decided === undefined ? letter : { ...letter, decided });
-    } catch (error) {
-      unreadable = `the outcomes in ${lookup.tableName} could not be read (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`;
-      out.push(letter);
-    }
-  }
-  return unreadable === undefined ? { letters: out } : { letters: out, unreadable };
+  return attachToLetters(letters, `the outcomes in ${lookup.tableName}`, async (letter) => {
+    const decided = await decidedOutcomeOf(letter, lookup, jobs);
+    return decided === undefined ? letter : { ...letter, decided };
+  });
 }

@@ -1,4 +1,5 @@
 import type { FailureRecord } from "../../contract/failures/FailureRecordSchema.js";
+import { type AttachedLetters, attachToLetters } from "./attachToLetters.js";
 import type { DeadLetter } from "./listDeadLetters.js";
 
 /** Where failure records are read from (a `FailureRecordStore`). */
@@ -9,11 +10,7 @@ export interface FailureRecordLookup {
 }
 
 /** What {@link attachFailureRecords} did. */
-export interface AttachedFailures {
-  letters: DeadLetter[];
-  /** Why the records could not be read (the table missing, no access), when they could not. */
-  unreadable?: string;
-}
+export type AttachedFailures = AttachedLetters;
 
 /**
  * Gives each dead letter the failure record the decide function wrote when it last gave the
@@ -26,27 +23,15 @@ export async function attachFailureRecords(
   letters: readonly DeadLetter[],
   lookup: FailureRecordLookup,
 ): Promise<AttachedFailures> {
-  const out: DeadLetter[] = [];
-  let unreadable: string | undefined;
-  for (const letter of letters) {
-    if (unreadable !== undefined) {
-      out.push(letter);
-      continue;
-    }
-    try {
-      const { body } = letter;
-      const record =
-        (await lookup.byMessage(letter.messageId)) ??
-        (body.kind === "item" && body.policy !== undefined && body.id !== undefined
-          ? await lookup.byItem(body.policy, body.id)
-          : undefined);
-      out.push(record === undefined ? letter : withFailure(letter, record));
-    } catch (error) {
-      unreadable = `the failure records in ${lookup.tableName} could not be read (${error instanceof Error ? `${error.name}: ${error.message}` : String(error)})`;
-      out.push(letter);
-    }
-  }
-  return unreadable === undefined ? { letters: out } : { letters: out, unreadable };
+  return attachToLetters(letters, `the failure records in ${lookup.tableName}`, async (letter) => {
+    const { body } = letter;
+    const record =
+      (await lookup.byMessage(letter.messageId)) ??
+      (body.kind === "item" && body.policy !== undefined && body.id !== undefined
+        ? await lookup.byItem(body.policy, body.id)
+        : undefined);
+    return record === undefined ? letter : withFailure(letter, record);
+  });
 }
 
 function withFailure(letter: DeadLetter, record: FailureRecord): DeadLetter {
