@@ -6,6 +6,9 @@
  * before, and never on the unchanged traffic. `decisions drift --json` reads the same table.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
@@ -60,11 +63,39 @@ function policyDistances(lines: readonly string[]): Map<string, number> {
   return found;
 }
 
+/**
+ * A policy folder holding the policy the traffic is named for ("shifted": the one question
+ * `route` the traffic answers), for `decisions drift --policies`, which names only known policies.
+ */
+function shiftedPolicyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "drift-policies-"));
+  const policy = [
+    "name: shifted",
+    'version: "1"',
+    "description: Generated tickets for the drift test.",
+    "questions:",
+    "  route:",
+    "    type: choice",
+    "    instructions: Which team should handle this ticket?",
+    "    criteria:",
+    "      billing: Invoices and payments.",
+    "      technical: Errors and how-to questions.",
+    "      account: Sign-in and account access.",
+    "    threshold: 0.6",
+    "    fallback: technical",
+    "",
+  ].join("\n");
+  writeFileSync(join(dir, "shifted.yaml"), policy);
+  return dir;
+}
+
 describe("drift on DynamoDB Local (integration)", () => {
   let dynamo: DynamoDbLocal;
   let client: DynamoDBClient;
+  let policyDir: string;
 
   before(async () => {
+    policyDir = shiftedPolicyDir();
     dynamo = await startDynamoDbLocal({ env: process.env });
     client = new DynamoDBClient({
       endpoint: dynamo.endpoint,
@@ -91,6 +122,7 @@ describe("drift on DynamoDB Local (integration)", () => {
   after(async () => {
     client?.destroy();
     await dynamo?.stop();
+    rmSync(policyDir, { recursive: true, force: true });
   });
 
   it("publishes a distance that crosses the alarm threshold after the planted shift and never before; unchanged traffic never crosses it", async () => {
@@ -146,6 +178,8 @@ describe("drift on DynamoDB Local (integration)", () => {
     const code = await command.run([
       "--policy",
       "shifted",
+      "--policies",
+      policyDir,
       "--baseline-windows",
       String(BASELINE_WINDOWS),
       "--json",
@@ -190,6 +224,8 @@ describe("drift on DynamoDB Local (integration)", () => {
     const code = await command.run([
       "--policy",
       "shifted",
+      "--policies",
+      policyDir,
       "--baseline-windows",
       String(BASELINE_WINDOWS),
       "--endpoint-url",
