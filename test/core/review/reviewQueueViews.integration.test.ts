@@ -73,7 +73,7 @@ describe("the queue's count, question names and question order through the conso
     const api = new ReviewApi({
       client: local.doc,
       tableName: bounded,
-      policies: await loadPolicies(new URL("../../../../policies", import.meta.url).pathname),
+      policies: await loadPolicies(new URL("../../../policies", import.meta.url).pathname),
     });
     assert.deepEqual(await api.waiting("ticket-routing", 5), {
       waiting: 5,
