@@ -13,6 +13,7 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { JOB_LANE, LANES, type Lane } from "../contract/lanes/lanes.js";
+import { deriveComponentDecideCapacity } from "./capacity/deriveComponentDecideCapacity.js";
 import {
   type DecideCapacity,
   deriveDecideCapacity,
@@ -35,6 +36,7 @@ import { JobCompletedEvents } from "./constructs/JobCompletedEvents.js";
 import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
 import { JobsMonitorFunction } from "./constructs/JobsMonitorFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
+import { LaneComponents } from "./constructs/LaneComponents.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
@@ -91,6 +93,8 @@ export class DecisionsStack extends Stack {
   /** The lanes, each with its queue, DLQ and decide function. */
   readonly lanes: Readonly<Record<Lane, DecisionLane>>;
   readonly decisionEndpoint: DecisionEndpoint;
+  /** With `layout=lanes-from-zero`: an inference component per lane on the decision endpoint. */
+  readonly laneComponents: LaneComponents | undefined;
   readonly standardEndpoint: StandardEndpoint | undefined;
   /** The candidate endpoint of the shadow step, with the `shadowModelDataUrl` knob. */
   readonly shadowEndpoint: ShadowEndpoint | undefined;
@@ -126,6 +130,7 @@ export class DecisionsStack extends Stack {
     this.policies = props.sources.policies ?? readPolicyCatalogue(join(inputs.projectRoot, "policies"));
     // Construction order is the template's resource order: keep these steps in this order.
     this.decisionEndpoint = this.addDecisionEndpoint(inputs);
+    this.laneComponents = this.addLaneComponents(inputs.settings);
     this.standardEndpoint = this.addStandardEndpoint(inputs);
     this.shadowEndpoint = this.addShadowEndpoint(inputs);
     const workQueues = this.addWorkQueues(inputs);
@@ -167,7 +172,11 @@ export class DecisionsStack extends Stack {
       instanceProvisionTimeout: Duration.seconds(settings.instanceProvisionTimeoutSeconds),
       containerStartupTimeout: Duration.seconds(settings.containerStartupTimeoutSeconds),
       modelDownloadTimeout: Duration.seconds(settings.modelDownloadTimeoutSeconds),
-      cpuThreads: settings.cpuThreads,
+      // A copy of a component runs on the cores it reserves.
+      cpuThreads:
+        settings.layout === "lanes-from-zero" && settings.cpuThreads === "auto"
+          ? settings.componentCpuCores
+          : settings.cpuThreads,
       gpuLayers: settings.gpuLayers,
       contextSize: settings.contextSize,
       cpu: {
@@ -187,9 +196,34 @@ export class DecisionsStack extends Stack {
         scaleOutCooldown: Duration.seconds(scaling.scaleOutCooldownSeconds),
         scaleInCooldown: Duration.seconds(scaling.scaleInCooldownSeconds),
       },
+      layout: settings.layout,
       deploymentBake: Duration.seconds(settings.deploymentBakeSeconds),
       alarmMinInvocations: settings.endpointAlarmMinInvocations,
       alarm5xxPercent: settings.endpoint5xxAlarmPercent,
+    });
+  }
+
+  /** With `layout=lanes-from-zero`: each lane's inference component and its scaling (none otherwise). */
+  private addLaneComponents(settings: InfraSettings): LaneComponents | undefined {
+    if (settings.layout !== "lanes-from-zero") return undefined;
+    const scaling = deriveScalingTimes({ instanceStartSeconds: settings.instanceStartSeconds });
+    return new LaneComponents(this, "LaneComponents", {
+      endpoint: this.decisionEndpoint,
+      copy: {
+        cpuCores: settings.componentCpuCores,
+        memoryMb: settings.componentMemoryMb,
+        ...(settings.accelerator === "gpu" ? { acceleratorDevices: 1 } : {}),
+      },
+      interactiveMinCopies: settings.minInstances,
+      maxCopies: settings.maxInstances,
+      containerStartupTimeout: Duration.seconds(settings.containerStartupTimeoutSeconds),
+      modelDownloadTimeout: Duration.seconds(settings.modelDownloadTimeoutSeconds),
+      goalScaling: {
+        metricsNamespace: settings.metricsNamespace,
+        service: CAPACITY_CONTROLLER_SERVICE,
+        scaleOutCooldown: Duration.seconds(scaling.scaleOutCooldownSeconds),
+        scaleInCooldown: Duration.seconds(scaling.scaleInCooldownSeconds),
+      },
     });
   }
 
@@ -266,6 +300,13 @@ export class DecisionsStack extends Stack {
 
   /** Each lane's decide concurrency, from what the decision endpoint admits at minimum capacity. */
   private decideCapacityAtMinimum(settings: InfraSettings): DecideCapacity {
+    if (settings.layout === "lanes-from-zero") {
+      return deriveComponentDecideCapacity({
+        interactiveMinCopies: settings.minInstances,
+        requestsPerCopy: Math.min(...this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance)),
+        configuredGroupsPerInvocation: settings.maxConcurrentGroups,
+      });
+    }
     return deriveDecideCapacity({
       minInstances: this.decisionEndpoint.minInstances,
       requestsPerInstanceByPool: this.decisionEndpoint.pools.map((pool) => pool.requestsPerInstance),
@@ -304,6 +345,7 @@ export class DecisionsStack extends Stack {
       statusIndexArn: this.outcomes.statusIndexArn,
       endpointName: this.decisionEndpoint.endpointName,
       endpointArn: this.decisionEndpoint.endpointArn,
+      ...(this.laneComponents !== undefined ? { component: this.laneComponents.lanes[lane] } : {}),
       ...(this.shadowEndpoint !== undefined ? { candidate: this.shadowEndpoint } : {}),
       timeout: functionTimeout,
       memorySize: settings.functionMemoryMb,
@@ -464,6 +506,7 @@ export class DecisionsStack extends Stack {
       endpointName: endpoint.endpointName,
       endpointArn: endpoint.endpointArn,
       endpointPhysicalName: endpoint.physicalName,
+      ...(this.laneComponents !== undefined ? { components: this.laneComponents.lanes } : {}),
       requestsPerInstanceByVariant: {
         [endpoint.variantName]: Math.min(...endpoint.pools.map((pool) => pool.requestsPerInstance)),
       },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EVENT_SOURCE_CONCURRENCY } from "../lanes/eventSourceConcurrency.js";
 import type { Setting } from "./Setting.js";
-import { integerSetting, nonEmptyTextSetting } from "./settingSchemas.js";
+import { integerSetting, nonEmptyTextSetting, textSetting } from "./settingSchemas.js";
 
 /**
  * `<variant>=<requests per instance>` pairs, comma-separated (`AllTraffic=4`): what one instance of
@@ -131,6 +131,18 @@ export const CAPACITY_CONTROLLER_SETTINGS = {
     schema: integerSetting(0, 3600),
     default: { required: true },
     doc: "seconds from a scale-out to a new instance in service (`instanceStartSeconds`, a stated assumption): what a bought instance loses of a goal",
+  },
+  interactiveComponent: {
+    env: ["INTERACTIVE_COMPONENT_NAME"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "with `layout=lanes-from-zero`: the interactive lane's inference component, whose copies (`DescribeInferenceComponent`) the lane's concurrency and `GoalCapacityRatio` (dimension `component`) follow instead of the endpoint's instances. Empty: none (the shared layout)",
+  },
+  bulkComponent: {
+    env: ["BULK_COMPONENT_NAME"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "with `layout=lanes-from-zero`: the bulk lane's inference component (as `INTERACTIVE_COMPONENT_NAME`). Set both or neither",
   },
   maxInstances: {
     env: ["MAX_INSTANCES"],

@@ -19,6 +19,12 @@ export const DECIDE_SETTINGS = {
     default: { required: true },
     doc: "the SageMaker endpoint's name",
   },
+  inferenceComponentName: {
+    env: ["INFERENCE_COMPONENT_NAME"],
+    schema: textSetting,
+    default: { value: "" },
+    doc: "the inference component of this lane on the endpoint (`InferenceComponentName` of every call): the CDK app sets it with `layout=lanes-from-zero`, where each lane has a component of its own. Empty: none (the endpoint's variant serves the call)",
+  },
   lane: {
     env: ["LANE"],
     schema: LaneSchema,

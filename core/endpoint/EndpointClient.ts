@@ -16,6 +16,13 @@ export interface EndpointClientOptions {
   client: SageMakerRuntimeClient;
   /** The SageMaker endpoint's name. */
   endpointName: string;
+  /**
+   * The inference component every call names (`InferenceComponentName`): on an endpoint that hosts
+   * components, the one that serves the call
+   * (https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_runtime_InvokeEndpoint.html).
+   * Default none: the endpoint's variant serves it.
+   */
+  inferenceComponentName?: string;
   /** The one retry policy for the call. */
   retry: RetryPolicy;
   /**
@@ -71,6 +78,8 @@ export interface EndpointInvocation {
  */
 export class EndpointClient {
   readonly endpointName: string;
+  /** The inference component every call names; undefined when none. */
+  readonly inferenceComponentName: string | undefined;
   readonly #client: SageMakerRuntimeClient;
   readonly #retry: RetryPolicy;
   readonly #limiter: AdaptiveConcurrencyLimiter | undefined;
@@ -82,6 +91,7 @@ export class EndpointClient {
   constructor(options: EndpointClientOptions) {
     this.#client = options.client;
     this.endpointName = options.endpointName;
+    this.inferenceComponentName = options.inferenceComponentName;
     this.#retry = options.retry;
     this.#limiter = options.limiter;
     this.#latency = options.latency;
@@ -124,6 +134,9 @@ export class EndpointClient {
           const output = await this.#client.send(
             new InvokeEndpointCommand({
               EndpointName: this.endpointName,
+              ...(this.inferenceComponentName === undefined
+                ? {}
+                : { InferenceComponentName: this.inferenceComponentName }),
               ContentType: "application/json",
               Accept: "application/json",
               ...(this.#customAttributes === undefined ? {} : { CustomAttributes: this.#customAttributes }),

@@ -7,7 +7,12 @@ import type {
 } from "../../core/capacity/capacityTypes.js";
 import { type GoalCapacityPlan, planGoalCapacity } from "../../core/capacity/planGoalCapacity.js";
 import { type LaneConcurrencyPlan, planLaneConcurrency } from "../../core/capacity/planLaneConcurrency.js";
-import type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
+import type {
+  ComponentCapacityReader,
+  EndpointCapacityReader,
+  LaneConcurrencySetter,
+  QueueBacklogReader,
+} from "./capacityPorts.js";
 import type { CapacityCheckFailure } from "./errors.js";
 
 /** Options of a {@link CapacityController}. */
@@ -21,6 +26,21 @@ export interface CapacityControllerOptions {
   interactiveReserve: number;
   lanes: PerLane<LaneLimits>;
   goals: CapacityGoals;
+  /**
+   * `layout=lanes-from-zero`: each lane's inference component, by name, and their reader. Each
+   * lane is then sized from its own component's copies (every place of a copy is its lane's) and
+   * gets a goal plan of its own; the endpoint is not read. Default none (the shared layout).
+   */
+  components?: { reader: ComponentCapacityReader; names: PerLane<string> };
+}
+
+/** One lane's inference component as a check read and planned it (`layout=lanes-from-zero`). */
+export interface ComponentCheck {
+  name: string;
+  /** Its status and copies (as one variant); undefined when it could not be read. */
+  reading: EndpointReading | undefined;
+  /** The capacity rule on the lane's backlog and the component's copies; undefined when either was not read. */
+  goal: GoalCapacityPlan | undefined;
 }
 
 /** A lane's event source concurrency before and after a check. */
@@ -34,7 +54,7 @@ export interface LaneConcurrencyChange {
 
 /** What one check read, decided and did. */
 export interface CapacityCheck {
-  /** The endpoint as read; undefined when it could not be. */
+  /** The endpoint as read; undefined when it could not be, or was not read (components). */
   endpoint: EndpointReading | undefined;
   /** InService instances: Σ `CurrentInstanceCount`; undefined when the endpoint was not read. */
   inServiceInstances: number | undefined;
@@ -53,6 +73,8 @@ export interface CapacityCheck {
   plan: LaneConcurrencyPlan;
   /** Per lane; a lane is missing when its concurrency could not be set. */
   changes: Partial<Record<Lane, LaneConcurrencyChange>>;
+  /** `layout=lanes-from-zero`: each lane's component, read and planned; undefined otherwise. */
+  components?: PerLane<ComponentCheck>;
   /** The steps that failed (the check did the others). */
   failures: CapacityCheckFailure[];
 }
@@ -74,7 +96,7 @@ export class CapacityController {
   /** Never throws for a failed step: see {@link CapacityCheck.failures}. */
   async check(): Promise<CapacityCheck> {
     const failures: CapacityCheckFailure[] = [];
-    const attempt = async <T>(step: string, read: () => Promise<T>): Promise<T | undefined> => {
+    const attempt: Attempt = async <T>(step: string, read: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await read();
       } catch (error) {
@@ -82,13 +104,21 @@ export class CapacityController {
         return undefined;
       }
     };
-    const { endpoint: endpointReader, queues, eventSources } = this.#options;
-    const endpoint = await attempt("read the endpoint", () => endpointReader.read());
+    const { queues } = this.#options;
     const backlog: Partial<Record<Lane, number>> = {};
-    for (const lane of LANES) {
-      const visible = await attempt(`read the ${lane} queue`, () => queues.visibleMessages(lane));
-      if (visible !== undefined) backlog[lane] = visible;
+    const readBacklog = async () => {
+      for (const lane of LANES) {
+        const visible = await attempt(`read the ${lane} queue`, () => queues.visibleMessages(lane));
+        if (visible !== undefined) backlog[lane] = visible;
+      }
+    };
+    if (this.#options.components !== undefined) {
+      const components = await this.#readComponents(this.#options.components, attempt);
+      await readBacklog();
+      return this.#checkComponents(components, backlog, failures, attempt);
     }
+    const endpoint = await attempt("read the endpoint", () => this.#options.endpoint.read());
+    await readBacklog();
     const inServiceInstances =
       endpoint === undefined
         ? undefined
@@ -105,19 +135,127 @@ export class CapacityController {
       interactiveReserve: this.#options.interactiveReserve,
       lanes: this.#options.lanes,
     });
+    const changes = await this.#applyConcurrency(plan.concurrency, attempt);
+    return { endpoint, inServiceInstances, backlog, backlogPerInstance, goal, plan, changes, failures };
+  }
 
+  /** Each lane's component as read (undefined where the read failed). */
+  async #readComponents(
+    components: NonNullable<CapacityControllerOptions["components"]>,
+    attempt: Attempt,
+  ): Promise<Partial<Record<Lane, EndpointReading>>> {
+    const readings: Partial<Record<Lane, EndpointReading>> = {};
+    for (const lane of LANES) {
+      const reading = await attempt(`read the ${lane} inference component`, () =>
+        components.reader.read(lane),
+      );
+      if (reading !== undefined) readings[lane] = reading;
+    }
+    return readings;
+  }
+
+  /**
+   * The check of `layout=lanes-from-zero`: each lane sized from its own component's copies, every
+   * place of a copy its own (`planLaneConcurrency` on that component alone, the interactive lane
+   * with all places reserved for it, the bulk lane with none), and a goal plan per component on
+   * the lane's own backlog and goal.
+   */
+  async #checkComponents(
+    readings: Partial<Record<Lane, EndpointReading>>,
+    backlog: Partial<Record<Lane, number>>,
+    failures: CapacityCheckFailure[],
+    attempt: Attempt,
+  ): Promise<CapacityCheck> {
+    const names = this.#options.components?.names as PerLane<string>;
+    const requests = Math.min(...Object.values(this.#options.requestsPerInstance));
+    const concurrency = {} as Record<Lane, number>;
+    const components = {} as Record<Lane, ComponentCheck>;
+    const doubts: string[] = [];
+    let instances = 0;
+    let inServiceCopies: number | undefined = 0;
+    for (const lane of LANES) {
+      const reading = readings[lane];
+      const lanePlan = planLaneConcurrency({
+        endpoint: reading,
+        requestsPerInstance: { [names[lane]]: requests },
+        interactiveReserve: lane === "interactive" ? requests : 0,
+        lanes: this.#options.lanes,
+      });
+      concurrency[lane] = lanePlan.concurrency[lane];
+      instances += lanePlan.instances;
+      if (lanePlan.doubt !== undefined) doubts.push(`${lane} component: ${lanePlan.doubt}`);
+      const copies = reading?.variants[0];
+      inServiceCopies =
+        inServiceCopies === undefined || copies === undefined
+          ? undefined
+          : inServiceCopies + Math.max(0, copies.current ?? 0);
+      components[lane] = {
+        name: names[lane],
+        reading,
+        goal: this.#componentGoal(lane, reading, backlog[lane]),
+      };
+    }
+    const plan: LaneConcurrencyPlan = {
+      concurrency,
+      basis: doubts.length === 0 ? "endpoint" : "minimum",
+      instances,
+      doubt: doubts.length === 0 ? undefined : doubts.join("; "),
+    };
+    const bulkCopies = readings.bulk?.variants[0]?.current;
+    const backlogPerInstance =
+      bulkCopies === undefined || backlog.bulk === undefined
+        ? undefined
+        : backlog.bulk / Math.max(1, bulkCopies);
+    const changes = await this.#applyConcurrency(concurrency, attempt);
+    return {
+      endpoint: undefined,
+      inServiceInstances: inServiceCopies,
+      backlog,
+      backlogPerInstance,
+      goal: undefined,
+      plan,
+      changes,
+      failures,
+      components,
+    };
+  }
+
+  /** The capacity rule on one lane's backlog and its component's copies in service. */
+  #componentGoal(
+    lane: Lane,
+    reading: EndpointReading | undefined,
+    backlog: number | undefined,
+  ): GoalCapacityPlan | undefined {
+    const copies = reading?.variants[0];
+    if (copies === undefined || backlog === undefined) return undefined;
+    const { goals } = this.#options;
+    return planGoalCapacity({
+      inService: Math.max(0, Math.min(copies.current ?? 0, copies.desired ?? 0)),
+      demands: [{ backlog, goalSeconds: goals.goalSeconds[lane] }],
+      secondsPerLine: goals.secondsPerLine,
+      instanceStartSeconds: goals.instanceStartSeconds,
+      maxInstances: goals.maxInstances,
+    });
+  }
+
+  /** Sets each lane's event source concurrency that changes, lowered ones first. */
+  async #applyConcurrency(
+    concurrency: PerLane<number>,
+    attempt: Attempt,
+  ): Promise<Partial<Record<Lane, LaneConcurrencyChange>>> {
+    const { eventSources } = this.#options;
     const current: Partial<Record<Lane, number | undefined>> = {};
     for (const lane of LANES) {
       // A value that cannot be read is set anyway: setting is idempotent, skipping it could strand a high one.
       current[lane] = await attempt(`read the ${lane} lane's concurrency`, () => eventSources.get(lane));
     }
     const order = [...LANES].sort(
-      (a, b) => delta(current[a], plan.concurrency[a]) - delta(current[b], plan.concurrency[b]),
+      (a, b) => delta(current[a], concurrency[a]) - delta(current[b], concurrency[b]),
     );
     const changes: Partial<Record<Lane, LaneConcurrencyChange>> = {};
     for (const lane of order) {
       const from = current[lane];
-      const to = plan.concurrency[lane];
+      const to = concurrency[lane];
       if (from === to) {
         changes[lane] = { from, to, updated: false };
         continue;
@@ -128,7 +266,7 @@ export class CapacityController {
       });
       if (set) changes[lane] = { from, to, updated: true };
     }
-    return { endpoint, inServiceInstances, backlog, backlogPerInstance, goal, plan, changes, failures };
+    return changes;
   }
 
   /**
@@ -156,6 +294,9 @@ export class CapacityController {
     });
   }
 }
+
+/** Runs one step of a check; a step that throws is recorded as a failure and gives undefined. */
+type Attempt = <T>(step: string, read: () => Promise<T>) => Promise<T | undefined>;
 
 /** How much a lane's concurrency rises (negative: falls); an unknown value sorts as a fall, first. */
 function delta(from: number | undefined, to: number): number {

@@ -6,6 +6,14 @@ export interface EndpointCapacityReader {
   read(): Promise<EndpointReading>;
 }
 
+/**
+ * Reads a lane's inference component (`layout=lanes-from-zero`): its status, and its copies as the
+ * instances of one variant named after the component (`DescribeInferenceComponent`).
+ */
+export interface ComponentCapacityReader {
+  read(lane: Lane): Promise<EndpointReading>;
+}
+
 /** Reads a lane's visible messages (`ApproximateNumberOfMessages`). */
 export interface QueueBacklogReader {
   visibleMessages(lane: Lane): Promise<number>;

@@ -7,6 +7,7 @@ import { CapacityController } from "./CapacityController.js";
 import type { CapacityControllerDeps } from "./createCapacityControllerHandler.js";
 import { LambdaEventSourceConcurrency } from "./LambdaEventSourceConcurrency.js";
 import type { CapacityControllerConfig } from "./readCapacityControllerConfig.js";
+import { SageMakerComponentReader } from "./SageMakerComponentReader.js";
 import { SageMakerEndpointReader } from "./SageMakerEndpointReader.js";
 import { SqsBacklogReader } from "./SqsBacklogReader.js";
 
@@ -28,9 +29,18 @@ export function createCapacityControllerDeps(
   config: CapacityControllerConfig,
   parts: CapacityControllerParts = {},
 ): CapacityControllerDeps {
+  const sagemaker = parts.sagemaker ?? new SageMakerClient({});
   return {
     controller: new CapacityController({
-      endpoint: new SageMakerEndpointReader(parts.sagemaker ?? new SageMakerClient({}), config.endpointName),
+      endpoint: new SageMakerEndpointReader(sagemaker, config.endpointName),
+      ...(config.components === undefined
+        ? {}
+        : {
+            components: {
+              reader: new SageMakerComponentReader(sagemaker, config.components),
+              names: config.components,
+            },
+          }),
       queues: new SqsBacklogReader(parts.sqs ?? new SQSClient({}), config.queueUrls),
       eventSources: new LambdaEventSourceConcurrency(
         parts.lambda ?? new LambdaClient({}),

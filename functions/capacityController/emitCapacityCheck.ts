@@ -8,7 +8,9 @@ import type { CapacityCheck } from "./CapacityController.js";
  * Publishes a check's metrics ({@link CAPACITY_METRICS}) and logs it. `GoalCapacityRatio`,
  * `GoalInstances`, `BacklogPerInstance` and `InServiceInstances` carry the dimension `endpoint`
  * (the goal scaling policy tracks the first with exactly these dimensions: `service` and `endpoint`); `QueueBacklog` and `LaneMaxConcurrency`
- * carry `lane`. A value that was not read is not published: the scaling policy then has no data
+ * carry `lane`. With inference components (`layout=lanes-from-zero`) each component's
+ * `GoalCapacityRatio` and `GoalInstances` carry `component` instead (its goal scaling policy
+ * tracks exactly `service` and `component`), and the counts are copies. A value that was not read is not published: the scaling policy then has no data
  * point, and target tracking does not act on missing data.
  */
 export function emitCapacityCheck(
@@ -25,6 +27,18 @@ export function emitCapacityCheck(
   if (check.goal !== undefined) {
     endpointMetric(CAPACITY_METRICS.goalCapacityRatio, check.goal.ratio);
     endpointMetric(CAPACITY_METRICS.goalInstances, check.goal.wanted);
+  }
+  for (const lane of LANES) {
+    const component = check.components?.[lane];
+    if (component?.goal === undefined) continue;
+    // Exactly the dimensions the component's goal scaling policy tracks: `service` and `component`.
+    const componentMetric = (name: string, value: number) => {
+      const metric = metrics.singleMetric();
+      metric.addDimension(CAPACITY_METRIC_DIMENSIONS.component, component.name);
+      metric.addMetric(name, MetricUnit.Count, value);
+    };
+    componentMetric(CAPACITY_METRICS.goalCapacityRatio, component.goal.ratio);
+    componentMetric(CAPACITY_METRICS.goalInstances, component.goal.wanted);
   }
   if (check.backlogPerInstance !== undefined)
     endpointMetric(CAPACITY_METRICS.backlogPerInstance, check.backlogPerInstance);
@@ -47,6 +61,7 @@ export function emitCapacityCheck(
     backlog: check.backlog,
     backlogPerInstance: check.backlogPerInstance,
     goal: check.goal,
+    components: check.components,
     basis: check.plan.basis,
     doubt: check.plan.doubt,
     instancesCounted: check.plan.instances,

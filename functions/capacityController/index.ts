@@ -24,9 +24,15 @@ export {
   type CapacityCheck,
   CapacityController,
   type CapacityControllerOptions,
+  type ComponentCheck,
   type LaneConcurrencyChange,
 } from "./CapacityController.js";
-export type { EndpointCapacityReader, LaneConcurrencySetter, QueueBacklogReader } from "./capacityPorts.js";
+export type {
+  ComponentCapacityReader,
+  EndpointCapacityReader,
+  LaneConcurrencySetter,
+  QueueBacklogReader,
+} from "./capacityPorts.js";
 export {
   type CapacityControllerParts,
   createCapacityControllerDeps,
@@ -42,5 +48,6 @@ export {
   type CapacityControllerConfig,
   readCapacityControllerConfig,
 } from "./readCapacityControllerConfig.js";
+export { SageMakerComponentReader } from "./SageMakerComponentReader.js";
 export { SageMakerEndpointReader } from "./SageMakerEndpointReader.js";
 export { QueueAttributeError, SqsBacklogReader } from "./SqsBacklogReader.js";

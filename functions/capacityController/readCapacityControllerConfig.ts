@@ -1,5 +1,6 @@
 import { CAPACITY_CONTROLLER_SETTINGS } from "../../contract/index.js";
 import type { CapacityGoals, LaneLimits, PerLane } from "../../core/capacity/capacityTypes.js";
+import { ConfigError } from "../../core/common/ConfigError.js";
 import { parseEnvironment } from "../../core/common/envSchemas.js";
 
 /**
@@ -22,6 +23,11 @@ export interface CapacityControllerConfig {
   lanes: PerLane<LaneLimits>;
   /** `BULK_GOAL_SECONDS`, `INTERACTIVE_GOAL_SECONDS`, `MILLISECONDS_PER_LINE`, `INSTANCE_START_SECONDS`, `MAX_INSTANCES`. */
   goals: CapacityGoals;
+  /**
+   * `INTERACTIVE_COMPONENT_NAME`, `BULK_COMPONENT_NAME`: each lane's inference component
+   * (`layout=lanes-from-zero`); undefined when neither is set (the shared layout).
+   */
+  components?: PerLane<string>;
 }
 
 /**
@@ -33,7 +39,20 @@ export function readCapacityControllerConfig(
   env: Readonly<Record<string, string | undefined>>,
 ): CapacityControllerConfig {
   const values = parseEnvironment("capacity controller", CAPACITY_CONTROLLER_SETTINGS, env);
+  if ((values.interactiveComponent === "") !== (values.bulkComponent === "")) {
+    const missing = values.interactiveComponent === "" ? "INTERACTIVE_COMPONENT_NAME" : "BULK_COMPONENT_NAME";
+    throw new ConfigError("capacity controller", [
+      {
+        variable: missing,
+        message:
+          "is empty while the other lane's component is set: set both (layout=lanes-from-zero) or neither (layout=shared)",
+      },
+    ]);
+  }
   return {
+    ...(values.interactiveComponent === ""
+      ? {}
+      : { components: { interactive: values.interactiveComponent, bulk: values.bulkComponent } }),
     endpointName: values.endpointName,
     requestsPerInstance: values.variantRequests,
     interactiveReserve: values.interactiveReserve,

@@ -99,6 +99,7 @@ export async function createDecideDeps(config: DecideConfig, parts: DecideParts 
     endpoint: new EndpointClient({
       client: sagemakerRuntime,
       endpointName: config.endpointName,
+      ...(config.inferenceComponentName ? { inferenceComponentName: config.inferenceComponentName } : {}),
       retry: endpointRetry,
       limiter: new AdaptiveConcurrencyLimiter({
         maxLimit: config.maxConcurrentGroups,

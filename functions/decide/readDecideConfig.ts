@@ -10,6 +10,8 @@ export interface DecideConfig {
   outcomesTable: string;
   /** `ENDPOINT_NAME` (required): the SageMaker endpoint's name. */
   endpointName: string;
+  /** `INFERENCE_COMPONENT_NAME`: the lane's inference component on the endpoint. Default "" (none). */
+  inferenceComponentName?: string;
   /**
    * `LANE`: the lane this function drains; every endpoint call names it in `CustomAttributes`.
    * Default `interactive`.

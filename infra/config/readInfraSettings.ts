@@ -60,6 +60,10 @@ export interface InfraSettings {
   instanceStartSeconds: number;
   /** `shared`: one fleet, both lanes on every instance; `lanes-from-zero`: an inference component per lane, bulk from 0 copies. */
   layout: "shared" | "lanes-from-zero";
+  /** With `lanes-from-zero`: CPU cores one copy of an inference component reserves (`NumberOfCpuCoresRequired`). */
+  componentCpuCores: number;
+  /** With `lanes-from-zero`: memory one copy reserves, in MiB (`MinMemoryRequiredInMb`). */
+  componentMemoryMb: number;
   /** `dev`, or `production` (at least two instances, the table kept). */
   profile: "dev" | "production";
   /** `gzip`: `modelDataUrl` is a model.tar.gz; `none`: an S3 prefix SageMaker copies as is. */
@@ -402,6 +406,20 @@ const RULES: readonly KnobRule[] = [
     parse: oneOf("shared", "lanes-from-zero"),
   },
   {
+    name: "componentCpuCores",
+    defaultValue: 24,
+    description:
+      "with `layout=lanes-from-zero`: CPU cores one copy of a lane's inference component reserves (`NumberOfCpuCoresRequired`), also the adapter's `SEMIF_THREADS` when `cpuThreads` is `auto`. Size it so that one copy takes most of an instance (the capacity rule plans in copies of one instance's speed): 24 of the 32 vCPUs of `ml.c6i.8xlarge`, leaving the rest to SageMaker's own processes (an assumption: AWS does not state what it keeps)",
+    parse: integer(1, 192),
+  },
+  {
+    name: "componentMemoryMb",
+    defaultValue: 49_152,
+    description:
+      "with `layout=lanes-from-zero`: memory one copy reserves, in MiB (`MinMemoryRequiredInMb`, at least 128): the model, its context and the adapter. 49152 MiB is 48 of the 64 GiB of `ml.c6i.8xlarge` (one copy per instance)",
+    parse: integer(128, 2_097_152),
+  },
+  {
     name: "profile",
     defaultValue: "dev",
     description:
@@ -740,6 +758,9 @@ const SECONDS_PER_DAY = 86_400;
  * pool's requests per instance for the bulk lane (the message names the others).
  */
 function capacityProblems(settings: InfraSettings): InfraConfigProblem[] {
+  // Each lane's component sizes its lane alone, down to the event source's floor
+  // (`deriveComponentDecideCapacity`): nothing to refuse.
+  if (settings.layout === "lanes-from-zero") return [];
   const pools =
     settings.accelerator === "cpu"
       ? [{ knob: "cpuRequestsPerInstance", requests: settings.cpuRequestsPerInstance }]
@@ -783,11 +804,14 @@ function crossChecks(settings: InfraSettings): InfraConfigProblem[] {
       message: "must be retain with profile=production (the outcomes are the pipeline's record)",
     });
   }
-  if (settings.layout === "lanes-from-zero") {
+  if (
+    settings.layout === "lanes-from-zero" &&
+    settings.accelerator === "gpu" &&
+    (settings.gpuInstancePools.length > 1 || settings.cpuFallbackPool)
+  ) {
     problems.push({
       knob: "layout",
-      message:
-        'lanes-from-zero is modelled by `decisions simulate --layout lanes-from-zero` and the decide functions treat an inference component without capacity as busy, but this CDK app does not yet synthesize the inference components (docs/flow-control.md, "Lanes from zero"): deploy with layout=shared',
+      message: `lanes-from-zero runs its inference components on one instance type: give gpuInstancePools one type and cpuFallbackPool=false (got ${settings.gpuInstancePools.join(", ")}${settings.cpuFallbackPool ? " and the CPU fallback pool" : ""}), or deploy with layout=shared`,
     });
   }
   if (settings.layout === "shared" && settings.minInstances < 1) {

@@ -68,6 +68,11 @@ export interface CapacityControllerProps {
   endpointArn: string;
   /** The endpoint's name as a literal: the `endpoint` dimension of the dashboard's metrics. */
   endpointPhysicalName: string;
+  /**
+   * `layout=lanes-from-zero`: each lane's inference component; the controller reads their copies
+   * (`DescribeInferenceComponent`) instead of the endpoint's instances. Default none.
+   */
+  components?: Readonly<Record<Lane, { name: string; arn: string }>>;
   /** Requests one instance of each production variant admits (its smallest pool's), by variant. */
   requestsPerInstanceByVariant: Readonly<Record<string, number>>;
   /** `SEMIF_INTERACTIVE_RESERVE` of the endpoint's instances. */
@@ -129,6 +134,12 @@ export class CapacityController extends Construct {
         [variableOf(settings.millisecondsPerLine)]: String(props.goals.millisecondsPerLine),
         [variableOf(settings.instanceStartSeconds)]: String(props.goals.instanceStartSeconds),
         [variableOf(settings.maxInstances)]: String(props.goals.maxInstances),
+        ...(props.components === undefined
+          ? {}
+          : {
+              [variableOf(settings.interactiveComponent)]: props.components.interactive.name,
+              [variableOf(settings.bulkComponent)]: props.components.bulk.name,
+            }),
         POWERTOOLS_SERVICE_NAME: CAPACITY_CONTROLLER_SERVICE,
         POWERTOOLS_METRICS_NAMESPACE: props.metricsNamespace,
       },
@@ -137,6 +148,15 @@ export class CapacityController extends Construct {
     fn.role.addToPolicy(
       new PolicyStatement({ actions: ["sagemaker:DescribeEndpoint"], resources: [props.endpointArn] }),
     );
+    if (props.components !== undefined) {
+      const { components } = props;
+      fn.role.addToPolicy(
+        new PolicyStatement({
+          actions: ["sagemaker:DescribeInferenceComponent"],
+          resources: LANES.map((lane) => components[lane].arn),
+        }),
+      );
+    }
     fn.role.addToPolicy(
       new PolicyStatement({
         actions: ["sqs:GetQueueAttributes"],

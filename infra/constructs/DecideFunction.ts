@@ -30,6 +30,11 @@ export interface DecideFunctionProps {
   endpointName: string;
   endpointArn: string;
   /**
+   * Its lane's inference component on that endpoint (`layout=lanes-from-zero`): its name as
+   * `INFERENCE_COMPONENT_NAME`, and leave to invoke it. Default none (the endpoint's variant serves).
+   */
+  component?: { name: string; arn: string };
+  /**
    * The shadow step's candidate endpoint (`ShadowEndpoint`): its name as `SHADOW_ENDPOINT_NAME`,
    * and leave to invoke it. Default none (neither).
    */
@@ -84,6 +89,9 @@ export class DecideFunction extends Construct {
         [variableOf(DECIDE_SETTINGS.lane)]: props.lane,
         [variableOf(DECIDE_SETTINGS.outcomesTable)]: props.table.tableName,
         [variableOf(DECIDE_SETTINGS.endpointName)]: props.endpointName,
+        ...(props.component === undefined
+          ? {}
+          : { [variableOf(DECIDE_SETTINGS.inferenceComponentName)]: props.component.name }),
         [variableOf(DECIDE_SETTINGS.maxConcurrentGroups)]: String(props.maxConcurrentGroups),
         // A rollout (new policy files with new code) takes minutes; items of a policy that an
         // instance has not loaded yet wait this long in the queue before they are rejected.
@@ -109,10 +117,17 @@ export class DecideFunction extends Construct {
     });
     this.function = fn.function;
 
+    // A call that names an inference component is authorized on the endpoint (required) and on
+    // the component (`arn:…:inference-component/<name>`): the Service Authorization Reference's
+    // InvokeEndpoint row (https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsagemaker.html).
     fn.role.addToPolicy(
       new PolicyStatement({
         actions: ["sagemaker:InvokeEndpoint"],
-        resources: [props.endpointArn, ...(props.candidate ? [props.candidate.endpointArn] : [])],
+        resources: [
+          props.endpointArn,
+          ...(props.component ? [props.component.arn] : []),
+          ...(props.candidate ? [props.candidate.endpointArn] : []),
+        ],
       }),
     );
     fn.role.addToPolicy(

@@ -2,11 +2,13 @@ import { createHash } from "node:crypto";
 import { Aws, Duration, Stack } from "aws-cdk-lib";
 import { CfnScalableTarget, CfnScalingPolicy } from "aws-cdk-lib/aws-applicationautoscaling";
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import type { Role } from "aws-cdk-lib/aws-iam";
 import { CfnEndpoint, CfnEndpointConfig, type CfnModel } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
 import {
   CAPACITY_METRIC_DIMENSIONS,
   CAPACITY_METRICS,
+  LANES,
   SERVER_SETTING_ENTRIES,
   variableOf,
 } from "../../contract/index.js";
@@ -73,6 +75,13 @@ export interface DecisionEndpointProps {
   };
   /** Each blue/green step's baking time, the endpoint's alarms watching. */
   deploymentBake: Duration;
+  /**
+   * `shared` (default): one production variant whose instances serve both lanes, scaled by
+   * {@link DecisionEndpoint.goalScalingPolicy}; `lanes-from-zero`: a variant for inference
+   * components (`LaneComponents`), whose instances SageMaker's managed instance scaling adds and
+   * removes as the components' copies need them, down to 0.
+   */
+  layout?: "shared" | "lanes-from-zero";
   /** The error-rate alarms (and blue/green rollback) wait for this many invocations in 5 minutes. */
   alarmMinInvocations: number;
   /** The 5xx-rate alarm's threshold, percent of invocations in 5 minutes. */
@@ -141,9 +150,14 @@ export class DecisionEndpoint extends Construct {
   readonly maxInstances: number;
   /** The pools in priority order (one CPU pool when `accelerator` is `cpu`). */
   readonly pools: readonly DecisionInstancePool[];
-  readonly scalableTarget: CfnScalableTarget;
-  /** Target tracking on `GoalCapacityRatio`: instances bought for the lanes' goals. */
-  readonly goalScalingPolicy: CfnScalingPolicy;
+  /** The variant's instance count as a scalable target; none with `lanes-from-zero` (the components' copies are). */
+  readonly scalableTarget: CfnScalableTarget | undefined;
+  /** Target tracking on `GoalCapacityRatio`: instances bought for the lanes' goals; none with `lanes-from-zero`. */
+  readonly goalScalingPolicy: CfnScalingPolicy | undefined;
+  /** The digest of the accelerator and the instance types that the endpoint's name ends with (8 hex). */
+  readonly fingerprint: string;
+  /** The model of the image the endpoint runs first (GPU before CPU): what inference components run. */
+  readonly primaryModel: CfnModel;
   /** The alarms that roll a blue/green update back: 5xx rate and ModelError rate. */
   readonly alarms: { readonly errorRate5xx: Alarm; readonly modelErrorRate: Alarm };
 
@@ -153,23 +167,29 @@ export class DecisionEndpoint extends Construct {
     this.maxInstances = props.maxInstances;
     this.pools = instancePoolsOf(props);
     const stack = Stack.of(this);
-    this.physicalName = endpointNameFor(stack.stackName, props.accelerator, this.pools);
-    const models = this.addModels(props);
-    this.endpointConfig = this.addEndpointConfig(props, models);
+    this.fingerprint = fingerprintOf(props.accelerator, this.pools);
+    this.physicalName = sageMakerNameOf(stack.stackName, `decisions-${this.fingerprint}`);
+    const { models, role } = this.addModels(props);
+    this.primaryModel = (models.gpu ?? models.cpu) as CfnModel;
+    const fromZero = props.layout === "lanes-from-zero";
+    this.endpointConfig = fromZero
+      ? this.addComponentEndpointConfig(props, role)
+      : this.addEndpointConfig(props, models);
     this.alarms = this.endpointAlarms(props);
-    this.endpoint = this.addEndpoint(props);
+    this.endpoint = fromZero ? this.addComponentEndpoint() : this.addEndpoint(props);
     this.endpointName = this.endpoint.attrEndpointName;
     this.endpointArn = stack.formatArn({
       service: "sagemaker",
       resource: "endpoint",
       resourceName: this.endpointName,
     });
-    this.scalableTarget = this.addScalableTarget(props);
-    this.goalScalingPolicy = this.addGoalScalingPolicy(props);
+    this.scalableTarget = fromZero ? undefined : this.addScalableTarget(props);
+    this.goalScalingPolicy =
+      this.scalableTarget === undefined ? undefined : this.addGoalScalingPolicy(props, this.scalableTarget);
   }
 
   /** The execution role and one model per image the pools run (the GPU one first). */
-  private addModels(props: DecisionEndpointProps): DecisionModels {
+  private addModels(props: DecisionEndpointProps): { models: DecisionModels; role: Role } {
     const needs = new Set(this.pools.map((pool) => pool.image));
     const modelData = modelDataOf(props.modelDataUrl);
     const role = sageMakerExecutionRole(this, "ExecutionRole", {
@@ -189,7 +209,7 @@ export class DecisionEndpoint extends Construct {
       });
       models[kind] = model;
     }
-    return models;
+    return { models, role };
   }
 
   /** The endpoint configuration: the one production variant, on one instance type or on the pools. */
@@ -219,6 +239,51 @@ export class DecisionEndpoint extends Construct {
           routingConfig: { routingStrategy: "LEAST_OUTSTANDING_REQUESTS" },
         },
       ],
+    });
+  }
+
+  /**
+   * The endpoint configuration of `lanes-from-zero`: a variant that names no model (the inference
+   * components do), with the execution role SageMaker deploys the components' models with, and
+   * managed instance scaling from 0 instances: an endpoint scales to and from zero instances only
+   * when it hosts inference components and its variant's `ManagedInstanceScaling` has
+   * `MinInstanceCount` 0 (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-zero-instances.html;
+   * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_ProductionVariantManagedInstanceScaling.html;
+   * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_CreateEndpointConfig.html).
+   * Each lane's component may grow to `maxInstances` copies of one instance each, so the variant may
+   * hold twice `maxInstances` instances. Components run on one instance type: the CPU type, or the
+   * first GPU pool (`readInfraSettings` refuses more pools with this layout).
+   */
+  private addComponentEndpointConfig(props: DecisionEndpointProps, role: Role): CfnEndpointConfig {
+    const [pool] = this.pools;
+    return new CfnEndpointConfig(this, "Config", {
+      executionRoleArn: role.roleArn,
+      productionVariants: [
+        {
+          variantName: DECISION_VARIANT_NAME,
+          instanceType: pool?.instanceType ?? props.cpuInstanceType,
+          // The endpoint is created with one instance; managed instance scaling removes it when no
+          // component has a copy on it.
+          initialInstanceCount: 1,
+          managedInstanceScaling: {
+            status: "ENABLED",
+            minInstanceCount: 0,
+            maxInstanceCount: LANES.length * props.maxInstances,
+          },
+          routingConfig: { routingStrategy: "LEAST_OUTSTANDING_REQUESTS" },
+        },
+      ],
+    });
+  }
+
+  /**
+   * The endpoint of `lanes-from-zero`. Its components are updated by CloudFormation one by one; the
+   * endpoint's own blue/green deployment is for variants that run a model, so none is configured.
+   */
+  private addComponentEndpoint(): CfnEndpoint {
+    return new CfnEndpoint(this, "Endpoint", {
+      endpointName: this.physicalName,
+      endpointConfigName: this.endpointConfig.attrEndpointConfigName,
     });
   }
 
@@ -278,11 +343,14 @@ export class DecisionEndpoint extends Construct {
    * count wanted; 1 when the instances in service drain the backlogs within their goals (nothing
    * bought), 0 in the tail (the instances given back as it ends).
    */
-  private addGoalScalingPolicy(props: DecisionEndpointProps): CfnScalingPolicy {
+  private addGoalScalingPolicy(
+    props: DecisionEndpointProps,
+    scalableTarget: CfnScalableTarget,
+  ): CfnScalingPolicy {
     return new CfnScalingPolicy(this, "GoalScalingPolicy", {
       policyName: `${Aws.STACK_NAME}-decision-goal`,
       policyType: "TargetTrackingScaling",
-      scalingTargetId: this.scalableTarget.ref,
+      scalingTargetId: scalableTarget.ref,
       targetTrackingScalingPolicyConfiguration: {
         targetValue: 1,
         customizedMetricSpecification: {
@@ -402,21 +470,16 @@ function instancePoolsOf(props: DecisionEndpointProps): DecisionInstancePool[] {
 }
 
 /**
- * `<stack name, at most 40 characters>-decisions-<8 hex>` in lower case, the hex a digest of the
- * accelerator and the pools' instance types in priority order: SageMaker's pattern (letters, digits,
- * hyphens, at most 63), the case of the ARN SageMaker forms, and a new name exactly when the
- * hardware changes.
+ * 8 hex of a digest of the accelerator and the pools' instance types in priority order. The
+ * endpoint's name is `<stack name, at most 40 characters>-decisions-<fingerprint>` in lower case:
+ * SageMaker's pattern (letters, digits, hyphens, at most 63), the case of the ARN SageMaker forms,
+ * and a new name exactly when the hardware changes.
  */
-function endpointNameFor(
-  stackName: string,
-  accelerator: string,
-  pools: readonly DecisionInstancePool[],
-): string {
-  const fingerprint = createHash("sha256")
+function fingerprintOf(accelerator: string, pools: readonly DecisionInstancePool[]): string {
+  return createHash("sha256")
     .update(JSON.stringify([accelerator, ...pools.map((pool) => [pool.instanceType, pool.image])]))
     .digest("hex")
     .slice(0, 8);
-  return sageMakerNameOf(stackName, `decisions-${fingerprint}`);
 }
 
 /** The adapter's environment (its settings: `contract/settings/serverSettings.ts`) for one image. */
@@ -428,7 +491,10 @@ function adapterEnvironment(props: DecisionEndpointProps, kind: "cpu" | "gpu"): 
     [variableOf(adapter.contextSize)]: String(props.contextSize),
     [variableOf(adapter.maxInFlight)]: "1",
     [variableOf(adapter.queueDepth)]: String(limits.requestsPerInstance - 1),
-    [variableOf(adapter.interactiveReserve)]: String(props.interactiveReserve),
+    // With a component per lane, every place of a copy is its lane's.
+    [variableOf(adapter.interactiveReserve)]: String(
+      props.layout === "lanes-from-zero" ? 0 : props.interactiveReserve,
+    ),
     [variableOf(adapter.requestTimeoutMs)]: String(limits.requestTimeout.toMilliseconds()),
     ...(props.cpuThreads === "auto" ? {} : { [variableOf(adapter.threads)]: String(props.cpuThreads) }),
   };

@@ -40,6 +40,12 @@ export type { JobsMonitorFunctionProps } from "./JobsMonitorFunction.js";
 export { JOBS_MONITOR_INTERVAL, JobsMonitorFunction } from "./JobsMonitorFunction.js";
 export type { JobsTableProps } from "./JobsTable.js";
 export { JobsTable } from "./JobsTable.js";
+export type {
+  ComponentCopyResources,
+  LaneComponent,
+  LaneComponentsProps,
+} from "./LaneComponents.js";
+export { LaneComponents } from "./LaneComponents.js";
 export type { OutcomesTableProps } from "./OutcomesTable.js";
 export { OUTCOME_EVENT_DETAIL_TYPE, OUTCOME_EVENT_SOURCE, OutcomesTable } from "./OutcomesTable.js";
 export type { PipelineAlarmsProps } from "./PipelineAlarms.js";

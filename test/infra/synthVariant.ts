@@ -37,6 +37,8 @@ export const VARIANTS = {
   },
   /** cdk.json with the shadow step's candidate endpoint (a second model). */
   shadow: { shadowModelDataUrl: "s3://decisions-models-{account}-{region}/candidate/model.tar.gz" },
+  /** An inference component per lane: interactive from 1 copy, bulk from 0. */
+  fromZero: { layout: "lanes-from-zero" },
 } as const satisfies Record<string, Record<string, string>>;
 
 /** A name of {@link VARIANTS}. */

@@ -80,6 +80,27 @@ describe("EndpointClient", () => {
     assert.equal(input?.CustomAttributes, undefined);
   });
 
+  it("names its inference component on every attempt, and none when it has none", async () => {
+    const clock = new FakeClock();
+    const { client, sent } = scriptedClient([{ status: 503 }, { body: "{}" }, { body: "{}" }]);
+    const component = new EndpointClient({
+      client,
+      endpointName: "decisions",
+      inferenceComponentName: "decisions-52ab4287-bulk",
+      retry: new RetryPolicy({ maxAttempts: 3, random: () => 0 }),
+    });
+    const deadline = new Deadline(clock.now() + 10_000, clock);
+
+    await component.invoke("{}", { deadline });
+    await endpointOn(client).invoke("{}", { deadline });
+
+    assert.deepEqual(
+      sent.map((command) => command.input.InferenceComponentName),
+      ["decisions-52ab4287-bulk", "decisions-52ab4287-bulk", undefined],
+    );
+    assert.equal("InferenceComponentName" in (sent[2]?.input ?? {}), false);
+  });
+
   it("names its lane in CustomAttributes on every attempt", async () => {
     const clock = new FakeClock();
     const { client, sent } = scriptedClient([{ status: 503 }, { body: "{}" }]);

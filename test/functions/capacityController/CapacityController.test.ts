@@ -173,3 +173,72 @@ describe("CapacityController", () => {
     );
   });
 });
+
+describe("CapacityController with a component per lane", () => {
+  const names = { interactive: "decisions-52ab4287-interactive", bulk: "decisions-52ab4287-bulk" };
+  const withComponents = (
+    read: (lane: Lane) => Promise<EndpointReading>,
+    eventSources: FakeEventSources,
+    backlog: Record<Lane, number>,
+  ) =>
+    new CapacityController({
+      endpoint: {
+        read: async () => {
+          throw new Error("the endpoint is not read with components");
+        },
+      },
+      components: { reader: { read }, names },
+      queues: { visibleMessages: async (lane) => backlog[lane] },
+      eventSources,
+      requestsPerInstance: { AllTraffic: 4 },
+      interactiveReserve: 2,
+      lanes: {
+        interactive: { groupsPerInvocation: 1, minConcurrency: 2 },
+        bulk: { groupsPerInvocation: 2, minConcurrency: 2 },
+      },
+      goals: {
+        goalSeconds: { interactive: 60, bulk: 3600 },
+        secondsPerLine: 0.312,
+        instanceStartSeconds: 360,
+        maxInstances: 20,
+      },
+    });
+  const copies =
+    (current: number, desired: number) =>
+    async (lane: Lane): Promise<EndpointReading> => ({
+      status: "InService",
+      variants: [{ name: names[lane], current, desired }],
+    });
+
+  it("gives each lane every place of its own copies and plans each component on its own backlog", async () => {
+    const sources = new FakeEventSources({ interactive: 2, bulk: 2 });
+
+    const check = await withComponents(copies(5, 5), sources, { interactive: 0, bulk: 100_000 }).check();
+
+    // Interactive 5 copies × 4 places ÷ 1 group; bulk 5 × 4 ÷ 2 groups (no reserve on either).
+    assert.deepEqual(sources.values, { interactive: 20, bulk: 10 });
+    assert.deepEqual(check.failures, []);
+    assert.equal(check.components?.interactive.goal?.reason, "idle");
+    assert.equal(check.components?.bulk.goal?.reason, "buy");
+    assert.equal(check.backlogPerInstance, 20_000);
+    assert.equal(check.endpoint, undefined);
+  });
+
+  it("keeps a lane whose component cannot be read at its minimum, with no goal plan, and sizes the other", async () => {
+    const sources = new FakeEventSources({ interactive: 2, bulk: 2 });
+    const read = async (lane: Lane) => {
+      if (lane === "bulk") throw new Error("AccessDeniedException");
+      return copies(3, 3)(lane);
+    };
+
+    const check = await withComponents(read, sources, { interactive: 1, bulk: 500 }).check();
+
+    assert.deepEqual(sources.values, { interactive: 12, bulk: 2 });
+    assert.equal(check.components?.bulk.goal, undefined);
+    assert.equal(check.plan.basis, "minimum");
+    assert.deepEqual(
+      check.failures.map((failure) => failure.step),
+      ["read the bulk inference component"],
+    );
+  });
+});

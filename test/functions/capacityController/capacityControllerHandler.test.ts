@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { Logger } from "@aws-lambda-powertools/logger";
 import { Metrics } from "@aws-lambda-powertools/metrics";
 import { GetEventSourceMappingCommand, UpdateEventSourceMappingCommand } from "@aws-sdk/client-lambda";
-import { DescribeEndpointCommand } from "@aws-sdk/client-sagemaker";
+import { DescribeEndpointCommand, DescribeInferenceComponentCommand } from "@aws-sdk/client-sagemaker";
 import type { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import {
   CapacityCheckError,
@@ -50,7 +50,10 @@ function fakeClient(answer: (command: object) => unknown) {
   };
 }
 
-function run(describeEndpoint: () => unknown) {
+function run(
+  describeEndpoint: (command: object) => unknown,
+  environment: Record<string, string> = ENVIRONMENT,
+) {
   const sagemaker = fakeClient(describeEndpoint);
   const sqs = fakeClient((command) => ({
     Attributes: {
@@ -63,7 +66,7 @@ function run(describeEndpoint: () => unknown) {
     command instanceof GetEventSourceMappingCommand ? { ScalingConfig: { MaximumConcurrency: 2 } } : {},
   );
   const handler = createCapacityControllerHandler(
-    createCapacityControllerDeps(readCapacityControllerConfig(ENVIRONMENT), {
+    createCapacityControllerDeps(readCapacityControllerConfig(environment), {
       sagemaker: sagemaker.client,
       sqs: sqs.client,
       lambda: lambda.client,
@@ -156,6 +159,79 @@ describe("the capacity controller's handler", () => {
     );
     assert.equal(emf.get("GoalInstances")?.GoalInstances, 3);
     assert.equal(emf.get("LaneMaxConcurrency")?.lane !== undefined, true);
+  });
+
+  it("with a component per lane, reads each component's copies instead of the endpoint, sizes each lane on its own copies and publishes GoalCapacityRatio by component", async () => {
+    // Prepare: the interactive component has 1 copy; the bulk one was asked for 1 and has none yet.
+    const components = { interactive: "decisions-52ab4287-interactive", bulk: "decisions-52ab4287-bulk" };
+    const { sagemaker, lambda, invoke } = run(
+      (command) => {
+        const name = (command as DescribeInferenceComponentCommand).input.InferenceComponentName;
+        const current = name === components.interactive ? 1 : 0;
+        return {
+          InferenceComponentName: name,
+          InferenceComponentStatus: "InService",
+          RuntimeConfig: { CurrentCopyCount: current, DesiredCopyCount: 1 },
+        };
+      },
+      {
+        ...ENVIRONMENT,
+        INTERACTIVE_COMPONENT_NAME: components.interactive,
+        BULK_COMPONENT_NAME: components.bulk,
+      },
+    );
+
+    // Act
+    const { result, lines } = await invoke();
+
+    // Assert: the components were described, the endpoint was not.
+    assert.ok(sagemaker.sent.every((command) => command instanceof DescribeInferenceComponentCommand));
+    assert.deepEqual(
+      sagemaker.sent.map((command) => (command as DescribeInferenceComponentCommand).input),
+      [{ InferenceComponentName: components.interactive }, { InferenceComponentName: components.bulk }],
+    );
+    // Interactive: 1 copy × its 4 places; bulk: no copy in service yet, its floor of 2.
+    const updates = lambda.sent.filter((command) => command instanceof UpdateEventSourceMappingCommand);
+    assert.deepEqual(
+      updates.map((command) => (command as UpdateEventSourceMappingCommand).input),
+      [{ UUID: "uuid-interactive", ScalingConfig: { MaximumConcurrency: 4 } }],
+    );
+    assert.equal(result.inServiceInstances, 1);
+
+    // Assert: one GoalCapacityRatio per component, with exactly the dimensions its policy tracks.
+    const ratios = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((document) => "GoalCapacityRatio" in document);
+    assert.deepEqual(
+      ratios.map((document) => [
+        document.component,
+        (document._aws as { CloudWatchMetrics: Array<{ Dimensions: string[][] }> }).CloudWatchMetrics[0]
+          ?.Dimensions,
+      ]),
+      [
+        [components.interactive, [["service", "component"]]],
+        [components.bulk, [["service", "component"]]],
+      ],
+    );
+    // 9,000 bulk lines (2,808 s of work) with no copy in service: one copy wanted, asked for as 1
+    // (target tracking cannot leave 0 copies; the step policy on no-capacity failures does).
+    assert.equal(ratios[1]?.GoalCapacityRatio, 1);
+    const wanted = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((document) => "GoalInstances" in document)
+      .map((document) => [document.component, document.GoalInstances]);
+    // The 4 interactive lines are the tail of what its copy drains: nothing beyond its floor.
+    assert.deepEqual(wanted, [
+      [components.interactive, 0],
+      [components.bulk, 1],
+    ]);
+  });
+
+  it("refuses one lane's component without the other's, naming the variable", () => {
+    assert.throws(
+      () => readCapacityControllerConfig({ ...ENVIRONMENT, BULK_COMPONENT_NAME: "decisions-52ab4287-bulk" }),
+      /INTERACTIVE_COMPONENT_NAME is empty while the other lane's component is set/,
+    );
   });
 
   it("keeps the lanes at their minimum and fails the invocation when the endpoint cannot be read", async () => {

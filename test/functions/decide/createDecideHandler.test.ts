@@ -5,6 +5,7 @@ import { Metrics } from "@aws-lambda-powertools/metrics";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ModelError, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import { Deadline } from "../../../core/common/Deadline.js";
 import { createDecideDeps } from "../../../functions/decide/createDecideDeps.js";
 import { createDecideHandler } from "../../../functions/decide/createDecideHandler.js";
 import { createLambdaContext } from "../../../local/eventSource/createLambdaContext.js";
@@ -74,6 +75,52 @@ describe("createDecideHandler", () => {
     } finally {
       dynamodb.destroy();
     }
+  });
+
+  it("names its lane's inference component on every endpoint call when it is given one, and none otherwise", async () => {
+    const sent: Array<Record<string, unknown>> = [];
+    const sagemaker = {
+      send: async (command: { input: Record<string, unknown> }) => {
+        sent.push(command.input);
+        return { Body: new TextEncoder().encode("{}"), $metadata: {} };
+      },
+    } as unknown as SageMakerRuntimeClient;
+    const config = {
+      outcomesTable: "outcomes",
+      endpointName: "decisions",
+      policyDir: "policies",
+      deadlineMarginMs: 1000,
+      maxConcurrentGroups: 2,
+      maxAttempts: 1,
+      retryBaseDelayMs: 1,
+      retryMaxDelayMs: 2,
+      unknownPolicyWaitSeconds: 0,
+    };
+    const parts = {
+      sagemakerRuntime: sagemaker,
+      logger: new Logger({ logLevel: "SILENT" }),
+      metrics: new Metrics({ namespace: "DecisionsTest", serviceName: "decide" }),
+    };
+    const bulk = await createDecideDeps(
+      { ...config, lane: "bulk" as const, inferenceComponentName: "decisions-52ab4287-bulk" },
+      parts,
+    );
+    const shared = await createDecideDeps(
+      { ...config, lane: "bulk" as const, inferenceComponentName: "" },
+      parts,
+    );
+    const deadline = new Deadline(Date.now() + 10_000);
+
+    await bulk.endpoint.invoke("{}", { deadline });
+    await shared.endpoint.invoke("{}", { deadline });
+
+    assert.deepEqual(
+      sent.map((input) => [input.InferenceComponentName, input.CustomAttributes]),
+      [
+        ["decisions-52ab4287-bulk", "lane=bulk"],
+        [undefined, "lane=bulk"],
+      ],
+    );
   });
 
   it("re-queues the records the endpoint refused for capacity and gives back those that failed for real", async () => {

@@ -12,6 +12,7 @@ describe("readDecideConfig", () => {
     assert.deepEqual(config, {
       outcomesTable: "outcomes",
       endpointName: "decisions",
+      inferenceComponentName: "",
       policyDir: "/opt/policies",
       deadlineMarginMs: 10_000,
       maxConcurrentGroups: 4,

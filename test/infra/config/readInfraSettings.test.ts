@@ -88,19 +88,29 @@ describe("readInfraSettings", () => {
     );
   });
 
-  it("refuses no instance with the shared layout, and the lanes-from-zero layout it does not synthesize yet, saying why", () => {
+  it("refuses no instance with the shared layout, and GPU pools or a fallback pool with lanes-from-zero, saying why", () => {
     const shared = problemsOf({ minInstances: "0" });
-    const fromZero = problemsOf({ layout: "lanes-from-zero", minInstances: "0" });
+    const fromZero = read({ layout: "lanes-from-zero", minInstances: "0" });
+    const pools = problemsOf({
+      layout: "lanes-from-zero",
+      accelerator: "gpu",
+      gpuInstancePools: "ml.g6.xlarge,ml.g5.xlarge",
+      cpuFallbackPool: "true",
+    });
     const unknown = problemsOf({ layout: "split" });
 
     const messageOf = (problems: typeof shared, knob: string) =>
       problems.find((problem) => problem.knob === knob)?.message ?? "";
     assert.match(messageOf(shared, "minInstances"), /only inference components scale to zero/);
-    assert.match(
-      messageOf(fromZero, "layout"),
-      /does not yet synthesize the inference components.*layout=shared/,
+    assert.equal(
+      fromZero.minInstances,
+      0,
+      "0 interactive copies and the lanes' floors are what lanes-from-zero allows",
     );
-    assert.equal(messageOf(fromZero, "minInstances"), "", "0 is a floor the lanes-from-zero layout allows");
+    assert.match(
+      messageOf(pools, "layout"),
+      /one instance type: give gpuInstancePools one type and cpuFallbackPool=false .*or deploy with layout=shared/,
+    );
     assert.equal(unknown[0]?.knob, "layout");
   });
 
