@@ -10,6 +10,7 @@ import { S3Client } from "@aws-sdk/client-s3";
 import { ServiceQuotasClient } from "@aws-sdk/client-service-quotas";
 import { App } from "aws-cdk-lib";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { LANES } from "../../contract/lanes/lanes.js";
 import { InfraConfigError } from "../../infra/config/errors.js";
 import { type InfraSettings, readInfraSettings } from "../../infra/config/readInfraSettings.js";
 import { awsClientConfig } from "../../operations/common/awsClientConfig.js";
@@ -27,6 +28,7 @@ Checks, before npx cdk deploy, what a first deploy hits, with read-only calls:
                          prefix (modelDataCompression=none) the manifest and the GGUF it names, with
                          its size (and SHA-256 when S3 holds a full-object checksum)
   endpoint quotas        "<type> for endpoint usage" covers maxInstances for each pool's instance type
+                         (2 × maxInstances with layout=lanes-from-zero: each lane's copies on their own)
   standard image region  the standard endpoint's image is in the deploy region
 The context is cdk.json's, with -c overrides as cdk synth takes them. Exit code 1 when a check fails.
 
@@ -125,8 +127,11 @@ function planOf(settings: InfraSettings, region: string, account: string | undef
     settings.accelerator === "cpu"
       ? [settings.cpuInstanceType]
       : [...settings.gpuInstancePools, ...(settings.cpuFallbackPool ? [settings.cpuInstanceType] : [])];
-  // Any one pool may have to run every instance (the others may have no capacity).
-  for (const type of decisionTypes) needs.set(type, settings.maxInstances);
+  // Any one pool may have to run every instance (the others may have no capacity). With a component
+  // per lane, each lane's copies may reach maxInstances, each on an instance of its own.
+  const instances =
+    settings.layout === "lanes-from-zero" ? LANES.length * settings.maxInstances : settings.maxInstances;
+  for (const type of decisionTypes) needs.set(type, instances);
   if (settings.standardEndpoint) {
     needs.set(settings.standardInstanceType, (needs.get(settings.standardInstanceType) ?? 0) + 1);
   }

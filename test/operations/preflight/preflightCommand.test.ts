@@ -156,6 +156,23 @@ describe("decisions preflight against recorded AWS answers on loopback", () => {
     assert.equal(aws.requests.filter((request) => request.endsWith("ListServiceQuotas")).length, 2);
   });
 
+  it("counts each lane's copies with lanes-from-zero: twice maxInstances of the instance type", async () => {
+    aws.world = {
+      bootstrap: "ready",
+      buckets: { "decisions-models-111122223333-us-east-1": "us-east-1" },
+      objects: { "decisions-models-111122223333-us-east-1/model.tar.gz": { size: 2_600_000_000 } },
+    };
+
+    const shared = await preflight(aws, []);
+    const fromZero = await preflight(aws, ["-c", "layout=lanes-from-zero"]);
+
+    const quota = (checks: typeof shared.checks) =>
+      checks.find((check) => check.name === "endpoint quota ml.c6i.8xlarge");
+    assert.equal(quota(shared.checks)?.status, "pass");
+    assert.equal(quota(fromZero.checks)?.status, "fail");
+    assert.match(quota(fromZero.checks)?.detail ?? "", /is 2, the stack may run 4: request an increase/);
+  });
+
   it("fails a fresh account on every point a first deploy would hit, each with what to do", async () => {
     aws.world = {
       bootstrap: "missing",
