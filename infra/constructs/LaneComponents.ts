@@ -63,7 +63,9 @@ export interface LaneComponent {
  * each lane's calls have copies of their own (`InferenceComponentName`), so a bulk job never takes
  * an interactive call's place. Each copy reserves `copy` (cores, memory) of an instance; both run
  * the endpoint's model. The interactive component keeps `interactiveMinCopies`; the bulk component
- * starts at 0 copies and goes back to 0 between jobs.
+ * is created with 0 copies (`CopyCount`'s valid range starts at 0:
+ * https://docs.aws.amazon.com/sagemaker/latest/APIReference/API_InferenceComponentRuntimeConfig.html)
+ * and goes back to 0 between jobs.
  *
  * Scaling, per component (https://docs.aws.amazon.com/sagemaker/latest/dg/endpoint-auto-scaling-zero-instances.html):
  * - its `DesiredCopyCount` is a scalable target (`inference-component/<name>`), from its floor to
@@ -73,7 +75,8 @@ export interface LaneComponent {
  *   instances;
  * - with a floor of 0: a step scaling policy (+1 copy, `ChangeInCapacity`, aggregated by
  *   `Maximum`) run by an alarm on `NoCapacityInvocationFailures` of the component (Sum ≥ 1 in one
- *   60-second period). Target tracking cannot leave 0 copies; SageMaker emits that metric when a
+ *   60-second period; AWS's example alarms on `> 1`, which would wait for a second failed call).
+ *   Target tracking cannot leave 0 copies; SageMaker emits that metric when a
  *   call reaches a component with no copy, which is what the decide function's first call does
  *   (it re-queues the line as busy and comes back).
  * SageMaker's managed instance scaling adds the instances the copies need and removes those left
