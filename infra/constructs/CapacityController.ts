@@ -100,11 +100,14 @@ export class CapacityController extends Construct {
   readonly errors: Alarm;
   readonly #namespace: string;
   readonly #endpointName: string;
+  readonly #componentNames: readonly string[] | undefined;
 
   constructor(scope: Construct, id: string, props: CapacityControllerProps) {
     super(scope, id);
     this.#namespace = props.metricsNamespace;
     this.#endpointName = props.endpointPhysicalName;
+    const { components } = props;
+    this.#componentNames = components === undefined ? undefined : LANES.map((lane) => components[lane].name);
     const settings = CAPACITY_CONTROLLER_SETTINGS;
     const { interactive, bulk } = props.lanes;
     const fn = new PipelineFunction(this, "Handler", {
@@ -206,7 +209,16 @@ export class CapacityController extends Construct {
         title: "Capacity: instances in service and wanted for the goals; bulk backlog per instance",
         left: [
           this.metric(CAPACITY_METRICS.inServiceInstances, endpoint, "InService instances"),
-          this.metric(CAPACITY_METRICS.goalInstances, endpoint, "instances the goals want"),
+          // With a component per lane the goals are planned per component, in copies.
+          ...(this.#componentNames === undefined
+            ? [this.metric(CAPACITY_METRICS.goalInstances, endpoint, "instances the goals want")]
+            : this.#componentNames.map((name) =>
+                this.metric(
+                  CAPACITY_METRICS.goalInstances,
+                  { [CAPACITY_METRIC_DIMENSIONS.component]: name },
+                  `copies ${name} wants`,
+                ),
+              )),
         ],
         right: [this.metric(CAPACITY_METRICS.backlogPerInstance, endpoint, "bulk messages per instance")],
         width: 12,

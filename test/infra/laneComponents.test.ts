@@ -177,6 +177,19 @@ describe("the lanes-from-zero layout in the CDK app", () => {
     }
   });
 
+  it("shows on the dashboard the copies each component's goal wants, as the controller publishes them", () => {
+    const [, dashboard] = only(template, "AWS::CloudWatch::Dashboard");
+    const body = JSON.stringify(dashboard.Properties.DashboardBody).replaceAll('\\"', '"');
+
+    for (const lane of LANES) {
+      const [, , name] = componentOf(template, lane);
+      assert.ok(
+        body.includes(`"GoalInstances","component","${name}","service","capacity-controller"`),
+        `GoalInstances of ${name}`,
+      );
+    }
+  });
+
   it("sizes the bulk lane at minimum to the event source's floor, the interactive lane to its copy", () => {
     const bulk = laneResources(template, "bulk");
     const interactive = laneResources(template, "interactive");
