@@ -90,7 +90,9 @@ export interface CapacityControllerProps {
  * counts and both lanes' queues, publishes `GoalCapacityRatio` (which the endpoint's goal scaling
  * policy tracks; `planGoalCapacity`) and `BacklogPerInstance`, and sets each lane's event source `MaximumConcurrency` to what the
  * instances in service admit. It may describe that endpoint, read those two queues' attributes and
- * read and update those two event source mappings, nothing else. A check that fails is not retried
+ * read and update those two event source mappings (with `components`: also describe those two
+ * inference components, whose copies it then reads instead of the endpoint's instances, publishing
+ * a `GoalCapacityRatio` per component), nothing else. A check that fails is not retried
  * (the next comes a minute later); {@link errors} alarms when checks keep failing.
  */
 export class CapacityController extends Construct {

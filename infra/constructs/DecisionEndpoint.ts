@@ -132,6 +132,11 @@ const BLUE_FLEET_TERMINATION_WAIT = Duration.minutes(5);
  * policy on `ConcurrentRequestsPerModel`: the lanes' floors (each lane's event source keeps at least
  * 2 calls in flight) read as overload at any target below them, and Application Auto Scaling scales
  * out when any target-tracking policy asks.
+ *
+ * With `layout: "lanes-from-zero"` the endpoint hosts inference components instead (`LaneComponents`
+ * runs {@link DecisionEndpoint.primaryModel} on it, one component per lane): the variant names no
+ * model, SageMaker's managed instance scaling follows the components' copies down to 0 instances,
+ * there is no variant scalable target, and the endpoint has no blue/green deployment of its own.
  */
 export class DecisionEndpoint extends Construct {
   readonly endpoint: CfnEndpoint;
