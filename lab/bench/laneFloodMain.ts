@@ -4,7 +4,9 @@
  * running slot, bulk callers naming `lane=bulk`.
  *
  * Two floods, each `--calls` waves of `--senders` bulk callers sending ~120 KB states at once, with
- * one interactive call timed 100 ms into each wave:
+ * one interactive call timed 100 ms into each wave (the bulk callers run on a thread of their own,
+ * `laneFloodSenders.ts`, so that building and uploading their bodies does not delay the timed call
+ * in this process):
  * - `hang-up`: each bulk client hangs up 300 ms after it starts sending;
  * - `refused`: each bulk request is tokenized and refused with 400 (its prompt is over the limit).
  *
@@ -17,8 +19,13 @@
  * (Node.js 22: `node_modules/.bin/node` in a checkout).
  */
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import { CUSTOM_ATTRIBUTES_HEADER, laneAttributeOf } from "../../contract/lanes/lanes.js";
 import { startLoadTarget } from "../reliability/startLoadTarget.js";
+import { laneFloodBody } from "./laneFloodBody.js";
+import type { LaneFloodSendersData, LaneFloodWave } from "./laneFloodSenders.js";
+
+let stopSenders: () => Promise<unknown> = async () => undefined;
 
 const { values } = parseArgs({
   options: {
@@ -32,19 +39,7 @@ const calls = Number.parseInt(values.calls, 10);
 
 const LARGE_STATE = "The customer writes again about the invoice, the refund and the account. ".repeat(1700);
 
-function decision(id: string, state: string): string {
-  return JSON.stringify({
-    decision: {
-      id,
-      state,
-      question: "Which team should handle this ticket?",
-      options: [
-        { id: "billing", description: "Billing" },
-        { id: "technical", description: "Technical support" },
-      ],
-    },
-  });
-}
+const decision = laneFloodBody;
 
 async function post(url: string, lane: "interactive" | "bulk", body: string, signal?: AbortSignal) {
   const response = await fetch(url, {
@@ -79,22 +74,56 @@ function p95(values: readonly number[]): number {
 }
 
 /**
- * One wave of `senders` bulk requests sent at once — each hangs up 300 ms after it starts
- * (`hang-up`) or runs to its answer (`refused`: 400, or 503 beyond the bulk lane's places) — and,
- * 100 ms into it, one interactive call: its latency, and the wave's statuses (0: hung up).
+ * One wave of `senders` bulk requests sent at once by the senders' thread — each hangs up 300 ms
+ * after it starts (`hang-up`) or runs to its answer (`refused`: 400, or 503 beyond the bulk lane's
+ * places) — and, 100 ms into it, one interactive call from this thread: its latency, and the wave's
+ * statuses (0: hung up).
  */
-async function wave(url: string, kind: "hang-up" | "refused", index: number) {
-  const bulk = Array.from({ length: senders }, (_, sender) =>
-    post(
-      url,
-      "bulk",
-      decision(`bulk-${index}-${sender}`, LARGE_STATE),
-      kind === "hang-up" ? AbortSignal.timeout(300) : undefined,
-    ).catch(() => 0),
-  );
+async function wave(bulkSenders: SendersThread, url: string, kind: "hang-up" | "refused", index: number) {
+  bulkSenders.worker.postMessage({ kind, index } satisfies LaneFloodWave);
+  await bulkSenders.next(); // every bulk request is under way
+  const statuses = bulkSenders.next();
   await new Promise((resolve) => setTimeout(resolve, 100));
   const [latency] = await interactiveLatencies(url, 1);
-  return { latency: latency as number, statuses: await Promise.all(bulk) };
+  return { latency: latency as number, statuses: (await statuses).statuses ?? [] };
+}
+
+interface SendersReply {
+  started?: true;
+  statuses?: number[];
+}
+
+/** The senders' thread, and its replies in order: `next()` rejects once the thread failed or exited. */
+interface SendersThread {
+  worker: Worker;
+  next(): Promise<SendersReply>;
+}
+
+function sendersThread(data: LaneFloodSendersData): SendersThread {
+  const worker = new Worker(new URL("./laneFloodSenders.ts", import.meta.url), { workerData: data });
+  const replies: SendersReply[] = [];
+  const waiting: { resolve: (reply: SendersReply) => void; reject: (error: Error) => void }[] = [];
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const waiter of waiting.splice(0)) waiter.reject(failure);
+  };
+  worker.on("message", (reply: SendersReply) => {
+    const waiter = waiting.shift();
+    if (waiter === undefined) replies.push(reply);
+    else waiter.resolve(reply);
+  });
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`the bulk senders' thread exited (code ${code})`)));
+  return {
+    worker,
+    next: () => {
+      const reply = replies.shift();
+      if (reply !== undefined) return Promise.resolve(reply);
+      if (failure !== undefined) return Promise.reject(failure);
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+  };
 }
 
 const target = await startLoadTarget({
@@ -103,6 +132,8 @@ const target = await startLoadTarget({
 });
 try {
   const url = new URL("invocations", `${target.adapter.url}/`).toString();
+  const bulkSenders = sendersThread({ url, senders, state: LARGE_STATE });
+  stopSenders = () => bulkSenders.worker.terminate();
   await interactiveLatencies(url, 3); // warm
   const alone = await interactiveLatencies(url, calls);
   const oneFloodRequest: number[] = [];
@@ -117,7 +148,7 @@ try {
     const during: number[] = [];
     const statuses: number[] = [];
     for (let index = 0; index < calls; index += 1) {
-      const result = await wave(url, kind, index);
+      const result = await wave(bulkSenders, url, kind, index);
       during.push(result.latency);
       statuses.push(...result.statuses);
       // The wave's leftovers (hung-up work the server still holds) end before the next wave.
@@ -138,5 +169,6 @@ try {
       if (line.includes('"lane":"interactive"')) console.log(line);
   }
 } finally {
+  await stopSenders();
   await target.stop();
 }

@@ -1,10 +1,11 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
-import type {
-  ChaosCheck,
-  ChaosCounts,
-  ChaosEvidence,
-  ChaosViolation,
-  LaneCounts,
+import {
+  CHAOS_VIOLATION_COUNTS,
+  type ChaosCheck,
+  type ChaosCounts,
+  type ChaosEvidence,
+  type ChaosViolation,
+  type LaneCounts,
 } from "./chaosCheckTypes.js";
 
 /** How many violations a {@link ChaosCheck} lists (it counts them all). */
@@ -47,6 +48,13 @@ export class ChaosTally {
       unexpected: 0,
       deadLetteredBusy: 0,
       deadLetteredElsewhere: 0,
+      poisonNotRejected: 0,
+      deadLetteredWithoutReason: 0,
+      deadLetteredEarly: 0,
+      unknownDeadLetters: 0,
+      notSent: 0,
+      unknownItems: 0,
+      ambiguousKeys: 0,
       crossLane: { items: 0, endedOnce: 0 },
       lanes: { interactive: emptyLaneCounts(), bulk: emptyLaneCounts() },
     };
@@ -67,18 +75,14 @@ export class ChaosTally {
     if (this.violations.length < MAX_LISTED) this.violations.push({ kind, detail });
   }
 
-  /** The verdict: ok only with no violation and none of the counts that must be 0 above it. */
+  /**
+   * The verdict: ok only with no violation and every count a kind of violation moves
+   * ({@link CHAOS_VIOLATION_COUNTS}) at 0.
+   */
   verdict(): ChaosCheck {
     const { counts, violations, violationCount } = this;
     const ok =
-      violationCount === 0 &&
-      counts.lost === 0 &&
-      counts.notDrained === 0 &&
-      counts.duplicates === 0 &&
-      counts.conflicting === 0 &&
-      counts.unexpected === 0 &&
-      counts.deadLetteredBusy === 0 &&
-      counts.deadLetteredElsewhere === 0;
+      violationCount === 0 && Object.values(CHAOS_VIOLATION_COUNTS).every((field) => counts[field] === 0);
     return { ok, counts, violations, violationCount };
   }
 }

@@ -103,6 +103,20 @@ export interface ChaosCounts {
   deadLetteredBusy: number;
   /** DLQ messages found in another lane's DLQ than the one their message was sent to (must be 0). */
   deadLetteredElsewhere: number;
+  /** Poison items not `rejected` with the reason their kind gets: decided, dead-lettered, or rejected for another reason (must be 0). */
+  poisonNotRejected: number;
+  /** DLQ messages for which the decide function logged no failure reason (must be 0). */
+  deadLetteredWithoutReason: number;
+  /** DLQ messages received fewer times than `maxReceiveCount` (must be 0). */
+  deadLetteredEarly: number;
+  /** DLQ messages that descend from no message the run sent (must be 0). */
+  unknownDeadLetters: number;
+  /** Items the run has but sent no message for (must be 0: such an item cannot end). */
+  notSent: number;
+  /** Messages naming an item the run does not have (must be 0). */
+  unknownItems: number;
+  /** Items whose key an earlier item already has (must be 0: an outcome under it belongs to neither alone). */
+  ambiguousKeys: number;
   /** Items sent in both lanes (a message in each queue), and how many of them ended exactly once. */
   crossLane: { items: number; endedOnce: number };
   /** The counts per lane. */
@@ -127,9 +141,38 @@ export const CHAOS_VIOLATION_KINDS = [
   "ambiguous-key",
 ] as const;
 
+/** The name of one kind of broken promise. */
+export type ChaosViolationKind = (typeof CHAOS_VIOLATION_KINDS)[number];
+
+/** The fields of {@link ChaosCounts} that hold one number. */
+export type ChaosCountField = {
+  [F in keyof ChaosCounts]: ChaosCounts[F] extends number ? F : never;
+}[keyof ChaosCounts];
+
+/**
+ * The count each kind of violation moves: every kind has one, so a report (or a reader of the
+ * JSON) sees every broken promise in the counts, and the verdict requires each of them to be 0.
+ */
+export const CHAOS_VIOLATION_COUNTS: Readonly<Record<ChaosViolationKind, ChaosCountField>> = {
+  lost: "lost",
+  "not-drained": "notDrained",
+  duplicate: "duplicates",
+  conflicting: "conflicting",
+  unexpected: "unexpected",
+  "poison-not-rejected": "poisonNotRejected",
+  "dead-lettered-without-reason": "deadLetteredWithoutReason",
+  "dead-lettered-busy": "deadLetteredBusy",
+  "dead-lettered-in-other-lane": "deadLetteredElsewhere",
+  "dead-lettered-early": "deadLetteredEarly",
+  "unknown-dead-letter": "unknownDeadLetters",
+  "not-sent": "notSent",
+  "unknown-item": "unknownItems",
+  "ambiguous-key": "ambiguousKeys",
+};
+
 /** One broken promise, with what the checker saw. */
 export interface ChaosViolation {
-  kind: (typeof CHAOS_VIOLATION_KINDS)[number];
+  kind: ChaosViolationKind;
   detail: string;
 }
 

@@ -66,6 +66,7 @@ export function indexSent(
   const laneOfMessage = new Map<string, Lane>();
   for (const { messageId, item, lane = DEFAULT_LANE } of sent) {
     if (items[item] === undefined) {
+      tally.counts.unknownItems += 1;
       tally.violate("unknown-item", `message ${messageId} names item ${item}, which the run does not have`);
     }
     messagesOf.set(item, [...(messagesOf.get(item) ?? []), messageId]);
@@ -79,6 +80,7 @@ export function indexSent(
     const messages = messagesOf.get(index);
     if (messages === undefined) {
       const named = item.key ? ` ${item.key.policy}/${item.key.id}` : "";
+      tally.counts.notSent += 1;
       tally.violate("not-sent", `item ${index}${named} (${item.origin}) has no message sent: it cannot end`);
       continue;
     }
@@ -88,6 +90,7 @@ export function indexSent(
     keyOf.set(index, key);
     const first = itemOfKey.get(key);
     if (first !== undefined) {
+      tally.counts.ambiguousKeys += 1;
       tally.violate(
         "ambiguous-key",
         `items ${first} (${items[first]?.origin}) and ${index} (${item.origin}) share the key ${printable(key)}: an outcome under it cannot be told to one of them`,
@@ -101,7 +104,8 @@ export function indexSent(
 
 /**
  * Every outcome belongs to an item the run sent, under that item's key: one under another key for
- * a message the run sent is a duplicate (`duplicate`), one for nothing sent is `unexpected`.
+ * a message the run sent is a duplicate (`duplicate`), one for nothing sent — or for a message that
+ * names an item the run does not have (`unknown-item` says so too) — is `unexpected`.
  * Returns each item's outcomes under its own key, in table order.
  */
 export function checkOutcomesWereSent(
@@ -118,12 +122,19 @@ export function checkOutcomesWereSent(
     }
     const messageId = sourceMessageId(row);
     const sender = messageId === undefined ? undefined : sent.itemOfMessage.get(messageId);
-    if (sender !== undefined) {
+    const senderKey = sender === undefined ? undefined : sent.keyOf.get(sender);
+    if (senderKey !== undefined) {
       tally.counts.duplicates += 1;
       tally.lane(sent.laneOfMessage.get(messageId as string) as Lane).duplicates += 1;
       tally.violate(
         "duplicate",
-        `${describeRow(row)} was written for message ${messageId} of ${sent.keyOf.get(sender)}`,
+        `${describeRow(row)} was written for message ${messageId} of ${printable(senderKey)}`,
+      );
+    } else if (sender !== undefined) {
+      tally.counts.unexpected += 1;
+      tally.violate(
+        "unexpected",
+        `${describeRow(row)} was written for message ${messageId}, which names item ${sender}: no item of the run ends under that message`,
       );
     } else {
       tally.counts.unexpected += 1;
@@ -150,6 +161,7 @@ export function checkDeadLetters(
     const origin = letter.firstMessageId ?? letter.messageId;
     const owner = sent.itemOfMessage.get(origin);
     if (owner === undefined) {
+      tally.counts.unknownDeadLetters += 1;
       tally.violate("unknown-dead-letter", `DLQ message ${letter.messageId} was not sent by the run`);
       continue;
     }
@@ -172,6 +184,7 @@ export function checkDeadLetterNotEarly(
   tally: ChaosTally,
 ): void {
   if (maxReceiveCount === undefined || letter.receiveCount >= maxReceiveCount) return;
+  tally.counts.deadLetteredEarly += 1;
   tally.violate(
     "dead-lettered-early",
     `DLQ message ${letter.messageId} was received ${letter.receiveCount} time(s), fewer than the maxReceiveCount of ${maxReceiveCount}`,
@@ -282,10 +295,13 @@ export function checkDeadLetteredItem(
   tally.counts.deadLettered += 1;
   tally.lane((item.deadLetters[0] as DeadLetter).lane ?? DEFAULT_LANE).deadLettered += 1;
   if (item.item.kind === "poison") {
+    tally.counts.poisonNotRejected += 1;
     tally.violate("poison-not-rejected", `poison ${item.item.origin} ${key} was dead-lettered, not rejected`);
   }
   for (const letter of item.deadLetters) {
-    if (!failureReasons.has(letter.messageId)) {
+    // An empty reason says no more than none: the record's failure was logged without its cause.
+    if (!failureReasons.get(letter.messageId)) {
+      tally.counts.deadLetteredWithoutReason += 1;
       tally.violate("dead-lettered-without-reason", `DLQ message ${letter.messageId} of ${key}`);
     }
   }
@@ -341,18 +357,22 @@ export function checkPoisonRejected(
   const status = String(outcome.status);
   const reason = typeof outcome.reason === "string" ? outcome.reason : "";
   const expected = POISON_REASONS[item.item.origin as PoisonKind];
-  if (status === "rejected" && reason !== "" && (expected === undefined || expected.test(reason))) {
+  if (status === "rejected" && reason !== "" && expected?.test(reason) === true) {
     tally.counts.poisonRejected += 1;
     tally.lane(endedIn).poisonRejected += 1;
   } else if (status === "rejected" && reason !== "") {
+    tally.counts.poisonNotRejected += 1;
     tally.violate(
       "poison-not-rejected",
-      `poison ${item.item.origin} ${printable(item.key)} was rejected for another reason than its kind's (${String(expected)}): ${reason}`,
+      expected === undefined
+        ? `poison ${item.item.origin} ${printable(item.key)} is of no known poison kind, so its reason cannot be matched: ${reason}`
+        : `poison ${item.item.origin} ${printable(item.key)} was rejected for another reason than its kind's (${String(expected)}): ${reason}`,
     );
   } else {
+    tally.counts.poisonNotRejected += 1;
     tally.violate(
       "poison-not-rejected",
-      `poison ${item.item.origin} ${printable(item.key)} ended ${status} without a reason`,
+      `poison ${item.item.origin} ${printable(item.key)} ended ${status}${reason === "" ? " without a reason" : ", not rejected"}`,
     );
   }
 }

@@ -18,13 +18,15 @@ import {
 
 export type {
   ChaosCheck,
+  ChaosCountField,
   ChaosCounts,
   ChaosEvidence,
   ChaosViolation,
+  ChaosViolationKind,
   LaneCounts,
   SentMessage,
 } from "./chaosCheckTypes.js";
-export { CHAOS_VIOLATION_KINDS } from "./chaosCheckTypes.js";
+export { CHAOS_VIOLATION_COUNTS, CHAOS_VIOLATION_KINDS } from "./chaosCheckTypes.js";
 export { isBusyReason } from "./isBusyReason.js";
 
 /**

@@ -3,7 +3,8 @@ import type { ChaosResult } from "./runChaos.js";
 
 /**
  * The chaos run's summary as printed: the faults that fired (with what each did), the counts
- * (`lost`, `not drained`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …), then the same
+ * (`lost`, `not drained`, `duplicates`, `decided`, `rejected`, `dead-lettered`, …, and every count
+ * a kind of violation moves, so each broken promise shows in the numbers), then the same
  * per lane (with the endpoint calls each lane made and the faults they met) and across lanes (items
  * sent in both), the duration and the verdict, then the first violations when the invariant failed.
  */
@@ -29,8 +30,10 @@ export function formatChaosReport(result: ChaosResult): string {
     `items: ${counts.items} (${counts.valid} valid, ${counts.poison} poison) in ${counts.messages} messages` +
       (result.sendFailures > 0 ? ` (${result.sendFailures} sends refused)` : ""),
     `lost ${counts.lost} | not drained ${counts.notDrained} (queue held ${counts.queueRemaining}) | duplicates ${counts.duplicates} | conflicting ${counts.conflicting} | unexpected ${counts.unexpected}`,
-    `decided ${counts.decided} | rejected ${counts.rejected} (poison rejected ${counts.poisonRejected}/${counts.poison}) | dead-lettered ${counts.deadLettered} | redundant DLQ copies ${counts.redundantDeadLetters}`,
-    `dead-lettered for being busy ${counts.deadLetteredBusy} | in another lane's DLQ ${counts.deadLetteredElsewhere}`,
+    `decided ${counts.decided} | rejected ${counts.rejected} (poison rejected ${counts.poisonRejected}/${counts.poison}, not as its kind must be ${counts.poisonNotRejected}) | dead-lettered ${counts.deadLettered} | redundant DLQ copies ${counts.redundantDeadLetters}`,
+    `dead-lettered for being busy ${counts.deadLetteredBusy} | in another lane's DLQ ${counts.deadLetteredElsewhere} | ` +
+      `before maxReceiveCount ${counts.deadLetteredEarly} | without a reason ${counts.deadLetteredWithoutReason} | not sent by the run ${counts.unknownDeadLetters}`,
+    `evidence: items never sent ${counts.notSent} | messages naming no item of the run ${counts.unknownItems} | items sharing a key ${counts.ambiguousKeys}`,
     ...LANES.map((lane) => {
       const each = counts.lanes[lane];
       const calls = result.endpointCallsByLane[lane];

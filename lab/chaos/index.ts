@@ -14,11 +14,14 @@ export {
   type WorkloadMessage,
 } from "./buildChaosWorkload.js";
 export {
+  CHAOS_VIOLATION_COUNTS,
   CHAOS_VIOLATION_KINDS,
   type ChaosCheck,
+  type ChaosCountField,
   type ChaosCounts,
   type ChaosEvidence,
   type ChaosViolation,
+  type ChaosViolationKind,
   checkChaosInvariant,
   isBusyReason,
   type LaneCounts,

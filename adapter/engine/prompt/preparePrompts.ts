@@ -90,6 +90,7 @@ export function preparePrompts(batch: DecisionBatch, context: PromptContext): Pr
     questionIndex: number,
     layout: PromptLayout,
     rotation: number,
+    refusedNeedsNoBoundary = false,
   ): PreparedPrompt => {
     const count = question.options.length;
     const options = rotate(question.options, rotation);
@@ -99,10 +100,15 @@ export function preparePrompts(batch: DecisionBatch, context: PromptContext): Pr
     // The answer is read after the last token, so at least one token is always left to evaluate.
     const last = tokens.length - 1;
     const preambleBoundary = Math.min(commonPrefixLength(context.preambleTokens[layout], tokens), last);
-    const sharedBoundary = Math.max(
-      preambleBoundary,
-      Math.min(commonPrefixLength(tokenizePrefix(rendered.sharedPrefix), tokens), last),
-    );
+    // A prompt that does not fit the context is refused below and never evaluated: its shared
+    // prefix (the whole state again) need not be tokenized to find where it ends.
+    const refused = refusedNeedsNoBoundary && tokens.length >= context.contextSize;
+    const sharedBoundary = refused
+      ? preambleBoundary
+      : Math.max(
+          preambleBoundary,
+          Math.min(commonPrefixLength(tokenizePrefix(rendered.sharedPrefix), tokens), last),
+        );
     return {
       question,
       questionIndex,
@@ -122,7 +128,7 @@ export function preparePrompts(batch: DecisionBatch, context: PromptContext): Pr
     batch.questions.forEach((question, index) => {
       if (layouts[index] !== layout) return;
       for (const rotation of rotationsOf(question)) {
-        const prompt = prepare(question, index, layout, rotation);
+        const prompt = prepare(question, index, layout, rotation, true);
         prompts.push(prompt);
         // A rotation lists the same options in another order: once one does not fit the context,
         // the question is refused, and rendering the other rotations (up to 255 of 5,000 tokens

@@ -9,6 +9,7 @@ import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { cmakeOptionsOf } from "../builds/llamaBuilds.js";
 import { InvalidDecisionError } from "../errors.js";
 import { type PromptContext, preambleTokensOf, preparePrompts } from "../prompt/preparePrompts.js";
+import { reservedTextScreenOf } from "../prompt/reservedTextScreen.js";
 import {
   type BatchMessage,
   batchOfMessage,
@@ -38,6 +39,8 @@ const context: PromptContext = {
   contextSize: init.contextSize,
   preambleTokens: preambleTokensOf(model),
 };
+// Built before the first batch, not during it: it lists the whole vocabulary once.
+reservedTextScreenOf(model);
 
 port.on("message", (message: BatchMessage) => {
   let reply: ReplyMessage;

@@ -6,10 +6,19 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type Message, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
+import {
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from "@aws-sdk/client-sqs";
 import { DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { createDlqCommand } from "../../../cli/commands/dlqCommand.js";
 import { UsageError } from "../../../cli/errors.js";
+import { Deadline } from "../../../core/common/Deadline.js";
+import { RetryPolicy } from "../../../core/common/RetryPolicy.js";
+import { JobLedger, jobsTableDefinition } from "../../../core/jobs/index.js";
 import { outcomesTableDefinition, SUPERSEDE_ATTRIBUTE } from "../../../core/outcomes/index.js";
 import { createWorkQueue, type WorkQueue } from "../../../local/eventSource/createWorkQueue.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
@@ -30,8 +39,14 @@ function capture() {
   return { command, stdout: () => out, stderr: () => err };
 }
 
+/**
+ * Receives until the queue answers with nothing. Bounded by progress: a message received a second
+ * time means the queue can never empty this way (a visibility of 0 on a queue without a redrive
+ * policy, such as a DLQ, hands the same message back for ever), so it throws instead of spinning.
+ */
 async function receiveAll(sqs: SQSClient, queueUrl: string, visibility: number): Promise<Message[]> {
   const messages: Message[] = [];
+  const seen = new Set<string | undefined>();
   for (;;) {
     const output = await sqs.send(
       new ReceiveMessageCommand({
@@ -42,8 +57,30 @@ async function receiveAll(sqs: SQSClient, queueUrl: string, visibility: number):
       }),
     );
     if (!output.Messages?.length) return messages;
+    for (const message of output.Messages) {
+      if (seen.has(message.MessageId)) {
+        throw new Error(
+          `receiveAll: message ${message.MessageId} came back from ${queueUrl}: with visibility ${visibility} this queue never empties (give a visibility that outlasts the loop)`,
+        );
+      }
+      seen.add(message.MessageId);
+    }
     messages.push(...output.Messages);
   }
+}
+
+/** The messages a queue holds (visible or in flight), read without receiving them. */
+async function messagesIn(sqs: SQSClient, queueUrl: string): Promise<number> {
+  const output = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+    }),
+  );
+  return (
+    Number(output.Attributes?.ApproximateNumberOfMessages ?? Number.NaN) +
+    Number(output.Attributes?.ApproximateNumberOfMessagesNotVisible ?? Number.NaN)
+  );
 }
 
 const item = (id: string) => JSON.stringify({ id, policy: POLICY, state: `ticket ${id}` });
@@ -189,6 +226,73 @@ describe("decisions dlq on copies of decided items (fauxqs, DynamoDB Local)", ()
     );
     const left = await receiveAll(sqs, queue.dlqUrl, 60);
     assert.deepEqual(left.map((message) => message.Body).sort(), [...UNDECIDED_BODIES].sort());
+  });
+
+  it("keeps a decided job line while its job's end check is outstanding, and purges it once the job has ended", async () => {
+    // A job of one line, counted, whose writer stopped before its end check (the check is a no-op here).
+    const table = await outcomesTable();
+    const jobsTable = `jobs-${tables}`;
+    await doc.send(new CreateTableCommand(jobsTableDefinition(jobsTable)));
+    const deadline = () => ({ deadline: new Deadline(Date.now() + 30_000) });
+    const ledger = new JobLedger({ client: doc, jobsTable, retry: new RetryPolicy({ maxAttempts: 3 }) });
+    const stopped = new (class extends JobLedger {
+      override async checkEnded(): Promise<void> {}
+    })({ client: doc, jobsTable, retry: new RetryPolicy({ maxAttempts: 3 }) });
+    const { job } = await stopped.start({ bucket: "b", key: "one.jsonl", versionId: "v1" }, deadline());
+    await stopped.markRead(job.job_id, 1, deadline());
+    await stopped.recordDeadLettered(
+      job.job_id,
+      { line: 1, id: "d-1", policy: POLICY, status: "dead_lettered", reason: "x" },
+      deadline(),
+    );
+    queues += 1;
+    const queue = await createWorkQueue(sqs, {
+      name: `work-${queues}`,
+      maxReceiveCount: 1,
+      endpoint: fauxqs.endpoint,
+    });
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.queueUrl,
+        Entries: [
+          {
+            Id: "line",
+            MessageBody: item("d-1"),
+            MessageAttributes: {
+              "decisions.job_id": { DataType: "String", StringValue: job.job_id },
+              "decisions.job_line": { DataType: "Number", StringValue: "1" },
+            },
+          },
+        ],
+      }),
+    );
+    await receiveAll(sqs, queue.queueUrl, 0);
+    const withJobs = [...endpoints(table), "--jobs-table", jobsTable];
+
+    const listed = capture();
+    await listed.command.run(["list", "--queue-url", queue.dlqUrl, ...withJobs]);
+    const unread = capture();
+    await unread.command.run(["list", "--queue-url", queue.dlqUrl, ...endpoints(table)]);
+    const purge = capture();
+    await purge.command.run(["purge-decided", "--queue-url", queue.dlqUrl, ...withJobs]);
+
+    assert.match(
+      listed.stdout(),
+      /already decided \(outcome fallback, updated .*\), but not safe to purge yet: line 1 of job job-\w+, whose lines have all ended but whose end check has not run/,
+    );
+    assert.doesNotMatch(listed.stdout(), /safe to purge \(dlq purge-decided\)/);
+    assert.match(
+      unread.stdout(),
+      /not safe to purge yet: line 1 of job job-\w+, whose job was not read \(give the jobs table: --jobs-table\)/,
+    );
+    assert.match(purge.stdout(), /purged 0 already-decided message\(s\).*; 1 left/);
+    assert.equal(await messagesIn(sqs, queue.dlqUrl), 1, "kept");
+
+    // The end check runs (the jobs monitor's): the copy is safe to purge now.
+    await ledger.checkEnded(job.job_id, deadline());
+    const after = capture();
+    await after.command.run(["purge-decided", "--queue-url", queue.dlqUrl, ...withJobs]);
+    assert.match(after.stdout(), /purged 1 already-decided message\(s\)/);
   });
 
   it("deletes nothing when the outcomes cannot be read", async () => {

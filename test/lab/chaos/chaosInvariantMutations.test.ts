@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { WorkloadItem } from "../../../lab/chaos/buildChaosWorkload.js";
 import {
+  CHAOS_VIOLATION_COUNTS,
   CHAOS_VIOLATION_KINDS,
   type ChaosEvidence,
   type ChaosViolation,
@@ -160,6 +161,82 @@ const MUTATIONS: { kind: Kind; case: string; mutate: (e: ReturnType<typeof passi
       e.sent = [...e.sent, { messageId: "m9", item: 5, lane: "interactive" }];
     },
   },
+  // Each invariant by every path that can break it, beyond the first case above.
+  {
+    kind: "lost",
+    case: "an item sent in both lanes with neither outcome nor DLQ message",
+    mutate: (e) => e.rows.splice(1, 1),
+  },
+  {
+    kind: "not-drained",
+    case: "a bulk item without outcome while the bulk queue holds a message",
+    mutate: (e) => {
+      e.deadLetters.splice(0, 1);
+      e.queueRemaining = { interactive: 0, bulk: 1 };
+    },
+  },
+  {
+    kind: "duplicate",
+    case: "an outcome under another key written for an item's own message",
+    mutate: (e) => e.rows.push(row("ticket-routing", "a-again", "decided", "m1", { state_sha256: "s-a" })),
+  },
+  {
+    kind: "conflicting",
+    case: "an outcome written from another item's message",
+    mutate: (e) => Object.assign(e.rows[0] as Row, { source: { kind: "sqs", message_id: "m2" } }),
+  },
+  {
+    kind: "conflicting",
+    case: "a valid item rejected by no rule",
+    mutate: (e) => Object.assign(e.rows[0] as Row, { status: "rejected", reason: "the endpoint failed" }),
+  },
+  {
+    kind: "unexpected",
+    case: "an outcome written for a message that names a missing item",
+    mutate: (e) => {
+      e.sent = [...e.sent, { messageId: "m9", item: 42, lane: "interactive" }];
+      e.rows.push(row("ticket-routing", "zz", "decided", "m9"));
+    },
+  },
+  {
+    kind: "poison-not-rejected",
+    case: "poison dead-lettered instead of rejected",
+    mutate: (e) => {
+      e.rows.splice(3, 1);
+      e.deadLetters.push({ messageId: "m5", body: "{}", receiveCount: 5, lane: "bulk" });
+      e.failureReasons = new Map([...e.failureReasons, ["m5", "ModelError (model status 500): failed"]]);
+    },
+  },
+  {
+    kind: "poison-not-rejected",
+    case: "invalid-JSON poison rejected for an unrelated reason",
+    mutate: (e) => Object.assign(e.rows[2] as Row, { reason: "unknown policy: ticket-routing" }),
+  },
+  {
+    kind: "dead-lettered-without-reason",
+    case: "a dead letter whose logged reason is empty",
+    mutate: (e) => {
+      e.failureReasons = new Map([["m6", ""]]);
+    },
+  },
+  {
+    kind: "dead-lettered-busy",
+    case: "a dead letter given up after retries at the endpoint's 429",
+    mutate: (e) => {
+      e.failureReasons = new Map([
+        ["m6", "RetriesExhaustedError: 4 attempts: ModelError (model status 429): too many requests"],
+      ]);
+    },
+  },
+  {
+    kind: "dead-lettered-in-other-lane",
+    case: "a dead letter of a one-lane run's message found in the bulk DLQ",
+    mutate: (e) => {
+      e.rows.splice(0, 1);
+      e.deadLetters.push({ messageId: "m1", body: "{}", receiveCount: 5, lane: "bulk" });
+      e.failureReasons = new Map([...e.failureReasons, ["m1", "ModelError (model status 500): failed"]]);
+    },
+  },
 ];
 
 describe("the chaos checker against mutated evidence", () => {
@@ -170,6 +247,13 @@ describe("the chaos checker against mutated evidence", () => {
       [check.counts.decided, check.counts.poisonRejected, check.counts.deadLettered],
       [2, 2, 1],
     );
+  });
+
+  it("has all the counts that violations move at 0 on the passing evidence", () => {
+    const { counts } = checkChaosInvariant(passing());
+    for (const [kind, field] of Object.entries(CHAOS_VIOLATION_COUNTS)) {
+      assert.equal(counts[field], 0, `${kind} counts in ${field}`);
+    }
   });
 
   it("has a mutation for every invariant", () => {
@@ -186,6 +270,12 @@ describe("the chaos checker against mutated evidence", () => {
         check.violations.some((violation) => violation.kind === mutation.kind),
         `expected ${mutation.kind}, got ${JSON.stringify(check.violations)}`,
       );
+      const field = CHAOS_VIOLATION_COUNTS[mutation.kind];
+      assert.ok(
+        check.counts[field] > 0,
+        `${mutation.kind} must move counts.${field}: ${check.counts[field]}`,
+      );
+      for (const violation of check.violations) assert.doesNotMatch(violation.detail, /\bundefined\b/);
     });
   }
 

@@ -160,6 +160,31 @@ describe("preparePrompts", () => {
         error.limit === fits.tokens.length + 9,
     );
   });
+  it("refuses a state too long for the context after tokenizing its prompt once, its shared prefix not tokenized", () => {
+    const counting = new (class extends StubVocabulary {
+      readonly texts: string[] = [];
+      override tokenize(text: string, specialTokens: boolean) {
+        this.texts.push(text);
+        return super.tokenize(text, specialTokens);
+      }
+    })();
+    const state = "The customer writes again about the invoice. ".repeat(100);
+    const small = {
+      ...context({ contextSize: 1000 }),
+      vocabulary: counting,
+      preambleTokens: preambleTokensOf(counting),
+    };
+    counting.texts.length = 0;
+
+    assert.throws(
+      () => preparePrompts({ state, questions: [refund] }, small),
+      (error: unknown) => error instanceof TokenBudgetError && error.path.join() === "questions,0",
+    );
+
+    // The stub lists no tokens, so the control-text check tokenizes the state both ways; the prompt once.
+    assert.equal(counting.texts.filter((text) => text.includes(state)).length, 3);
+  });
+
   it("checks and bounds a JSON-text state as the prompt shows it (key order as written)", () => {
     const state = new JsonText('{"ticket": "T-1", "2024": 2.0}');
     const [first] = preparePrompts({ state, questions: [refund] }, context());
