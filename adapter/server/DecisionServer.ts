@@ -625,6 +625,8 @@ export class DecisionServer implements AsyncDisposable {
       return undefined;
     }
     if (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected)) {
+      // Refused before its body is read: the place goes back at once, or its lane would keep it.
+      place.leave();
       const busy = new ServiceUnavailableError(
         "the server is at capacity; retry the request",
         this.#settings.retryAfterSeconds,
