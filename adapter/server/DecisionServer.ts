@@ -4,7 +4,7 @@ import { DEFAULT_REQUEST_LANE, LANES, type Lane } from "../../contract/lanes/lan
 import type { DecisionEngine } from "../engine/types.js";
 import { AdmissionGate, type AdmissionTicket, type LaneAdmission } from "./AdmissionGate.js";
 import { adapterBuildOf } from "./adapterBuildOf.js";
-import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
+import { answerInvocation } from "./answerInvocation.js";
 import { BodyReadBudget } from "./BodyReadBudget.js";
 import type { ServerConfig } from "./config.js";
 import {
@@ -35,6 +35,7 @@ import { probeEngine } from "./probeEngine.js";
 import { RefusalLog } from "./RefusalLog.js";
 import { declaredLength } from "./readJsonBody.js";
 import { atCapacityError } from "./request/atCapacityError.js";
+import { logRequest, type RequestRecord } from "./request/logRequest.js";
 import { prepareInTurn } from "./request/prepareInTurn.js";
 import { readBodyInTime } from "./request/readBodyInTime.js";
 import { sendJson } from "./request/sendJson.js";
@@ -116,22 +117,6 @@ const ROUTE_TABLE = new Map<string, Route>([
   [ROUTES.systemOne, { methods: ["POST"], accepts: "systemone" }],
   [ROUTES.chatCompletions, { methods: ["POST"], accepts: "chat" }],
 ]);
-
-/** Fields of one request's log line. */
-interface RequestRecord {
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  kind?: InvocationKind;
-  /** The lane the request named (invocations only; see {@link laneOfRequest}). */
-  lane?: Lane;
-  error?: string;
-  retryable?: boolean;
-  summary?: InvocationSummary;
-  /** Refused at admission (at capacity): counted by the {@link RefusalLog}, not logged one by one. */
-  refused?: boolean;
-}
 
 /**
  * The SageMaker real-time inference container on node:http: `GET /ping` (200 once the model is
@@ -444,11 +429,7 @@ export class DecisionServer implements AsyncDisposable {
       this.#refusals[record.lane ?? DEFAULT_REQUEST_LANE].record(path);
       return;
     }
-    const { summary, refused: _refused, ...rest } = record;
-    // Health checks come every few seconds: successful ones are logged at debug level only.
-    const level =
-      record.status >= 500 ? "warn" : path === ROUTES.ping && record.status === 200 ? "debug" : "info";
-    this.#logger.log(level, "request", { ...rest, ...summary });
+    logRequest(this.#logger, record);
   }
 
   async #route(
