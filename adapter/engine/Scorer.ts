@@ -1,15 +1,6 @@
 import { availableParallelism, tmpdir } from "node:os";
-import {
-  getLlama,
-  type Llama,
-  type LlamaContext,
-  type LlamaContextSequence,
-  LlamaLogLevel,
-  type LlamaModel,
-  NoBinaryFoundError,
-  type Token,
-} from "node-llama-cpp";
-import { cmakeOptionsOf, type LlamaBuild } from "./builds/llamaBuilds.js";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { LlamaBuild } from "./builds/llamaBuilds.js";
 import { cacheBoundFor } from "./cache/cacheBoundFor.js";
 import { StateFileCache } from "./cache/StateFileCache.js";
 import { generateChat } from "./chat/generateChat.js";
@@ -18,7 +9,7 @@ import type { EngineLogger } from "./EngineLogger.js";
 import { EngineDisposedError, GpuUnavailableError, ModelLoadError } from "./errors.js";
 import { describeModel } from "./model/describeModel.js";
 import { deriveLabelAlphabet, type LabelAlphabet } from "./model/labelAlphabet.js";
-import { llamaLogRouter } from "./model/llamaLogRouter.js";
+import { loadBinding } from "./model/loadBinding.js";
 import { modelNameOf } from "./model/modelNameOf.js";
 import { openModel } from "./model/openModel.js";
 import { measurePrompts, sharedPrefixTokens } from "./prompt/measurePrompts.js";
@@ -29,16 +20,14 @@ import {
   preparePrompts,
 } from "./prompt/preparePrompts.js";
 import { ASSISTANT_OPENING, PROMPT_VERSION } from "./prompt/renderPrompt.js";
-import { combineRotations } from "./readout/combineRotations.js";
-import { decisionResultOf } from "./readout/decisionResultOf.js";
+import { resultsByQuestion } from "./readout/resultsByQuestion.js";
 import { SlotReader } from "./readout/SlotReader.js";
+import { type ReuseCounts, scorePrompt } from "./readout/scorePrompt.js";
 import { ChunkedSequence } from "./sequence/ChunkedSequence.js";
-import { commonPrefixLength } from "./sequence/commonPrefixLength.js";
-import { equalLengthBatching } from "./sequence/equalLengthBatching.js";
-import { reusablePrefix } from "./sequence/reusablePrefix.js";
+import { createScoringContext } from "./sequence/createScoringContext.js";
+import { laneFor } from "./sequence/laneFor.js";
 import { SamplerGarbage } from "./sequence/SamplerGarbage.js";
 import { SequencePool } from "./sequence/SequencePool.js";
-import { throwIfAborted } from "./throwIfAborted.js";
 import type {
   BatchResult,
   CacheBound,
@@ -75,7 +64,7 @@ export interface ScorerOptions {
   parallelSequences?: number;
   /**
    * How parallel sequences share decode steps (with `parallelSequences` > 1):
-   * - `exact` (the default): a step merges only chunks of equal length ({@link equalLengthBatching}),
+   * - `exact` (the default): a step merges only chunks of equal length (`equalLengthBatching`),
    *   so every answer is bitwise the one a serial run gives; other chunks take turns.
    * - `merged`: every queued chunk shares the step (node-llama-cpp's `maximumParallelism`), the
    *   most throughput; llama.cpp then splits a longer chunk into pieces the size of the shorter
@@ -155,12 +144,14 @@ const DEFAULT_BATCH_SIZE = 512;
  * sequences (one by default, so calls are serialised in arrival order; `parallelSequences` lets
  * several run at once).
  *
- * The work is done by small units: {@link preparePrompts} (checks, rendering, tokens),
- * {@link ChunkedSequence} (fixed evaluation chunks, reuse across calls, saved state files, one per
- * sequence), {@link SequencePool} (which call runs on which sequence), `combineRotations`
- * (debiased answers),
- * {@link SlotReader} (the answer-slot distribution), `prepareChat` / `generateChat` (the standard
- * path) and {@link describeModel} (identity). The scorer loads, owns and orchestrates them.
+ * The work is done by small units, in the order a batch meets them: {@link preparePrompts} (checks,
+ * rendering, tokens); {@link SequencePool} and {@link laneFor} (which call runs on which sequence);
+ * {@link scorePrompt} (one prompt evaluated on its {@link ChunkedSequence} — fixed evaluation chunks,
+ * reuse across calls, saved state files — and its answer slot read by {@link SlotReader});
+ * {@link resultsByQuestion} (debiased answers combined). Loading has its own:
+ * {@link loadBinding}, `openModel`, {@link createScoringContext}, {@link describeModel} (identity);
+ * and chat its: `prepareChat` / `generateChat` (the standard path). The scorer loads, owns and
+ * orchestrates them.
  *
  * @example
  * await using scorer = await Scorer.load({ modelPath: "model.gguf", threads: 2 });
@@ -189,7 +180,7 @@ export class Scorer implements DecisionEngine {
   readonly #promptWorker: PromptWorker | undefined;
   /** The prompts of each batch {@link prepare} gave out, for `scoreBatch`'s `prepared`. */
   readonly #preparedPrompts = new WeakMap<PreparedBatch, { prompts: PreparedPrompt[]; ms: number }>();
-  readonly #stats = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
+  readonly #stats: ReuseCounts = { hits: 0, fileHits: 0, misses: 0, reused: 0, evaluated: 0 };
   #disposed = false;
 
   private constructor(parts: {
@@ -281,27 +272,13 @@ export class Scorer implements DecisionEngine {
       const contextSize = options.contextSize ?? Math.min(DEFAULT_CONTEXT_SIZE, model.trainContextSize);
       const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
       const parallelSequences = options.parallelSequences ?? 1;
-      if (!Number.isInteger(parallelSequences) || parallelSequences < 1) {
-        throw new RangeError(`parallelSequences must be a positive integer, got ${parallelSequences}`);
-      }
-      const batching =
-        parallelSequences === 1
-          ? {}
-          : {
-              batching: {
-                itemPrioritizationStrategy:
-                  options.parallelBatching === "merged"
-                    ? ("maximumParallelism" as const)
-                    : equalLengthBatching,
-              },
-            };
-      context = await model.createContext({
+      context = await createScoringContext(model, {
         contextSize,
         batchSize,
         threads,
-        sequences: parallelSequences,
-        ...batching,
-        flashAttention: (options.flashAttention ?? true) && model.flashAttentionSupported,
+        parallelSequences,
+        parallelBatching: options.parallelBatching,
+        flashAttention: options.flashAttention ?? true,
       });
       const created = context;
       // Sized after the model and its context are allocated, so the memory they took is not
@@ -439,25 +416,23 @@ export class Scorer implements DecisionEngine {
         const results: DecisionResult[] = [];
         for (const [index, prompt] of prompts.entries()) {
           results.push(
-            await this.#scoreOne(lane, prompt, index === 0, fullVocabulary, tokenizeMs, options.signal),
+            await scorePrompt(lane, prompt, {
+              slots: this.#slots,
+              counts: this.#stats,
+              model: this.modelName,
+              firstOfBatch: index === 0,
+              fullVocabulary,
+              tokenizeMs,
+              signal: options.signal,
+            }),
           );
         }
         return results;
       },
       { pick: (free) => laneFor(free, prompts[0]), signal: options.signal },
     );
-    const results = batch.questions.map((question, index) => {
-      const rotations = scored.filter((_, at) => prompts[at]?.questionIndex === index);
-      const result =
-        question.debias === "cyclic"
-          ? combineRotations(question.options, rotations)
-          : (rotations[0] as DecisionResult);
-      result.timing.queue_ms = waitedMs;
-      result.timing.total_ms += waitedMs;
-      return result;
-    });
     return {
-      results,
+      results: resultsByQuestion(batch.questions, prompts, scored, waitedMs),
       timing: {
         queue_ms: waitedMs,
         total_ms: performance.now() - started,
@@ -536,109 +511,5 @@ export class Scorer implements DecisionEngine {
 
   #ensureOpen(): void {
     if (this.#disposed) throw new EngineDisposedError();
-  }
-
-  async #scoreOne(
-    lane: ChunkedSequence,
-    prompt: PreparedPrompt,
-    firstOfBatch: boolean,
-    fullVocabulary: boolean,
-    tokenizeMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<DecisionResult> {
-    const started = performance.now();
-    throwIfAborted(signal);
-    const { tokens } = prompt;
-    const { reused, fromFile } = await lane.prefill(prompt, signal);
-    if (firstOfBatch) {
-      if (reused >= prompt.sharedBoundary) this.#stats.hits += 1;
-      else this.#stats.misses += 1;
-      if (fromFile) this.#stats.fileHits += 1;
-    }
-    this.#stats.reused += reused;
-    this.#stats.evaluated += tokens.length - reused;
-    const readout = await this.#slots.read(
-      lane,
-      tokens.slice(prompt.sharedBoundary),
-      {
-        labelTokens: prompt.labelTokens,
-        temperature: prompt.question.temperature ?? 1,
-        fullVocabulary,
-      },
-      signal,
-    );
-    lane.endedChunkAt(tokens.length);
-    const prefillDone = performance.now();
-    return decisionResultOf({
-      prompt,
-      readout,
-      model: this.modelName,
-      cachedTokens: reused,
-      timing: {
-        tokenize_ms: tokenizeMs,
-        prefill_ms: prefillDone - started,
-        readout_ms: performance.now() - prefillDone,
-        queue_ms: 0,
-        total_ms: performance.now() - started + tokenizeMs,
-      },
-    });
-  }
-}
-
-/**
- * The free sequence a batch runs on: the one whose live tokens its first prompt can reuse most (at
- * a chunk end, as `ChunkedSequence.prefill` would), the least recently used among equals.
- */
-function laneFor(free: readonly ChunkedSequence[], first: PreparedPrompt | undefined): ChunkedSequence {
-  let best = free[0] as ChunkedSequence;
-  if (first === undefined || free.length === 1) return best;
-  let bestReuse = -1;
-  for (const lane of free) {
-    const reuse = reusablePrefix(
-      [first.preambleBoundary, first.sharedBoundary],
-      commonPrefixLength(lane.sequence.contextTokens, first.tokens),
-      lane.chunkEnds,
-    );
-    if (reuse > bestReuse) {
-      best = lane;
-      bestReuse = reuse;
-    }
-  }
-  return best;
-}
-
-const LOG_LEVELS = {
-  error: LlamaLogLevel.error,
-  warn: LlamaLogLevel.warn,
-  info: LlamaLogLevel.info,
-  debug: LlamaLogLevel.debug,
-} as const;
-
-/**
- * Loads the llama.cpp binding of `options.llamaBuild`, its log lines routed to the options' logger
- * when there is one. Nothing is ever built or downloaded here (`build: "never"`): a source build is
- * made beforehand by `decisions build-llama`, and found by its CMake options ({@link cmakeOptionsOf}).
- */
-async function loadBinding(options: ScorerOptions, threads: number, gpuLayers: number): Promise<Llama> {
-  const build = options.llamaBuild ?? "prebuilt";
-  const source =
-    build === "prebuilt" ? {} : { cmakeOptions: { ...cmakeOptionsOf(build) }, usePrebuiltBinaries: false };
-  try {
-    return await getLlama({
-      gpu: gpuLayers === 0 ? false : "auto",
-      build: "never",
-      ...source,
-      maxThreads: threads,
-      logLevel: LOG_LEVELS[options.logLevel ?? "warn"],
-      ...(options.logger === undefined ? {} : { logger: llamaLogRouter(options.logger) }),
-    });
-  } catch (error) {
-    if (build !== "prebuilt" && error instanceof NoBinaryFoundError) {
-      throw new ModelLoadError(
-        `no ${build} llama.cpp build is here: run \`decisions build-llama --variant ${build}\` first, or use the prebuilt binary`,
-        { cause: error },
-      );
-    }
-    throw new ModelLoadError("could not load the llama.cpp binding", { cause: error });
   }
 }

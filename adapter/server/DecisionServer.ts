@@ -4,43 +4,44 @@ import { DEFAULT_REQUEST_LANE, LANES, type Lane } from "../../contract/lanes/lan
 import type { DecisionEngine } from "../engine/types.js";
 import { AdmissionGate, type AdmissionTicket, type LaneAdmission } from "./AdmissionGate.js";
 import { adapterBuildOf } from "./adapterBuildOf.js";
-import { answerInvocation, type InvocationSummary } from "./answerInvocation.js";
-import { BodyReadBudget, type BodyReadLease } from "./BodyReadBudget.js";
+import { answerInvocation } from "./answerInvocation.js";
+import { BodyReadBudget } from "./BodyReadBudget.js";
 import type { ServerConfig } from "./config.js";
 import {
   BODY_PACE,
   CONNECTIONS_CHECKING_INTERVAL_MS,
-  DISCARD_TIMEOUT_MS,
   HEADERS_TIMEOUT_MS,
   MAX_CONNECTIONS,
   MAX_CONNECTIONS_PER_ADDRESS,
-  MAX_DISCARD_BYTES,
-  MAX_JSON_DEPTH,
   ROUTES,
 } from "./constants.js";
 import {
-  BodyTimeoutError,
-  BodyTooSlowError,
   ClientDisconnectedError,
   type HttpError,
   MethodNotAllowedError,
   NotFoundError,
-  PreAdmissionFullError,
   RequestDeadlineError,
   ServiceUnavailableError,
   StartupError,
 } from "./errors.js";
 import { laneOfRequest } from "./laneOfRequest.js";
 import { type ConnectionLimits, limitConnections } from "./limitConnections.js";
+import { limitsInForce } from "./limitsInForce.js";
 import type { Logger } from "./logger.js";
 import { mapEngineError } from "./mapEngineError.js";
 import { type LanePreAdmission, PreAdmission, type PreAdmissionPlace } from "./PreAdmission.js";
-import { type PreparedInvocation, prepareInvocation } from "./prepareInvocation.js";
+import type { PreparedInvocation } from "./prepareInvocation.js";
 import { probeEngine } from "./probeEngine.js";
 import { RefusalLog } from "./RefusalLog.js";
-import { declaredLength, discardBody, parseBodyText, readBodyText } from "./readJsonBody.js";
+import { declaredLength } from "./readJsonBody.js";
+import { atCapacityError } from "./request/atCapacityError.js";
+import { logRequest, type RequestRecord } from "./request/logRequest.js";
+import { prepareInTurn } from "./request/prepareInTurn.js";
+import { readBodyInTime } from "./request/readBodyInTime.js";
+import { sendJson } from "./request/sendJson.js";
+import { startInTime } from "./request/startInTime.js";
 import type { InvocationKind, RequestLimits } from "./types.js";
-import { type BodyPace, watchBodyPace } from "./watchBodyPace.js";
+import type { BodyPace } from "./watchBodyPace.js";
 
 /** The settings {@link DecisionServer} uses (a {@link ServerConfig} has them all). */
 export type DecisionServerSettings = Pick<
@@ -116,22 +117,6 @@ const ROUTE_TABLE = new Map<string, Route>([
   [ROUTES.systemOne, { methods: ["POST"], accepts: "systemone" }],
   [ROUTES.chatCompletions, { methods: ["POST"], accepts: "chat" }],
 ]);
-
-/** Fields of one request's log line. */
-interface RequestRecord {
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  kind?: InvocationKind;
-  /** The lane the request named (invocations only; see {@link laneOfRequest}). */
-  lane?: Lane;
-  error?: string;
-  retryable?: boolean;
-  summary?: InvocationSummary;
-  /** Refused at admission (at capacity): counted by the {@link RefusalLog}, not logged one by one. */
-  refused?: boolean;
-}
 
 /**
  * The SageMaker real-time inference container on node:http: `GET /ping` (200 once the model is
@@ -332,13 +317,7 @@ export class DecisionServer implements AsyncDisposable {
     }
     this.#engine = engine;
     this.#adapterBuild = adapterBuildOf(engine);
-    this.#limits = {
-      maxOptions: Math.min(this.#settings.maxOptions, engine.maxOptions),
-      maxQuestions: this.#settings.maxQuestions,
-      maxPromptTokens: Math.min(this.#settings.maxPromptTokens, engine.contextSize),
-      maxRequestTokens: this.#settings.maxRequestTokens,
-      maxCompletionTokens: Math.min(this.#settings.maxCompletionTokens, engine.contextSize),
-    };
+    this.#limits = limitsInForce(this.#settings, engine);
     this.#state = "ready";
     const cache = engine.cacheStats();
     this.#logger.log("info", "ready", {
@@ -450,11 +429,7 @@ export class DecisionServer implements AsyncDisposable {
       this.#refusals[record.lane ?? DEFAULT_REQUEST_LANE].record(path);
       return;
     }
-    const { summary, refused: _refused, ...rest } = record;
-    // Health checks come every few seconds: successful ones are logged at debug level only.
-    const level =
-      record.status >= 500 ? "warn" : path === ROUTES.ping && record.status === 200 ? "debug" : "info";
-    this.#logger.log(level, "request", { ...rest, ...summary });
+    logRequest(this.#logger, record);
   }
 
   async #route(
@@ -482,6 +457,11 @@ export class DecisionServer implements AsyncDisposable {
     await this.#invoke(request, response, route.accepts, record);
   }
 
+  /**
+   * An invocation, step by step: refused at once when the server is not ready or has no room for
+   * it ({@link #enter}); else its body read, then parsed and prepared in its lane's turn, then
+   * admitted, started and evaluated, and answered. Every failure is mapped to its answer by class.
+   */
   async #invoke(
     request: IncomingMessage,
     response: ServerResponse,
@@ -503,28 +483,8 @@ export class DecisionServer implements AsyncDisposable {
       );
       return;
     }
-    // At capacity the answer is 503 at once, before the body is read (the sender need not upload):
-    // the gate is full, or the bodies being read hold so much that this one's declared length (at
-    // least a byte) would not fit. A length over the body limit is left to its 413.
-    const length = declaredLength(request);
-    const expected = length === undefined || Number.isNaN(length) ? 1 : Math.max(1, length);
-    if (!this.#gate.hasRoomFor(lane)) {
-      record.refused = true;
-      this.#fail(request, response, this.#atCapacity(lane), record);
-      return;
-    }
-    const place = this.#preAdmission.tryEnter(lane);
-    if (place === undefined) {
-      record.refused = true;
-      this.#fail(request, response, this.#atCapacity(lane), record);
-      return;
-    }
-    if (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected)) {
-      const busy = new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
-      record.refused = true;
-      this.#fail(request, response, busy, record);
-      return;
-    }
+    const place = this.#enter(request, response, lane, record);
+    if (place === undefined) return;
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const deadlineMs = this.#settings.requestTimeoutMs;
@@ -533,6 +493,10 @@ export class DecisionServer implements AsyncDisposable {
       if (!response.writableFinished) controller.abort(new ClientDisconnectedError());
     };
     response.once("close", onClose);
+    const signal = controller.signal;
+    const refused = (): void => {
+      record.refused = true;
+    };
     let prepared: PreparedInvocation | undefined;
     let ticket: AdmissionTicket | undefined;
     let evaluating = false;
@@ -541,32 +505,55 @@ export class DecisionServer implements AsyncDisposable {
       // The body is read before the request takes a place in the gate, within its own deadline and
       // pace, charged by the bytes it holds: a slow or idle sender holds those bytes, never an
       // admission, nor the room another request's body needs.
-      const text = await this.#readBody(request, controller.signal, lease, record);
+      const text = await readBodyInTime(request, {
+        maxBytes: this.#settings.maxBodyBytes,
+        timeoutSeconds: this.#settings.bodyTimeoutSeconds,
+        pace: this.#bodyPace,
+        lease,
+        signal,
+        retryAfterSeconds: retryAfter,
+        onRefused: refused,
+      });
       // Parsing, rendering and tokenizing (on the engine's prompt worker, off the event loop) wait
       // for their turn, interactive first; a request whose client has gone meanwhile is dropped.
-      prepared = await this.#prepare(place, text, accepts, limits, engine, controller.signal, record);
+      prepared = await prepareInTurn(place, text, {
+        accepts,
+        limits,
+        engine,
+        maxStateBytesPerToken: this.#settings.maxStateBytesPerToken,
+        requestTimeoutMs: deadlineMs,
+        retryAfterSeconds: retryAfter,
+        atCapacity: () => this.#atCapacity(lane),
+        onRefused: refused,
+        signal,
+      });
       record.kind = prepared.invocation.kind;
       // Prepared: the body's bytes are no longer held for it (the gate bounds what runs and waits).
       lease.release();
       ticket = this.#gate.tryAdmit(lane);
       place.leave();
       if (ticket === undefined) {
-        record.refused = true;
+        refused();
         throw this.#atCapacity(lane);
       }
-      await this.#startOrRefuse(ticket, controller.signal, record);
+      await startInTime(ticket, {
+        signal,
+        requestTimeoutMs: deadlineMs,
+        retryAfterSeconds: retryAfter,
+        onRefused: refused,
+      });
       this.#evaluations[lane].started += 1;
       evaluating = true;
-      const answer = await answerInvocation(engine, prepared, controller.signal, this.#adapterBuild);
+      const answer = await answerInvocation(engine, prepared, signal, this.#adapterBuild);
       record.status = 200;
       record.summary = answer.summary;
       this.#send(request, response, 200, answer.body, {});
     } catch (error) {
-      if (evaluating && controller.signal.reason instanceof ClientDisconnectedError)
+      if (evaluating && signal.reason instanceof ClientDisconnectedError)
         this.#evaluations[lane].abandoned += 1;
       const mapped = mapEngineError(error, {
         fields: prepared?.fields,
-        signal: controller.signal,
+        signal,
         retryAfterSeconds: retryAfter,
       });
       if (mapped instanceof ClientDisconnectedError) {
@@ -593,118 +580,48 @@ export class DecisionServer implements AsyncDisposable {
   }
 
   /**
-   * Reads a request's body within the body deadline and pace, each chunk charged to `lease`; a
-   * chunk the budget has no room for ends the read with 503 (counted as a refusal).
+   * A request's place before its body is read, or `undefined` once it is answered 503 (a refusal):
+   * at capacity the answer comes at once, before the body is read (the sender need not upload):
+   * the gate is full, its lane has no place left before admission, or the bodies being read hold
+   * so much that this one's declared length (at least a byte) would not fit. A length over the
+   * body limit is left to its 413.
    */
-  async #readBody(
+  #enter(
     request: IncomingMessage,
-    signal: AbortSignal,
-    lease: BodyReadLease,
+    response: ServerResponse,
+    lane: Lane,
     record: RequestRecord,
-  ): Promise<string> {
-    const seconds = this.#settings.bodyTimeoutSeconds;
-    const reading = new AbortController();
-    const timer = setTimeout(() => reading.abort(new BodyTimeoutError(seconds)), seconds * 1000);
-    const minRate = this.#bodyPace.minBytesPerSecond;
-    const pace = watchBodyPace(this.#bodyPace, () => reading.abort(new BodyTooSlowError(minRate)));
-    try {
-      return await readBodyText(request, {
-        maxBytes: this.#settings.maxBodyBytes,
-        maxDepth: MAX_JSON_DEPTH,
-        signal: AbortSignal.any([signal, reading.signal]),
-        onChunk: (bytes) => {
-          if (!lease.take(bytes)) {
-            record.refused = true;
-            throw new ServiceUnavailableError(
-              "the server holds as many request bodies as it may; retry the request",
-              this.#settings.retryAfterSeconds,
-            );
-          }
-          pace.received(bytes);
-        },
-      });
-    } finally {
-      clearTimeout(timer);
-      pace.stop();
-    }
-  }
-
-  /**
-   * Parses and prepares a body in its lane's turn ({@link PreAdmission}). A lane whose waiting room
-   * is full, or a deadline that passes while the request waits for its turn, is a busy answer (503
-   * with `Retry-After`, counted as a refusal): nothing was evaluated.
-   */
-  async #prepare(
-    place: PreAdmissionPlace,
-    text: string,
-    accepts: InvocationKind | "auto",
-    limits: RequestLimits,
-    engine: DecisionEngine,
-    signal: AbortSignal,
-    record: RequestRecord,
-  ): Promise<PreparedInvocation> {
-    const maxStateBytes = limits.maxPromptTokens * this.#settings.maxStateBytesPerToken;
-    let started = false;
-    try {
-      return await place.prepare(() => {
-        started = true;
-        return prepareInvocation(
-          parseBodyText(text, MAX_JSON_DEPTH),
-          accepts,
-          limits,
-          engine,
-          { maxStateBytes },
-          signal,
-        );
-      }, signal);
-    } catch (error) {
-      if (error instanceof PreAdmissionFullError) {
-        record.refused = true;
-        throw this.#atCapacity(place.lane);
-      }
-      if (!started && error === signal.reason && signal.reason instanceof RequestDeadlineError) {
-        record.refused = true;
-        throw new ServiceUnavailableError(
-          `the request waited ${this.#settings.requestTimeoutMs} ms for its turn to be prepared (the server is busy); retry the request`,
-          this.#settings.retryAfterSeconds,
-          { cause: error },
-        );
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Waits for a running slot. A deadline that passes while the request still waits is a busy answer
-   * (503 with `Retry-After`, counted as a refusal), not a 504: nothing was evaluated, and a bulk call
-   * that interactive calls kept overtaking must come back later, not count as a failure that moves its
-   * message towards the dead-letter queue.
-   */
-  async #startOrRefuse(ticket: AdmissionTicket, signal: AbortSignal, record: RequestRecord): Promise<void> {
-    try {
-      await ticket.start(signal);
-    } catch (error) {
-      if (!(signal.reason instanceof RequestDeadlineError) || error !== signal.reason) throw error;
+  ): PreAdmissionPlace | undefined {
+    const length = declaredLength(request);
+    const expected = length === undefined || Number.isNaN(length) ? 1 : Math.max(1, length);
+    if (!this.#gate.hasRoomFor(lane)) {
       record.refused = true;
-      throw new ServiceUnavailableError(
-        `the request waited ${this.#settings.requestTimeoutMs} ms for a running slot without starting (the server is busy${ticket.lane === "bulk" ? "; interactive calls go first" : ""}); retry the request`,
-        this.#settings.retryAfterSeconds,
-        { cause: error },
-      );
+      this.#fail(request, response, this.#atCapacity(lane), record);
+      return undefined;
     }
+    const place = this.#preAdmission.tryEnter(lane);
+    if (place === undefined) {
+      record.refused = true;
+      this.#fail(request, response, this.#atCapacity(lane), record);
+      return undefined;
+    }
+    if (expected <= this.#settings.maxBodyBytes && !this.#bodies.fits(expected)) {
+      // Refused before its body is read: the place goes back at once, or its lane would keep it.
+      place.leave();
+      const busy = new ServiceUnavailableError(
+        "the server is at capacity; retry the request",
+        this.#settings.retryAfterSeconds,
+      );
+      record.refused = true;
+      this.#fail(request, response, busy, record);
+      return undefined;
+    }
+    return place;
   }
 
-  /** The 503 for a request of `lane` the gate has no room for; a bulk one says why it is refused. */
+  /** The 503 for a request of `lane` the gate has no room for ({@link atCapacityError}). */
   #atCapacity(lane: Lane): ServiceUnavailableError {
-    const retryAfter = this.#settings.retryAfterSeconds;
-    const reserve = this.#gate.interactiveReserve;
-    if (lane === "bulk" && reserve > 0 && this.#gate.hasRoomFor("interactive")) {
-      return new ServiceUnavailableError(
-        `the server is at capacity for bulk calls (its last ${reserve} waiting places are kept for interactive calls); retry the request`,
-        retryAfter,
-      );
-    }
-    return new ServiceUnavailableError("the server is at capacity; retry the request", retryAfter);
+    return atCapacityError(this.#gate, lane, this.#settings.retryAfterSeconds);
   }
 
   #fail(request: IncomingMessage, response: ServerResponse, error: HttpError, record: RequestRecord): void {
@@ -721,33 +638,11 @@ export class DecisionServer implements AsyncDisposable {
     body: unknown,
     headers: Readonly<Record<string, string>>,
   ): void {
-    if (response.headersSent || response.destroyed) return;
-    const payload = this.#settings.hideCacheDetails
-      ? JSON.stringify(body, withoutCacheDetails)
-      : JSON.stringify(body);
-    const length = declaredLength(request);
-    const close =
-      this.#isStopping() || (!request.complete && length !== undefined && !(length <= MAX_DISCARD_BYTES));
-    response.writeHead(status, {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(payload),
-      ...headers,
-      ...(close ? { Connection: "close" } : {}),
+    sendJson(request, response, status, body, headers, {
+      hideCacheDetails: this.#settings.hideCacheDetails,
+      stopping: this.#isStopping(),
     });
-    response.end(request.method === "HEAD" ? undefined : payload);
-    // An unread body is read and dropped so the connection stays usable for the next request.
-    if (!request.complete) discardBody(request, MAX_DISCARD_BYTES, DISCARD_TIMEOUT_MS);
   }
-}
-
-/**
- * Fields that tell a caller how much of its prompt was already cached, which says whether another
- * caller sent the same state recently (`evaluated_tokens` is the input less the cached tokens).
- */
-const CACHE_DETAILS = new Set(["cached_tokens", "evaluated_tokens"]);
-
-function withoutCacheDetails(key: string, value: unknown): unknown {
-  return CACHE_DETAILS.has(key) ? undefined : value;
 }
 
 function messageOf(error: unknown): string {

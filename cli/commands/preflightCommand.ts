@@ -17,6 +17,7 @@ import { awsClientConfig } from "../../operations/common/awsClientConfig.js";
 import { type PreflightPlan, runPreflight } from "../../operations/preflight/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
+import { CONTEXT_FLAG, readContextOverrides } from "../readContextOverrides.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 const USAGE = `usage:
@@ -41,7 +42,7 @@ options:
 `;
 
 const FLAGS = {
-  context: { type: "string", short: "c", multiple: true },
+  context: CONTEXT_FLAG,
   region: { type: "string" },
   account: { type: "string" },
   json: { type: "boolean" },
@@ -106,12 +107,7 @@ function readSettings(projectRoot: string, overrides: readonly string[]): InfraS
   const cdkJson = JSON.parse(readFileSync(join(projectRoot, "cdk.json"), "utf8")) as {
     context?: Record<string, unknown>;
   };
-  const context: Record<string, unknown> = { ...cdkJson.context };
-  for (const override of overrides) {
-    const equals = override.indexOf("=");
-    if (equals <= 0) throw new UsageError(`-c takes knob=value, got "${override}"`, { usage: USAGE });
-    context[override.slice(0, equals)] = override.slice(equals + 1);
-  }
+  const context: Record<string, unknown> = { ...cdkJson.context, ...readContextOverrides(overrides, USAGE) };
   try {
     return readInfraSettings(new App({ context }).node);
   } catch (error) {

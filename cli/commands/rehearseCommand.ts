@@ -9,8 +9,8 @@ import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { findingsOf, type RehearsalReport, rehearse } from "../../lab/rehearsal/rehearse.js";
 import { synthesizeTemplate } from "../../lab/rehearsal/synthesizeTemplate.js";
 import { type CfnTemplate, deployTargetOf } from "../../lab/rehearsal/TemplateResolver.js";
-import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
+import { CONTEXT_FLAG, readContextOverrides } from "../readContextOverrides.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 const USAGE = `usage:
@@ -36,7 +36,7 @@ options:
 `;
 
 const FLAGS = {
-  context: { type: "string", short: "c", multiple: true },
+  context: CONTEXT_FLAG,
   template: { type: "string" },
   "write-template": { type: "string" },
   "stack-name": { type: "string" },
@@ -57,7 +57,7 @@ export function createRehearseCommand(
         stdout.write(USAGE);
         return 0;
       }
-      const context = contextOf(values.context ?? []);
+      const context = readContextOverrides(values.context ?? [], USAGE);
       const { template, stackName } =
         values.template === undefined
           ? synthesizeTemplate(options.projectRoot ?? packageRoot(), context)
@@ -79,16 +79,6 @@ export function createRehearseCommand(
 
 /** The `decisions rehearse` command, writing to the process's stdout and stderr. */
 export const rehearseCommand: CliCommand = createRehearseCommand();
-
-function contextOf(overrides: readonly string[]): Record<string, string> {
-  const context: Record<string, string> = {};
-  for (const override of overrides) {
-    const equals = override.indexOf("=");
-    if (equals <= 0) throw new UsageError(`-c takes knob=value, got "${override}"`, { usage: USAGE });
-    context[override.slice(0, equals)] = override.slice(equals + 1);
-  }
-  return context;
-}
 
 function formatReport(report: RehearsalReport): string {
   const calls = Object.values(report.calls).reduce(

@@ -117,7 +117,7 @@ export const PARTS: readonly Part[] = [
       {
         part: "infra",
         only: [
-          "lab/bench/backlog/runBacklogBench.ts",
+          "lab/bench/backlog/setupBacklogBench.ts",
           "lab/scripts/configurationPage.ts",
           "lab/rehearsal/synthesizeTemplate.ts",
         ],

@@ -5,6 +5,7 @@
  * request and refusal log line.
  */
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { describe, it } from "node:test";
 import type { BatchResult, DecisionBatch, ScoreOptions } from "../../../adapter/engine/types.js";
 import type { ServerConfig } from "../../../adapter/server/config.js";
@@ -175,6 +176,51 @@ describe("DecisionServer lanes", () => {
       .map((line) => line.lane)
       .sort();
     assert.deepEqual(lanes, ["bulk", "interactive", "interactive", "interactive", "interactive"]);
+  });
+
+  it("gives back a bulk call's place when the bodies being read leave no room for its body", async () => {
+    // prepare: two bulk places in all; one body holds 200 of the 1000 bytes the server reads at once
+    const h = await startHeldServer({
+      maxInFlight: 1,
+      queueDepth: 1,
+      interactiveReserve: 0,
+      maxBodyReads: 1,
+      maxBodyBytes: 1000,
+    });
+    const slow = request({
+      host: "127.0.0.1",
+      port: h.port,
+      method: "POST",
+      path: "/invocations",
+      headers: { "content-type": "application/json", "content-length": 900 },
+    });
+    slow.on("error", () => undefined);
+    try {
+      slow.write("x".repeat(200));
+      await waitFor(() => h.server.preAdmission.interactive.held === 1, "the slow body is being read");
+      const bulk = { [CUSTOM_ATTRIBUTES_HEADER]: laneAttributeOf("bulk") };
+
+      // act: two bulk calls whose 900 bytes do not fit beside it, then one once it has gone
+      const refused = await Promise.all(
+        [1, 2].map(() =>
+          send(h.port, { headers: { ...bulk, "content-length": 900 }, body: "y".repeat(900) }),
+        ),
+      );
+      slow.destroy();
+      await waitFor(() => h.server.preAdmission.interactive.held === 0, "the slow body is dropped");
+      const after = await decide(h.port, "after", laneAttributeOf("bulk"));
+
+      // assert
+      assert.deepEqual(
+        refused.map((response) => response.status),
+        [503, 503],
+      );
+      assert.equal(after.status, 200);
+      assert.equal(h.server.preAdmission.bulk.held, 0);
+    } finally {
+      slow.destroy();
+      await h.server.close();
+    }
   });
 
   it("logs the interactive reserve when ready and each lane's admissions when stopping", async () => {

@@ -1,0 +1,48 @@
+import { buildSystemOneBody } from "../../../core/pipeline/index.js";
+import type { PolicySet } from "../../../core/policy/index.js";
+import { type BacklogItem, groupKey } from "./buildBacklogItems.js";
+import { ADAPTER_CLIENTS } from "./constants.js";
+
+/** What the adapter alone did. */
+export interface AloneRun {
+  wallS: number;
+  decisionsPerS: number;
+  requests: number;
+}
+
+/**
+ * The adapter alone at saturation on the items: one System One request per distinct (policy,
+ * state) — the fewest the items need, each answering every item that shares it — posted straight
+ * to `/invocations` by {@link ADAPTER_CLIENTS} clients; decisions/s counts items.
+ *
+ * @throws Error when the adapter answers anything but 200.
+ */
+export async function adapterAlone(
+  adapterUrl: string,
+  policies: PolicySet,
+  items: readonly BacklogItem[],
+): Promise<AloneRun> {
+  const bodies = [...new Map(items.map((item) => [groupKey(item), item])).values()].map((item) => {
+    const policy = policies.get(item.policy);
+    if (policy === undefined) throw new Error(`the policy ${item.policy} is not loaded`);
+    return buildSystemOneBody(policy, item.stateText);
+  });
+  let next = 0;
+  const started = performance.now();
+  const client = async (): Promise<void> => {
+    while (next < bodies.length) {
+      const body = bodies[next++] as string;
+      const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const text = await response.text();
+      if (response.status !== 200)
+        throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
+  const wallS = (performance.now() - started) / 1000;
+  return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length };
+}
