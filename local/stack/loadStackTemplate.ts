@@ -23,6 +23,8 @@ export interface LoadStackTemplateOptions {
   cacheDir?: string;
   /** Told whether the template came from the cache or was synthesized, and how long that took. Default: nothing. */
   log?: (line: string) => void;
+  /** Synthesizes the template on a cache miss. Default: the CDK app (`synthesizeStackTemplate`, loaded only then). */
+  synthesize?: (projectRoot: string, overrides: Readonly<Record<string, unknown>>) => Promise<CfnTemplate>;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function loadStackTemplate(options: LoadStackTemplateOptions = {}):
     return cached;
   }
   const begin = performance.now();
-  const template = await synthesize(projectRoot, overrides);
+  const template = await (options.synthesize ?? synthesize)(projectRoot, overrides);
   writeCached(file, template, log);
   log(
     `the stack's template synthesized (${((performance.now() - begin) / 1000).toFixed(1)} s), kept in ${relative(projectRoot, file)}`,
