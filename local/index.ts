@@ -78,6 +78,7 @@ export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./stack/deriveLocalLan
 export type {
   EventSourcePlan,
   FunctionPlan,
+  IngestPlan,
   LanePlan,
   LocalStackPlan,
   QueuePlan,

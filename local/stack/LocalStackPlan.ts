@@ -69,6 +69,15 @@ export interface LanePlan {
   eventSource: EventSourcePlan;
 }
 
+/** The ingest path: the S3 "Object Created" rule, the state machine it starts and the function that runs. */
+export interface IngestPlan {
+  /** The function the ingest state machine invokes. */
+  function: FunctionPlan;
+  /** The rule's key pattern split at its wildcard: keys starting with `prefix` and ending with `suffix`. */
+  prefix: string;
+  suffix: string;
+}
+
 /**
  * What the local stack takes from the synthesized template (`readStackTemplate`): per lane its
  * queues, decide function and event source; every function and event source mapping; the outcomes
@@ -81,4 +90,5 @@ export interface LocalStackPlan {
   /** Every event source mapping of the template, by logical id. */
   eventSources: Record<string, EventSourcePlan>;
   tables: { outcomes: TablePlan; jobs: TablePlan };
+  ingest: IngestPlan;
 }

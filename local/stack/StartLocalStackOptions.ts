@@ -113,11 +113,11 @@ export interface LocalJobsSettings {
   onJobEnded?: (jobId: string) => Promise<void>;
 }
 
-/** The ingest trigger's settings on the local stack; defaults are the CDK app's. */
+/** The ingest trigger's settings on the local stack; defaults are the template's. */
 export interface LocalIngestOptions extends LocalIngestHandlerOptions {
-  /** Default `"incoming/"`. */
+  /** Default: the template's ingest rule's key pattern, before its wildcard (`incoming/`). */
   prefix?: string;
-  /** Default `".jsonl"`. */
+  /** Default: the template's ingest rule's key pattern, after its wildcard (`.jsonl`). */
   suffix?: string;
   /** Told when an object's ingest workflow ended. Default: nothing. */
   onIngested?: (report: IngestedObjectReport) => void;

@@ -4,6 +4,7 @@ import type { CfnResource, CfnTemplate } from "./cfnTemplate.js";
 import type {
   EventSourcePlan,
   FunctionPlan,
+  IngestPlan,
   LanePlan,
   LocalStackPlan,
   QueuePlan,
@@ -27,7 +28,8 @@ const SERVICE_DEFAULTS = {
  * function whose `LANE` variable names the lane) and the event source mapping between them; every
  * function (timeout, memory, variable names) and mapping (batch size, batching window, maximum
  * concurrency, `ReportBatchItemFailures`, filters); the outcomes and jobs tables the decide
- * functions name (`OUTCOMES_TABLE`, `JOBS_TABLE`) with their keys, indexes, TTL and stream.
+ * functions name (`OUTCOMES_TABLE`, `JOBS_TABLE`) with their keys, indexes, TTL and stream; the
+ * ingest path (the S3 "Object Created" rule's key pattern, and the function its state machine invokes).
  *
  * @throws {StackTemplateError} when the template lacks one of them (naming what is missing).
  */
@@ -52,6 +54,7 @@ export function readStackTemplate(template: CfnTemplate): LocalStackPlan {
       ),
       jobs: reader.tablePlan(refOf(decideEnvironment.JOBS_TABLE, "the decide function's JOBS_TABLE")),
     },
+    ingest: reader.ingestPlan(),
   };
 }
 
@@ -167,6 +170,40 @@ class TemplateReader {
       function: this.functionPlan(functionId),
       eventSource,
     };
+  }
+
+  ingestPlan(): IngestPlan {
+    const ruleId = this.idsOf("AWS::Events::Rule").find((id) => {
+      const pattern = this.template.Resources[id]?.Properties?.EventPattern as
+        | { source?: unknown[]; "detail-type"?: unknown[] }
+        | undefined;
+      return (
+        pattern?.source?.includes("aws.s3") === true &&
+        pattern["detail-type"]?.includes("Object Created") === true
+      );
+    });
+    if (ruleId === undefined)
+      throw new StackTemplateError('no rule of the template starts ingest on S3 "Object Created" events');
+    const properties = this.resource(ruleId, "AWS::Events::Rule").Properties ?? {};
+    const wildcard = (properties.EventPattern as { detail?: { object?: { key?: { wildcard?: unknown }[] } } })
+      .detail?.object?.key?.[0]?.wildcard;
+    const [prefix = "", suffix = ""] = typeof wildcard === "string" ? wildcard.split("*", 2) : [];
+    const stateMachineId = refOf(
+      (properties.Targets as { Arn?: unknown }[] | undefined)?.[0]?.Arn,
+      `the ingest rule ${ruleId}'s target`,
+    );
+    const definition = JSON.stringify(
+      this.resource(stateMachineId, "AWS::StepFunctions::StateMachine").Properties?.DefinitionString,
+    );
+    const functionId = [...definition.matchAll(/"Fn::GetAtt":\["([^"]+)","Arn"\]/g)]
+      .map((match) => match[1] ?? "")
+      .find((id) => this.template.Resources[id]?.Type === "AWS::Lambda::Function");
+    if (functionId === undefined) {
+      throw new StackTemplateError(
+        `the ingest state machine ${stateMachineId} invokes no function of the template`,
+      );
+    }
+    return { function: this.functionPlan(functionId), prefix, suffix };
   }
 
   tablePlan(id: string): TablePlan {

@@ -130,7 +130,12 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       );
     const handlers = await createLaneHandlers(options.createHandler, contextOf);
     if (options.ingest !== undefined) {
-      trigger = await startIngestTrigger(options.ingest, contextOf, { bucket, region }, parts);
+      trigger = await startIngestTrigger(
+        options.ingest,
+        contextOf,
+        { bucket, region, plan: plan.ingest },
+        parts,
+      );
     }
     const pollers = await startLanePollers(
       {

@@ -57,6 +57,20 @@ describe("readStackTemplate", () => {
     assert.deepEqual(plan.tables.jobs.globalSecondaryIndexes[0]?.Projection.ProjectionType, "INCLUDE");
   });
 
+  it("reads the ingest rule's key pattern and the function its state machine invokes", () => {
+    const template = cpuTemplate();
+
+    const { ingest } = readStackTemplate(template);
+
+    assert.deepEqual([ingest.prefix, ingest.suffix], ["incoming/", ".jsonl"]);
+    assert.match(ingest.function.logicalId, /^IngestHandler/);
+    assert.equal(
+      ingest.function.timeoutSeconds,
+      template.Resources[ingest.function.logicalId]?.Properties?.Timeout,
+    );
+    assert.ok(ingest.function.environmentNames.includes("WORK_QUEUE_URL"));
+  });
+
   it("reads every mapping's filters, the results function's stream filter among them", () => {
     const plan = readStackTemplate(cpuTemplate());
 
