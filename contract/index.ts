@@ -91,6 +91,12 @@ export {
   JOBS_TABLE_KEYS,
 } from "./jobs/jobsTableKeys.js";
 export {
+  type LaneShareInputs,
+  type LaneShareSizing,
+  laneShares,
+  sizeLaneShare,
+} from "./lanes/laneShares.js";
+export {
   CUSTOM_ATTRIBUTES_HEADER,
   DEFAULT_ITEM_LANE,
   DEFAULT_REQUEST_LANE,

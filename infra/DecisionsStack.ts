@@ -20,6 +20,7 @@ import {
   type LaneCapacity,
 } from "./capacity/deriveDecideCapacity.js";
 import { deriveScalingTimes } from "./capacity/deriveScalingTimes.js";
+import { laneBatchSize } from "./capacity/laneBatchSize.js";
 import { readConsoleSite } from "./config/readConsoleSite.js";
 import type { InfraSettings } from "./config/readInfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
@@ -349,7 +350,7 @@ export class DecisionsStack extends Stack {
       ...(this.shadowEndpoint !== undefined ? { candidate: this.shadowEndpoint } : {}),
       timeout: functionTimeout,
       memorySize: settings.functionMemoryMb,
-      batchSize: settings.batchSize,
+      batchSize: laneBatchSize(lane, settings.batchSize, capacity.groupsPerInvocation),
       batchingWindow,
       maxConcurrency: capacity.maxConcurrency,
       maxConcurrentGroups: capacity.groupsPerInvocation,

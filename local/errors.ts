@@ -93,3 +93,15 @@ function indent(text: string): string {
     .map((line) => `    ${line}`)
     .join("\n");
 }
+
+/**
+ * The local stack's settings could not be taken from the CDK app's template: it could not be
+ * synthesized (the CDK app's own error, or its development dependencies are not installed), or the
+ * template lacks a resource the local stack is built from (a lane's queue, its mapping, a table).
+ */
+export class StackTemplateError extends LocalPartError {
+  override name = "StackTemplateError";
+  constructor(message: string, options?: ErrorOptions) {
+    super("the stack's template", message, options);
+  }
+}

@@ -21,6 +21,7 @@ export {
   LocalPartError,
   PartStartError,
   PortInUseError,
+  StackTemplateError,
 } from "./errors.js";
 export type { LambdaContextOptions } from "./eventSource/createLambdaContext.js";
 export { createLambdaContext } from "./eventSource/createLambdaContext.js";
@@ -65,6 +66,7 @@ export type {
   UpstreamFailure,
 } from "./services/startSageMakerGateway.js";
 export { startSageMakerGateway } from "./services/startSageMakerGateway.js";
+export type { CfnResource, CfnTemplate } from "./stack/cfnTemplate.js";
 export type { LocalClients, LocalEndpoints } from "./stack/createLocalClients.js";
 export { createLocalClients, LOCAL_CREDENTIALS } from "./stack/createLocalClients.js";
 export type { FunctionLogLevel, LocalDecideHandlerOptions } from "./stack/createLocalDecideHandler.js";
@@ -73,8 +75,19 @@ export type { LocalIngestHandler, LocalIngestHandlerOptions } from "./stack/crea
 export { createLocalIngestHandler } from "./stack/createLocalIngestHandler.js";
 export type { LaneCapacity, LocalAdmission } from "./stack/deriveLocalLaneCapacity.js";
 export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./stack/deriveLocalLaneCapacity.js";
+export type {
+  EventSourcePlan,
+  FunctionPlan,
+  IngestPlan,
+  LanePlan,
+  LocalStackPlan,
+  QueuePlan,
+  TablePlan,
+} from "./stack/LocalStackPlan.js";
+export { type LoadStackTemplateOptions, loadStackTemplate } from "./stack/loadStackTemplate.js";
 export type { StackModel } from "./stack/prepareStackModel.js";
 export { DEMO_MODEL_KIND, DEMO_MODEL_NOTICE, prepareStackModel } from "./stack/prepareStackModel.js";
+export { readStackTemplate } from "./stack/readStackTemplate.js";
 export type {
   ConnectionInfo,
   LocalIngestOptions,

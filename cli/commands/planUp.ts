@@ -42,8 +42,8 @@ export function upUsage(): string {
     ...localStackUsage(),
     ...shadowModelUsage(),
     "",
-    "the event sources (as the CDK app's, scaled for one machine; each lane's concurrency is its share",
-    "of the adapter: interactive 2 invocations × 1 call, bulk 2 × 3):",
+    "the event sources (the CDK app's template's; each lane's concurrency is its share of the local",
+    "adapter: interactive 2 invocations × 1 call, bulk 2 × 3):",
     ...EVENT_SOURCE_FLAGS.map(
       ({ flag, what, fallback }) => `  --${flag.padEnd(27)}${what} (default ${fallback})`,
     ),
@@ -53,40 +53,40 @@ export function upUsage(): string {
   ].join("\n");
 }
 
-/** up's event-source flags: the queue's and the mapping's settings, as the CDK app has them. */
+/** up's event-source flags: the queue's and the mapping's settings, over the template's. */
 const EVENT_SOURCE_FLAGS = [
   {
     flag: "function-timeout",
     what: "the decide function's timeout, in seconds (1–900)",
-    fallback: "30",
+    fallback: "the template's, 120",
     min: 1,
     max: 900,
   },
   {
     flag: "visibility-timeout",
     what: "the work queues' visibility timeout, in seconds: how long a record given back waits (0–43200)",
-    fallback: "6 × the function timeout",
+    fallback: "the template's, 721; with --function-timeout 6 × it",
     min: 0,
     max: 43_200,
   },
   {
     flag: "max-receive-count",
     what: "receives before a message moves to the DLQ (1–1000)",
-    fallback: "5",
+    fallback: "the template's, 5",
     min: 1,
     max: 1000,
   },
   {
     flag: "batch-size",
     what: "records per invocation at most, both lanes (1–10000)",
-    fallback: "interactive 1, bulk 10",
+    fallback: "the template's, interactive 1, bulk 10",
     min: 1,
     max: 10_000,
   },
   {
     flag: "batch-window",
     what: "how long a batch keeps gathering records, in milliseconds, both lanes (0–300000)",
-    fallback: "interactive 0, bulk 500",
+    fallback: "the template's, 1000 both lanes",
     min: 0,
     max: 300_000,
   },

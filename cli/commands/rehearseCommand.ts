@@ -7,8 +7,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
 import { findingsOf, type RehearsalReport, rehearse } from "../../lab/rehearsal/rehearse.js";
-import { synthesizeTemplate } from "../../lab/rehearsal/synthesizeTemplate.js";
 import { type CfnTemplate, deployTargetOf } from "../../lab/rehearsal/TemplateResolver.js";
+import { synthesizeStackTemplate } from "../../local/stack/synthesizeStackTemplate.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import { CONTEXT_FLAG, readContextOverrides } from "../readContextOverrides.js";
 import type { CliCommand, CliOutput } from "../types.js";
@@ -60,7 +60,7 @@ export function createRehearseCommand(
       const context = readContextOverrides(values.context ?? [], USAGE);
       const { template, stackName } =
         values.template === undefined
-          ? synthesizeTemplate(options.projectRoot ?? packageRoot(), context)
+          ? synthesizeStackTemplate(options.projectRoot ?? packageRoot(), context)
           : {
               template: JSON.parse(readFileSync(values.template, "utf8")) as CfnTemplate,
               stackName: values["stack-name"] ?? "Decisions",

@@ -1,4 +1,5 @@
 import { EVENT_SOURCE_CONCURRENCY } from "../../contract/lanes/eventSourceConcurrency.js";
+import { laneShares } from "../../contract/lanes/laneShares.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { EndpointReading, LaneLimits, PerLane } from "./capacityTypes.js";
 
@@ -37,8 +38,9 @@ export interface LaneConcurrencyPlan {
  * - instances of a variant = `min(CurrentInstanceCount, DesiredInstanceCount)`: a scale-out counts
  *   only the instances already in service (new ones are still starting), a scale-in stops counting
  *   the instances about to go as soon as it is asked for, before they go;
- * - `bulk = floor(Σ instances × (requests per instance − reserve) / bulk groups)`;
- * - `interactive = floor(Σ instances × reserve / interactive groups)`;
+ * - each lane's calls are its `laneShares` (contract/lanes) summed over the variants: interactive
+ *   `Σ instances × reserve`, bulk `Σ instances × (requests per instance − reserve)`;
+ * - `bulk = floor(bulk calls / bulk groups)`, `interactive = floor(interactive calls / interactive groups)`;
  * - each clamped to 2…1000 (the event source's range) and never below its value at minimum capacity.
  *
  * Whenever the capacity is in doubt — the endpoint not read, not `InService` (an update, a scaling
@@ -66,10 +68,14 @@ export function planLaneConcurrency(inputs: LaneConcurrencyInputs): LaneConcurre
     const requests = inputs.requestsPerInstance[variant.name];
     if (requests === undefined) continue;
     const count = Math.max(0, Math.min(variant.current ?? 0, variant.desired ?? 0));
-    const reserve = Math.min(inputs.interactiveReserve, requests);
+    const shares = laneShares({
+      instances: count,
+      requestsPerInstance: requests,
+      interactiveReservePerInstance: Math.min(inputs.interactiveReserve, requests),
+    });
     instances += count;
-    calls.interactive += count * reserve;
-    calls.bulk += count * (requests - reserve);
+    calls.interactive += shares.interactive;
+    calls.bulk += shares.bulk;
   }
   const concurrency = {} as Record<Lane, number>;
   for (const lane of LANES) {

@@ -1,4 +1,5 @@
 import { EVENT_SOURCE_CONCURRENCY } from "../../contract/lanes/eventSourceConcurrency.js";
+import { laneShares, sizeLaneShare } from "../../contract/lanes/laneShares.js";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 
 /** Inputs of {@link deriveDecideCapacity}. */
@@ -66,9 +67,10 @@ export class DecideCapacityError extends Error {
 }
 
 /**
- * Sizes one lane's decide function for `calls` calls in flight at most:
- * `groupsPerInvocation = min(configured, floor(calls / 2))` (two invocations, the event source's
- * lowest maximum concurrency, must fit) and `maxConcurrency = min(1000, floor(calls / groups))`.
+ * Sizes one lane's decide function for `calls` calls in flight at most, by the rule the lanes
+ * share (`sizeLaneShare` in contract/lanes: `groupsPerInvocation = min(configured, floor(calls /
+ * 2))`, two invocations, the event source's lowest maximum concurrency, must fit; and
+ * `maxConcurrency = min(1000, floor(calls / groups))`).
  *
  * @throws {DecideCapacityError} when `calls` is below 2 (the message is generic: callers that know
  *   which knob gave `calls` say so, as {@link deriveDecideCapacity} does).
@@ -85,11 +87,7 @@ export function deriveLaneCapacity(calls: number, configuredGroupsPerInvocation:
       calls,
     );
   }
-  const groupsPerInvocation = Math.max(
-    1,
-    Math.min(configuredGroupsPerInvocation, Math.floor(calls / SQS_MAX_CONCURRENCY_RANGE.min)),
-  );
-  const maxConcurrency = Math.min(SQS_MAX_CONCURRENCY_RANGE.max, Math.floor(calls / groupsPerInvocation));
+  const { groupsPerInvocation, maxConcurrency } = sizeLaneShare(calls, configuredGroupsPerInvocation);
   return { calls, maxConcurrency, groupsPerInvocation, callsInFlight: maxConcurrency * groupsPerInvocation };
 }
 
@@ -99,6 +97,7 @@ export function deriveLaneCapacity(calls: number, configuredGroupsPerInvocation:
  * interactive call never meets one because of bulk work:
  *
  * - `admittedAtMinimum = minInstances × min(requestsPerInstanceByPool)`;
+ * The shares are `laneShares` (contract/lanes), the rule the controller and the local stack read too:
  * - `reserved = minInstances × interactiveReservePerInstance`: the places the adapter keeps for
  *   interactive calls. The interactive lane's calls in flight stay within them, so they are
  *   admitted however many bulk calls wait;
@@ -128,11 +127,12 @@ export function deriveDecideCapacity(inputs: DecideCapacityInputs): DecideCapaci
   }
   const smallestPool = Math.min(...inputs.requestsPerInstanceByPool);
   const admittedAtMinimum = inputs.minInstances * smallestPool;
-  const reserved = inputs.minInstances * inputs.interactiveReservePerInstance;
-  const shares: Record<Lane, number> = {
-    interactive: reserved,
-    bulk: admittedAtMinimum - reserved,
-  };
+  const shares = laneShares({
+    instances: inputs.minInstances,
+    requestsPerInstance: smallestPool,
+    interactiveReservePerInstance: inputs.interactiveReservePerInstance,
+  });
+  const reserved = shares.interactive;
   const remedies: Record<Lane, string> = {
     interactive: `the interactive lane gets the places reserved for it, minInstances (${inputs.minInstances}) × interactiveReservePerInstance (${inputs.interactiveReservePerInstance}) = ${reserved}: raise interactiveReservePerInstance or minInstances (the bulk lane still needs at least 2 of the places left)`,
     bulk: `the bulk lane gets what the endpoint admits at minimum capacity less the interactive reserve, minInstances (${inputs.minInstances}) × (requests per instance of the smallest pool (${smallestPool}) − interactiveReservePerInstance (${inputs.interactiveReservePerInstance})) = ${shares.bulk}: raise the smallest pool's requests per instance (cpuRequestsPerInstance or gpuRequestsPerInstance) or minInstances, or lower interactiveReservePerInstance`,

@@ -441,7 +441,8 @@ const RULES: readonly KnobRule[] = [
   {
     name: "batchSize",
     defaultValue: 10,
-    description: "most SQS messages per decide invocation (more than 10 needs `batchingWindowSeconds` ≥ 1)",
+    description:
+      "most SQS messages per decide invocation of the bulk lane (more than 10 needs `batchingWindowSeconds` ≥ 1); the interactive lane takes at most its function's `MAX_CONCURRENT_GROUPS`, so no incident waits behind another in one invocation",
     parse: integer(1, 10_000),
   },
   {

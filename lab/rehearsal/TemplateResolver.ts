@@ -1,19 +1,8 @@
 import { createHash } from "node:crypto";
+import type { CfnResource, CfnTemplate } from "../../local/stack/cfnTemplate.js";
 import { TemplateResolveError } from "./errors.js";
 
-/** A CloudFormation template as `cdk synth` writes it (the parts the rehearsal reads). */
-export interface CfnTemplate {
-  Resources: Record<string, CfnResource>;
-  Outputs?: Record<string, unknown>;
-  Parameters?: Record<string, unknown>;
-}
-
-/** One resource of a {@link CfnTemplate}. */
-export interface CfnResource {
-  Type: string;
-  Properties?: Record<string, unknown>;
-  DependsOn?: string | string[];
-}
+export type { CfnResource, CfnTemplate };
 
 /** Where the template is imagined deployed. */
 export interface DeployTarget {

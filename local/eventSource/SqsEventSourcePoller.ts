@@ -192,6 +192,30 @@ export class SqsEventSourcePoller {
     return { ...this.#stats };
   }
 
+  /** The mapping's settings this poller runs with (its options after the defaults). */
+  get settings(): {
+    batchSize: number;
+    maximumBatchingWindowMs: number;
+    maximumConcurrency: number;
+    functionTimeoutMs: number;
+    reportBatchItemFailures: boolean;
+  } {
+    const {
+      batchSize,
+      maximumBatchingWindowMs,
+      maximumConcurrency,
+      functionTimeoutMs,
+      reportBatchItemFailures,
+    } = this.#options;
+    return {
+      batchSize,
+      maximumBatchingWindowMs,
+      maximumConcurrency,
+      functionTimeoutMs,
+      reportBatchItemFailures,
+    };
+  }
+
   /**
    * Stops receiving: no receive starts after it; a receive in progress is let finish (a long poll
    * ends within `waitTimeSeconds`) and the handler is invoked for what it and the batch being

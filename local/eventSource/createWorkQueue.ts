@@ -1,15 +1,25 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 
-/** Options of {@link createWorkQueue}. */
-export interface CreateWorkQueueOptions {
-  /** Name of the work queue. */
-  name: string;
-  /** Name of its dead-letter queue. Default `<name>-dlq`. */
-  dlqName?: string;
+/** The attributes of a work queue and its DLQ (the local stack takes them from the template). */
+export interface WorkQueueAttributes {
   /** Receives before a message moves to the DLQ (the queue's RedrivePolicy). Default 5. */
   maxReceiveCount?: number;
   /** The queue's default visibility timeout in seconds. Default 30. */
   visibilityTimeoutSeconds?: number;
+  /** How long the work queue keeps a message, in seconds. Default: SQS's (4 days). */
+  messageRetentionSeconds?: number;
+  /** The largest message the work queue accepts, in bytes. Default: the emulator's. */
+  maximumMessageBytes?: number;
+  /** How long the DLQ keeps a message, in seconds. Default: SQS's (4 days). */
+  deadLetterRetentionSeconds?: number;
+}
+
+/** Options of {@link createWorkQueue}. */
+export interface CreateWorkQueueOptions extends WorkQueueAttributes {
+  /** Name of the work queue. */
+  name: string;
+  /** Name of its dead-letter queue. Default `<name>-dlq`. */
+  dlqName?: string;
   /**
    * The emulator's endpoint (`http://127.0.0.1:<port>`). When given, the returned queue URLs point
    * at it: fauxqs' own URLs name `sqs.<region>.localhost`, which does not resolve on every machine,
@@ -40,7 +50,13 @@ export interface WorkQueue {
 export async function createWorkQueue(sqs: SQSClient, options: CreateWorkQueueOptions): Promise<WorkQueue> {
   const maxReceiveCount = options.maxReceiveCount ?? 5;
   const dlq = await sqs.send(
-    new CreateQueueCommand({ QueueName: options.dlqName ?? `${options.name}-dlq`, tags: options.tags }),
+    new CreateQueueCommand({
+      QueueName: options.dlqName ?? `${options.name}-dlq`,
+      ...(options.deadLetterRetentionSeconds === undefined
+        ? {}
+        : { Attributes: { MessageRetentionPeriod: String(options.deadLetterRetentionSeconds) } }),
+      tags: options.tags,
+    }),
   );
   const dlqUrl = required(dlq.QueueUrl, "QueueUrl of the DLQ");
   const dlqArn = await queueArn(sqs, dlqUrl);
@@ -50,6 +66,12 @@ export async function createWorkQueue(sqs: SQSClient, options: CreateWorkQueueOp
       Attributes: {
         VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? 30),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount }),
+        ...(options.messageRetentionSeconds === undefined
+          ? {}
+          : { MessageRetentionPeriod: String(options.messageRetentionSeconds) }),
+        ...(options.maximumMessageBytes === undefined
+          ? {}
+          : { MaximumMessageSize: String(options.maximumMessageBytes) }),
       },
       tags: options.tags,
     }),

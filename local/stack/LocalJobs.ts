@@ -4,6 +4,8 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { JobCompletedDetail } from "../../contract/index.js";
 import { RetryPolicy } from "../../core/common/index.js";
 import { JobLedger, JobResultsWriter, jobsTableDefinition } from "../../core/jobs/index.js";
+import { createTableIfMissing } from "./createStackResources.js";
+import type { TablePlan } from "./LocalStackPlan.js";
 
 /** Options of {@link LocalJobs.start}. */
 export interface LocalJobsOptions {
@@ -11,6 +13,8 @@ export interface LocalJobsOptions {
   s3: S3Client;
   /** The jobs table to create. */
   jobsTable: string;
+  /** The jobs table as the template declares it. Default: `jobsTableDefinition` (core/jobs). */
+  jobsTableDefinition?: TablePlan;
   /** The outcomes table the results are read from. */
   outcomesTable: string;
   /** Told of every "Decision Job Completed" event (the local stand-in for the outcomes bus). */
@@ -39,11 +43,15 @@ export class LocalJobs {
 
   /** Creates the jobs table and the results writer. */
   static async start(options: LocalJobsOptions): Promise<LocalJobs> {
-    await options.dynamodb.send(new CreateTableCommand(jobsTableDefinition(options.jobsTable)));
-    await waitUntilTableExists(
-      { client: options.dynamodb, maxWaitTime: 60 },
-      { TableName: options.jobsTable },
-    );
+    if (options.jobsTableDefinition === undefined) {
+      await options.dynamodb.send(new CreateTableCommand(jobsTableDefinition(options.jobsTable)));
+      await waitUntilTableExists(
+        { client: options.dynamodb, maxWaitTime: 60 },
+        { TableName: options.jobsTable },
+      );
+    } else {
+      await createTableIfMissing(options.dynamodb, options.jobsTable, options.jobsTableDefinition);
+    }
     const documents = DynamoDBDocumentClient.from(options.dynamodb, {
       marshallOptions: { removeUndefinedValues: true },
     });

@@ -3,6 +3,7 @@ import type { Lane } from "../../contract/lanes/lanes.js";
 import type { SqsBatchHandler, SqsEventSourcePollerOptions } from "../eventSource/SqsEventSourcePoller.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import type { LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
+import type { LocalStackPlan } from "./LocalStackPlan.js";
 import type { StackHandlerContext } from "./StackHandlerContext.js";
 
 /** The event source mapping's settings a caller may set, for every lane or for one. */
@@ -24,6 +25,13 @@ export interface StartLocalStackOptions {
    * environment, or a test's. Required: each adds its own variables to it.
    */
   env: Readonly<NodeJS.ProcessEnv>;
+  /**
+   * What the stack is built from: each lane's queue and DLQ attributes, its event source's batching,
+   * its function's timeout, the tables. Default: read from the CDK app's default template
+   * (`readStackTemplate` on `loadStackTemplate`: synthesized once, then read from
+   * `.cache/stack-template/`). The options below that say "the template's" override it.
+   */
+  plan?: LocalStackPlan;
   /** A GGUF to serve. Default: the generated demo model (`prepareStackModel`). */
   model?: string;
   /**
@@ -50,16 +58,20 @@ export interface StartLocalStackOptions {
   bucket?: string;
   /** The SageMaker endpoint name the gateway serves. Default `"decisions"`. */
   endpointName?: string;
-  /** Receives before the DLQ. Default 5 (as the CDK app). */
+  /** Receives before the DLQ. Default: the template's redrive policy. */
   maxReceiveCount?: number;
-  /** The decide function's timeout. Default 30000 ms. */
+  /** The decide functions' timeout, in ms. Default: the template's (each lane's function's `Timeout`). */
   functionTimeoutMs?: number;
-  /** The queue's visibility timeout. Default 6 × the function timeout (as the CDK app). */
+  /**
+   * The work queues' visibility timeout, in seconds. Default: the template's; with
+   * `functionTimeoutMs` given, 6 × that timeout.
+   */
   visibilityTimeoutSeconds?: number;
   /**
-   * Every lane's event source mapping. Defaults: interactive batch size 1, no window; bulk batch
-   * size 10, window 500 ms; the lane's concurrency (`deriveLocalLaneCapacity`: interactive 2,
-   * bulk 2, sized against the adapter's default admission). A value given here applies to both lanes.
+   * Every lane's event source mapping. Defaults: the template's batch size and batching window for
+   * each lane; the lane's concurrency sized against the local adapter (`deriveLocalLaneCapacity`:
+   * interactive 2, bulk 2, the lane shares of its default admission), not the deployed endpoint's.
+   * A value given here applies to both lanes.
    */
   poller?: LocalPollerSettings;
   /** One lane's event source mapping, over `poller`. Default: `poller` alone. */
@@ -101,11 +113,11 @@ export interface LocalJobsSettings {
   onJobEnded?: (jobId: string) => Promise<void>;
 }
 
-/** The ingest trigger's settings on the local stack; defaults are the CDK app's. */
+/** The ingest trigger's settings on the local stack; defaults are the template's. */
 export interface LocalIngestOptions extends LocalIngestHandlerOptions {
-  /** Default `"incoming/"`. */
+  /** Default: the template's ingest rule's key pattern, before its wildcard (`incoming/`). */
   prefix?: string;
-  /** Default `".jsonl"`. */
+  /** Default: the template's ingest rule's key pattern, after its wildcard (`.jsonl`). */
   suffix?: string;
   /** Told when an object's ingest workflow ended. Default: nothing. */
   onIngested?: (report: IngestedObjectReport) => void;

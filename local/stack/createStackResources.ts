@@ -1,22 +1,29 @@
-import { CreateTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand } from "@aws-sdk/client-s3";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
-import { outcomesTableDefinition } from "../../core/outcomes/outcomesTable.js";
-import { createWorkQueue, type WorkQueue } from "../eventSource/createWorkQueue.js";
+import { createWorkQueue, type WorkQueue, type WorkQueueAttributes } from "../eventSource/createWorkQueue.js";
 import type { LocalClients } from "./createLocalClients.js";
+import type { TablePlan } from "./LocalStackPlan.js";
+import { tableDefinitionOf } from "./tableDefinitionOf.js";
 
 /** What {@link createStackResources} creates. */
 export interface StackResourceSettings {
   /** The work queues' name prefix: `<queue>-<lane>`. */
   queue: string;
-  /** Receives before a lane's DLQ. */
-  maxReceiveCount: number;
-  visibilityTimeoutSeconds: number;
+  /** Each lane's queue and DLQ attributes (the template's, or the caller's). */
+  lanes: Record<Lane, WorkQueueAttributes>;
   /** fauxqs' endpoint, the host of the queue URLs. */
   endpoint: string;
   bucket: string;
   /** The outcomes table. */
   table: string;
+  /** The outcomes table as the template declares it: keys, indexes, TTL, stream. */
+  tableDefinition: TablePlan;
 }
 
 /**
@@ -34,23 +41,40 @@ export async function createStackResources(
   for (const lane of LANES) {
     queues[lane] = await createWorkQueue(clients.sqs, {
       name: `${settings.queue}-${lane}`,
-      maxReceiveCount: settings.maxReceiveCount,
-      visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
+      ...settings.lanes[lane],
       endpoint: settings.endpoint,
       tags: { lane },
     });
   }
   await clients.s3.send(new CreateBucketCommand({ Bucket: settings.bucket }));
-  await createTableIfMissing(clients.dynamodb, settings.table);
+  await createTableIfMissing(clients.dynamodb, settings.table, settings.tableDefinition);
   return queues;
 }
 
-async function createTableIfMissing(dynamodb: DynamoDBClient, table: string): Promise<void> {
+/**
+ * Creates a table as the template declares it (keys, indexes, stream), then its TTL, unless a data
+ * folder from an earlier run already holds it (then it is waited for).
+ */
+export async function createTableIfMissing(
+  dynamodb: DynamoDBClient,
+  table: string,
+  definition: TablePlan,
+): Promise<void> {
+  let created = false;
   try {
-    await dynamodb.send(new CreateTableCommand(outcomesTableDefinition(table)));
+    await dynamodb.send(new CreateTableCommand(tableDefinitionOf(table, definition)));
+    created = true;
   } catch (error) {
     // A data folder from an earlier run already holds it.
     if ((error as { name?: unknown }).name !== "ResourceInUseException") throw error;
   }
   await waitUntilTableExists({ client: dynamodb, maxWaitTime: 30 }, { TableName: table });
+  if (created && definition.timeToLiveAttribute !== undefined) {
+    await dynamodb.send(
+      new UpdateTimeToLiveCommand({
+        TableName: table,
+        TimeToLiveSpecification: { AttributeName: definition.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+  }
 }

@@ -1,4 +1,6 @@
 import { DEFAULT_INTERACTIVE_RESERVE } from "../../adapter/server/config.js";
+import { EVENT_SOURCE_CONCURRENCY } from "../../contract/lanes/eventSourceConcurrency.js";
+import { laneShares, sizeLaneShare } from "../../contract/lanes/laneShares.js";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import { DECIDE_SETTINGS } from "../../contract/settings/decideSettings.js";
 import { SERVER_SETTING_ENTRIES } from "../../contract/settings/serverSettings.js";
@@ -33,9 +35,6 @@ export interface LaneCapacity {
   maxConcurrentGroups: number;
 }
 
-/** The lowest concurrency of an SQS event source mapping, which the local poller mirrors. */
-const MIN_CONCURRENCY = 2;
-
 /**
  * Sizes each lane's poller and decide function against what the local adapter admits, as the CDK
  * app sizes its event sources against the endpoint at minimum capacity: interactive's calls fit in
@@ -43,9 +42,10 @@ const MIN_CONCURRENCY = 2;
  * incident needs (an interactive call meets no 503 for bulk work, and after the adapter's
  * interactive-first order waits at most for the evaluation running).
  *
- * Per lane, with `share` its calls: `groups = min(configured, max(1, floor(share / 2)))` (two
- * invocations, the mapping's lowest concurrency, must fit) and `concurrency = max(1, floor(share /
- * groups))`. With the defaults (1 running + 8 waiting, reserve 2, 4 groups configured):
+ * The shares are `laneShares` of one instance (contract/lanes), each sized by `sizeLaneShare`,
+ * the rules the CDK app and the capacity controller read too: per lane, with `share` its calls,
+ * `groups = min(configured, max(1, floor(share / 2)))` (two invocations, the mapping's lowest
+ * concurrency, must fit) and `concurrency = max(1, floor(share / groups))`. With the defaults (1 running + 8 waiting, reserve 2, 4 groups configured):
  * - interactive: share 2 → 2 invocations × 1 call = 2 calls (the reserve);
  * - bulk: share 9 − 2 = 7 → 2 invocations × 3 calls = 6 calls: one waiting place is left free
  *   besides the reserve.
@@ -57,20 +57,24 @@ export function deriveLocalLaneCapacity(
   configuredGroups: number = DECIDE_SETTINGS.maxConcurrentGroups.default.value,
 ): Record<Lane, LaneCapacity> {
   const admitted = admission.running + admission.waiting;
-  const shares: Record<Lane, number> = {
-    interactive: admission.interactiveReserve,
-    bulk: admitted - admission.interactiveReserve,
-  };
+  const shares = laneShares({
+    instances: 1,
+    requestsPerInstance: admitted,
+    interactiveReservePerInstance: admission.interactiveReserve,
+  });
   const size = (lane: Lane): LaneCapacity => {
     const share = shares[lane];
-    if (share < 1 || (lane === "bulk" && share < MIN_CONCURRENCY)) {
+    if (share < 1 || (lane === "bulk" && share < EVENT_SOURCE_CONCURRENCY.min)) {
       throw new RangeError(
         `the adapter admits ${admitted} call(s) with ${admission.interactiveReserve} kept for interactive: the ${lane} lane gets ${share}; raise the queue depth or lower the reserve`,
       );
     }
-    const groups = Math.min(configuredGroups, Math.max(1, Math.floor(share / MIN_CONCURRENCY)));
-    const maximumConcurrency = Math.max(1, Math.floor(share / groups));
-    return { calls: maximumConcurrency * groups, maximumConcurrency, maxConcurrentGroups: groups };
+    const { groupsPerInvocation, maxConcurrency } = sizeLaneShare(share, configuredGroups);
+    return {
+      calls: maxConcurrency * groupsPerInvocation,
+      maximumConcurrency: maxConcurrency,
+      maxConcurrentGroups: groupsPerInvocation,
+    };
   };
   return { interactive: size("interactive"), bulk: size("bulk") };
 }

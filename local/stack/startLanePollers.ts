@@ -6,18 +6,6 @@ import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
 import type { StartedParts } from "./StartedParts.js";
 import type { LocalPollerSettings } from "./StartLocalStackOptions.js";
 
-/**
- * Each lane's batching. Bulk: 10 records, gathered for up to 500 ms (as the CDK app). Interactive:
- * one record per invocation, none waited for — its function runs one endpoint call at a time (its
- * share of the adapter, `deriveLocalLaneCapacity`), so a batch of ten incidents would be
- * decided one after the other, the last waiting for nine, and on a busy machine past the
- * function's deadline; one record each, the lane's two invocations decide two incidents at once.
- */
-const LANE_BATCHING: Record<Lane, { batchSize: number; maximumBatchingWindowMs: number }> = {
-  interactive: { batchSize: 1, maximumBatchingWindowMs: 0 },
-  bulk: { batchSize: 10, maximumBatchingWindowMs: 500 },
-};
-
 /** What {@link startLanePollers} runs. */
 export interface LanePollerSettings {
   sqs: SQSClient;
@@ -25,7 +13,13 @@ export interface LanePollerSettings {
   queues: Record<Lane, WorkQueue>;
   handlers: Record<Lane, SqsBatchHandler>;
   capacity: Record<Lane, LaneCapacity>;
-  functionTimeoutMs: number;
+  /** Each lane's decide function's timeout (the template's). */
+  functionTimeoutMs: Record<Lane, number>;
+  /** Each lane's event source batching (the template's mapping: batch size, batching window). */
+  batching: Record<
+    Lane,
+    { batchSize: number; maximumBatchingWindowMs: number; reportBatchItemFailures: boolean }
+  >;
   /** The caller's settings for every lane, over the lane's batching and concurrency. */
   poller: LocalPollerSettings | undefined;
   /** The caller's settings for one lane, over `poller`. */
@@ -34,7 +28,8 @@ export interface LanePollerSettings {
 
 /**
  * Starts per lane an SQS event source poller (`decide-<lane>`) that runs the lane's handler on its
- * queue with the lane's batching and concurrency, each registered in `parts`; a stop abandons a
+ * queue with the lane's batching (the template's) and concurrency (the lane's share of the local
+ * adapter, `deriveLocalLaneCapacity`), each registered in `parts`; a stop abandons a
  * long poll in progress (the stack's queues go away with it).
  */
 export async function startLanePollers(
@@ -52,9 +47,9 @@ export async function startLanePollers(
           queueArn: settings.queues[lane].queueArn,
           region: settings.region,
           handler: settings.handlers[lane],
-          functionTimeoutMs: settings.functionTimeoutMs,
+          functionTimeoutMs: settings.functionTimeoutMs[lane],
           functionName: `decide-${lane}`,
-          ...LANE_BATCHING[lane],
+          ...settings.batching[lane],
           maximumConcurrency: settings.capacity[lane].maximumConcurrency,
           ...settings.poller,
           ...settings.lanePollers?.[lane],

@@ -1,4 +1,4 @@
-import type { Lane } from "../../contract/lanes/lanes.js";
+import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { LocalPartError, PartStartError } from "../errors.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import { assembleLocalStack } from "./assembleLocalStack.js";
@@ -8,7 +8,10 @@ import { createStackResources } from "./createStackResources.js";
 import { deriveLocalLaneCapacity } from "./deriveLocalLaneCapacity.js";
 import { LocalJobs } from "./LocalJobs.js";
 import type { LocalStack } from "./LocalStack.js";
+import type { LocalStackPlan } from "./LocalStackPlan.js";
 import { laneHandlerContext } from "./laneHandlerContext.js";
+import { loadStackTemplate } from "./loadStackTemplate.js";
+import { readStackTemplate } from "./readStackTemplate.js";
 import type { StackHandlerContext } from "./StackHandlerContext.js";
 import { StartedParts } from "./StartedParts.js";
 import type { StartLocalStackOptions } from "./StartLocalStackOptions.js";
@@ -17,6 +20,7 @@ import { startLanePollers } from "./startLanePollers.js";
 import { type StackServices, startStackServices } from "./startStackServices.js";
 
 export type { ConnectionInfo, LocalLane, LocalShadowCandidate, LocalStack } from "./LocalStack.js";
+export type { LocalStackPlan } from "./LocalStackPlan.js";
 export type { StackHandlerContext } from "./StackHandlerContext.js";
 export type {
   LocalIngestOptions,
@@ -26,7 +30,10 @@ export type {
 } from "./StartLocalStackOptions.js";
 
 /**
- * Starts the whole pipeline on 127.0.0.1: DynamoDB Local, fauxqs (per lane a work queue + DLQ with
+ * Starts the whole pipeline on 127.0.0.1, built from the CDK app's synthesized template (its
+ * {@link LocalStackPlan}: each lane's queue and DLQ attributes and redrive policy, the event source
+ * mappings' batching, the functions' timeouts, the tables' keys, indexes, TTL and stream; the
+ * template is synthesized once and cached, `loadStackTemplate`): DynamoDB Local, fauxqs (per lane a work queue + DLQ with
  * its redrive policy; the ingest bucket), the adapter as a child process on the model, the SageMaker
  * gateway in front of it, the outcomes table, and per lane an SQS event source poller running the
  * handler `createHandler` builds for it. DynamoDB Local, fauxqs and the adapter (and, with
@@ -48,13 +55,21 @@ export type {
  * await stack.stop();
  */
 export async function startLocalStack(options: StartLocalStackOptions): Promise<LocalStack> {
-  const settings = withDefaults(options);
-  const { log, region, table, bucket, endpointName, functionTimeoutMs } = settings;
+  const log = options.log ?? (() => undefined);
   const parts = new StartedParts(log);
   const begin = performance.now();
   // Objects are created only once the bucket exists, which is after the trigger is built below.
   let trigger: IngestTrigger | undefined;
   try {
+    const plan =
+      options.plan ??
+      (await parts.timed(
+        "the stack's template",
+        () => planFromTemplate(log),
+        async () => undefined,
+      ));
+    const settings = withDefaults(options, plan);
+    const { region, table, bucket, endpointName, functionTimeoutMs } = settings;
     const services = await startStackServices(
       {
         ...options,
@@ -76,16 +91,18 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       () =>
         createStackResources(clients, {
           queue: settings.queue,
-          maxReceiveCount: settings.maxReceiveCount,
-          visibilityTimeoutSeconds: settings.visibilityTimeoutSeconds,
+          lanes: settings.lanes,
           endpoint: services.fauxqs.endpoint,
           bucket,
           table,
+          tableDefinition: plan.tables.outcomes,
         }),
       async () => undefined,
     );
     const jobs =
-      options.jobs === undefined ? undefined : await startJobs(options.jobs, clients, table, parts);
+      options.jobs === undefined
+        ? undefined
+        : await startJobs(options.jobs, clients, { outcomesTable: table, plan }, parts);
     const capacity = deriveLocalLaneCapacity();
     const contextOf = (lane: Lane): StackHandlerContext =>
       laneHandlerContext(
@@ -98,7 +115,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
           services,
           queues,
           bucket,
-          functionTimeoutMs,
+          functionTimeoutMs: functionTimeoutMs[lane],
           onStop: (cleanup) => parts.add("the handler", cleanup),
           jobs:
             jobs === undefined
@@ -113,7 +130,12 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       );
     const handlers = await createLaneHandlers(options.createHandler, contextOf);
     if (options.ingest !== undefined) {
-      trigger = await startIngestTrigger(options.ingest, contextOf, { bucket, region }, parts);
+      trigger = await startIngestTrigger(
+        options.ingest,
+        contextOf,
+        { bucket, region, plan: plan.ingest },
+        parts,
+      );
     }
     const pollers = await startLanePollers(
       {
@@ -123,6 +145,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
         handlers,
         capacity,
         functionTimeoutMs,
+        batching: settings.batching,
         poller: options.poller,
         lanePollers: options.lanePollers,
       },
@@ -157,11 +180,17 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
   }
 }
 
+/** The plan read from the CDK app's default template, synthesized or read from the cache. */
+async function planFromTemplate(log: (line: string) => void): Promise<LocalStackPlan> {
+  return readStackTemplate(await loadStackTemplate({ log }));
+}
+
 /**
- * The options' defaults, applied in one place.
+ * The options' defaults, applied in one place: names of the stack's own, settings from the plan
+ * (the template's) unless the caller gives them.
  * @throws {PartStartError} when the candidate's endpoint name is the live one's (checked before anything starts).
  */
-function withDefaults(options: StartLocalStackOptions) {
+function withDefaults(options: StartLocalStackOptions, plan: LocalStackPlan) {
   const endpointName = options.endpointName ?? "decisions";
   const shadowEndpointName = options.shadowEndpointName ?? `${endpointName}-candidate`;
   if (options.shadowModel !== undefined && shadowEndpointName === endpointName) {
@@ -171,7 +200,11 @@ function withDefaults(options: StartLocalStackOptions) {
       `the candidate's endpoint name is the live one's ("${endpointName}"): give the candidate another`,
     );
   }
-  const functionTimeoutMs = options.functionTimeoutMs ?? 30_000;
+  const perLane = <T>(value: (lane: Lane) => T): Record<Lane, T> =>
+    Object.fromEntries(LANES.map((lane) => [lane, value(lane)])) as Record<Lane, T>;
+  const functionTimeoutMs = perLane(
+    (lane) => options.functionTimeoutMs ?? plan.lanes[lane].function.timeoutSeconds * 1000,
+  );
   return {
     log: options.log ?? (() => undefined),
     region: options.region ?? "us-east-1",
@@ -181,8 +214,26 @@ function withDefaults(options: StartLocalStackOptions) {
     endpointName,
     shadowEndpointName,
     functionTimeoutMs,
-    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? Math.ceil((6 * functionTimeoutMs) / 1000),
-    maxReceiveCount: options.maxReceiveCount ?? 5,
+    lanes: perLane((lane) => {
+      const { queue, deadLetterQueue } = plan.lanes[lane];
+      return {
+        maxReceiveCount: options.maxReceiveCount ?? queue.redrive?.maxReceiveCount ?? 5,
+        // A caller that shortens the function's timeout keeps the template's ratio (6 × timeout + window).
+        visibilityTimeoutSeconds:
+          options.visibilityTimeoutSeconds ??
+          (options.functionTimeoutMs === undefined
+            ? queue.visibilityTimeoutSeconds
+            : Math.ceil((6 * options.functionTimeoutMs) / 1000)),
+        messageRetentionSeconds: queue.messageRetentionSeconds,
+        maximumMessageBytes: queue.maximumMessageBytes,
+        deadLetterRetentionSeconds: deadLetterQueue.messageRetentionSeconds,
+      };
+    }),
+    batching: perLane((lane) => ({
+      batchSize: plan.lanes[lane].eventSource.batchSize,
+      maximumBatchingWindowMs: plan.lanes[lane].eventSource.maximumBatchingWindowSeconds * 1000,
+      reportBatchItemFailures: plan.lanes[lane].eventSource.reportBatchItemFailures,
+    })),
     ports: options.ports ?? {},
   };
 }
@@ -212,7 +263,7 @@ function connectClients(
 function startJobs(
   settings: NonNullable<StartLocalStackOptions["jobs"]>,
   clients: Required<Omit<LocalClients, "destroy">>,
-  outcomesTable: string,
+  { outcomesTable, plan }: { outcomesTable: string; plan: LocalStackPlan },
   parts: StartedParts,
 ): Promise<LocalJobs> {
   return parts.timed(
@@ -222,6 +273,7 @@ function startJobs(
         dynamodb: clients.dynamodb,
         s3: clients.s3,
         jobsTable: settings.table ?? "jobs",
+        jobsTableDefinition: plan.tables.jobs,
         outcomesTable,
         onCompleted: settings.onCompleted ?? (() => undefined),
         onError: settings.onError ?? (() => undefined),

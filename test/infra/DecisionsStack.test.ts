@@ -102,9 +102,11 @@ describe("DecisionsStack with the default context", () => {
     assert.match(bulk.functionId, /^BulkDecideHandler/);
     for (const lane of [interactive, bulk]) {
       assert.deepEqual(lane.mapping.Properties.FunctionResponseTypes, ["ReportBatchItemFailures"]);
-      assert.equal(lane.mapping.Properties.BatchSize, 10);
       assert.equal(lane.mapping.Properties.MaximumBatchingWindowInSeconds, 1);
     }
+    // Bulk takes the knob's 10; interactive no more than its 1 group per invocation (laneBatchSize).
+    assert.equal(bulk.mapping.Properties.BatchSize, 10);
+    assert.equal(interactive.mapping.Properties.BatchSize, 1);
     // Interactive: the 2 reserved places, 2 invocations × 1 group; bulk: the 4 − 2 others, the same.
     const [interactiveConcurrency, interactiveGroups] = sizingOf(template, "interactive");
     const [bulkConcurrency, bulkGroups] = sizingOf(template, "bulk");

@@ -3,12 +3,18 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { GetItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
+import {
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  GetItemCommand,
+  PutItemCommand,
+} from "@aws-sdk/client-dynamodb";
 import { InvokeEndpointCommand } from "@aws-sdk/client-sagemaker-runtime";
-import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import type { SQSBatchResponse } from "aws-lambda";
 import { JavaNotFoundError, PortInUseError } from "../../../local/errors.js";
 import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import { loadStackTemplate } from "../../../local/stack/loadStackTemplate.js";
 import {
   type LocalStack,
   type StackHandlerContext,
@@ -174,6 +180,116 @@ describe("startLocalStack (integration)", () => {
     assert.equal(stack.lanes.bulk.poller.stats().succeeded, 1);
     assert.deepEqual(handlerErrors, []);
   });
+
+  it("builds its queues, event sources and tables from the template, restating none of their settings", {
+    timeout: 120_000,
+  }, async () => {
+    // The template `cdk deploy` sends, read here with no help from the stack's own reader.
+    const template = await loadStackTemplate();
+    const resources = Object.entries(template.Resources);
+    const properties = (id: string) => template.Resources[id]?.Properties ?? {};
+    const refOf = (value: unknown) => (value as { Ref: string }).Ref;
+    const getAttOf = (value: unknown) => (value as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0];
+    const variablesOf = (id: string) =>
+      (properties(id).Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+
+    for (const lane of ["interactive", "bulk"] as const) {
+      const [functionId] = resources.find(
+        ([id, resource]) => resource.Type === "AWS::Lambda::Function" && variablesOf(id)?.LANE === lane,
+      ) ?? [""];
+      const [, mapping] = resources.find(
+        ([, resource]) =>
+          resource.Type === "AWS::Lambda::EventSourceMapping" &&
+          refOf(resource.Properties?.FunctionName) === functionId,
+      ) ?? [undefined, undefined];
+      assert.ok(mapping?.Properties !== undefined, `the ${lane} lane's mapping`);
+      const queueId = getAttOf(mapping.Properties.EventSourceArn);
+      const redrive = properties(queueId).RedrivePolicy as {
+        deadLetterTargetArn: unknown;
+        maxReceiveCount: number;
+      };
+      const dlqId = getAttOf(redrive.deadLetterTargetArn);
+
+      const queue = await queueAttributes(stack.lanes[lane].queueUrl);
+      const dlq = await queueAttributes(stack.lanes[lane].dlqUrl);
+      const poller = stack.lanes[lane].poller.settings;
+
+      assert.equal(
+        Number(queue.VisibilityTimeout),
+        properties(queueId).VisibilityTimeout,
+        `${lane} visibility`,
+      );
+      assert.equal(
+        Number(queue.MessageRetentionPeriod),
+        properties(queueId).MessageRetentionPeriod,
+        `${lane} retention`,
+      );
+      assert.equal(
+        Number(queue.MaximumMessageSize),
+        properties(queueId).MaximumMessageSize,
+        `${lane} message size`,
+      );
+      assert.equal(
+        JSON.parse(String(queue.RedrivePolicy)).maxReceiveCount,
+        redrive.maxReceiveCount,
+        `${lane} receives`,
+      );
+      assert.equal(JSON.parse(String(queue.RedrivePolicy)).deadLetterTargetArn, dlq.QueueArn, `${lane} DLQ`);
+      assert.equal(
+        Number(dlq.MessageRetentionPeriod),
+        properties(dlqId).MessageRetentionPeriod,
+        `${lane} DLQ retention`,
+      );
+      assert.equal(poller.batchSize, mapping.Properties.BatchSize, `${lane} batch size`);
+      assert.equal(
+        poller.maximumBatchingWindowMs,
+        Number(mapping.Properties.MaximumBatchingWindowInSeconds) * 1000,
+        `${lane} batching window`,
+      );
+      assert.equal(poller.reportBatchItemFailures, true);
+      assert.equal(
+        poller.functionTimeoutMs,
+        Number(properties(functionId).Timeout) * 1000,
+        `${lane} timeout`,
+      );
+    }
+    const [interactiveFunction] = resources.find(
+      ([id, resource]) =>
+        resource.Type === "AWS::Lambda::Function" && variablesOf(id)?.LANE === "interactive",
+    ) ?? [""];
+    const tableId = refOf(variablesOf(interactiveFunction).OUTCOMES_TABLE);
+    const table = (await stack.clients.dynamodb.send(new DescribeTableCommand({ TableName: stack.table })))
+      .Table;
+    const ttl = await stack.clients.dynamodb.send(new DescribeTimeToLiveCommand({ TableName: stack.table }));
+    assert.deepEqual(table?.KeySchema, properties(tableId).KeySchema);
+    assert.deepEqual(
+      table?.GlobalSecondaryIndexes?.map((index) => ({
+        IndexName: index.IndexName,
+        KeySchema: index.KeySchema,
+      })),
+      (properties(tableId).GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[]).map(
+        (index) => ({
+          IndexName: index.IndexName,
+          KeySchema: index.KeySchema,
+        }),
+      ),
+    );
+    assert.equal(
+      table?.StreamSpecification?.StreamViewType,
+      (properties(tableId).StreamSpecification as { StreamViewType: string }).StreamViewType,
+    );
+    assert.equal(
+      ttl.TimeToLiveDescription?.AttributeName,
+      (properties(tableId).TimeToLiveSpecification as { AttributeName: string }).AttributeName,
+    );
+  });
+
+  async function queueAttributes(queueUrl: string): Promise<Record<string, string>> {
+    const answer = await stack.clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["All"] }),
+    );
+    return answer.Attributes ?? {};
+  }
 
   it("stops every part: no process of it listens afterwards", { timeout: 60_000 }, async () => {
     const pids = [stack.dynamodb.pid, stack.adapter.pid];

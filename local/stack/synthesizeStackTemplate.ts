@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App } from "aws-cdk-lib";
 import { DecisionsStack, readInfraSettings } from "../../infra/index.js";
-import type { CfnTemplate } from "./TemplateResolver.js";
+import type { CfnTemplate } from "./cfnTemplate.js";
 
 /** A template synthesized from the CDK app, and the stack name it was made for. */
 export interface SynthesizedTemplate {
@@ -15,16 +15,20 @@ export interface SynthesizedTemplate {
  * Synthesizes the stack as `cdk synth` does with cdk.json's context (feature flags and knobs) and
  * the given overrides (`-c knob=value`), without bundling the functions or building the images
  * (neither changes the template's resources, names, grants or settings). The cloud assembly goes to
- * a temporary folder, removed afterwards.
+ * a temporary folder, removed afterwards. Loads the CDK app (aws-cdk-lib, a development
+ * dependency): callers load this module only when they synthesize (`loadStackTemplate` caches the
+ * result).
+ *
+ * @throws the CDK app's own errors (a knob out of range, a policy that does not load).
  */
-export function synthesizeTemplate(
+export function synthesizeStackTemplate(
   projectRoot: string,
   overrides: Readonly<Record<string, unknown>> = {},
 ): SynthesizedTemplate {
   const cdkJson = JSON.parse(readFileSync(join(projectRoot, "cdk.json"), "utf8")) as {
     context?: Record<string, unknown>;
   };
-  const outdir = mkdtempSync(join(tmpdir(), "decisions-rehearsal-"));
+  const outdir = mkdtempSync(join(tmpdir(), "decisions-synth-"));
   try {
     const app = new App({
       outdir,
