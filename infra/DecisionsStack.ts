@@ -35,6 +35,7 @@ import { JobCompletedEvents } from "./constructs/JobCompletedEvents.js";
 import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
 import { JobsMonitorFunction } from "./constructs/JobsMonitorFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
+import { OutcomeDeliveries } from "./constructs/OutcomeDeliveries.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
@@ -117,6 +118,8 @@ export class DecisionsStack extends Stack {
   readonly reviewConsole: ReviewConsole;
   /** The decide functions' concurrency per lane, derived from what the endpoint admits at minimum capacity. */
   readonly decideCapacity: DecideCapacity;
+  /** Delivery of outcomes to the policies' `deliver:` targets, when a policy has one. */
+  readonly deliveries: OutcomeDeliveries | undefined;
   /** The policies deployed with the functions. */
   readonly policies: readonly PolicyCatalogueEntry[];
 
@@ -147,6 +150,7 @@ export class DecisionsStack extends Stack {
     this.reviewConsole = this.addReviewConsole(inputs);
     DriftMonitorFunction.addTo(this, inputs);
     this.shadowMonitoring = this.addShadowMonitoring(inputs.settings);
+    this.deliveries = OutcomeDeliveries.addTo(this, inputs);
 
     this.warnWhenNoPolicyMapsIncidents(inputs.settings);
     this.acknowledgeBucketNotificationsHandler();

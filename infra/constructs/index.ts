@@ -40,6 +40,13 @@ export type { JobsMonitorFunctionProps } from "./JobsMonitorFunction.js";
 export { JOBS_MONITOR_INTERVAL, JobsMonitorFunction } from "./JobsMonitorFunction.js";
 export type { JobsTableProps } from "./JobsTable.js";
 export { JobsTable } from "./JobsTable.js";
+export {
+  DELIVER_FUNCTION_TIMEOUT,
+  DELIVERY_MAX_RECEIVE_COUNT,
+  type DeliveryTargetParts,
+  OutcomeDeliveries,
+  type OutcomeDeliveriesProps,
+} from "./OutcomeDeliveries.js";
 export type { OutcomesTableProps } from "./OutcomesTable.js";
 export { OUTCOME_EVENT_DETAIL_TYPE, OUTCOME_EVENT_SOURCE, OutcomesTable } from "./OutcomesTable.js";
 export type { PipelineAlarmsProps } from "./PipelineAlarms.js";
