@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { Arn, Duration, RemovalPolicy, SecretValue, Stack, Validations } from "aws-cdk-lib";
+import { Arn, CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, Validations } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import { EventField, type IEventBus, Rule, RuleTargetInput } from "aws-cdk-lib/aws-events";
@@ -186,6 +186,10 @@ export class OutcomeDeliveries extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    new CfnOutput(scope, "DeliveryDlqUrl", {
+      value: deadLetterQueue.queueUrl,
+      description: `Delivery DLQ of ${key}: decisions deliveries list --queue-url <this>`,
+    });
     return { key, rule, queue, deadLetterQueue, alarm };
   }
 }
