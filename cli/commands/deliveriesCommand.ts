@@ -89,8 +89,12 @@ export function createDeliveriesCommand(io: Partial<DeliveriesCommandIo> = {}): 
       const dlq = new DeliveryDlq(sqs, where.queueUrl);
       try {
         if (parsed.sub === "list") {
-          const held = await dlq.hold(max);
+          const { failures: held, others } = await dlq.hold(max);
           await Promise.all(held.map((entry) => dlq.release(entry.receiptHandle)));
+          if (others > 0)
+            stderr.write(
+              `note: ${others} other message(s) in the DLQ are no failure record: delivery messages the queue's redrive moved there after its receives ran out (the deliver function failed on them; its logs say why)\n`,
+            );
           if (values.json === true) for (const { failure } of held) stdout.write(`${inertJson(failure)}\n`);
           else
             stdout.write(

@@ -17,6 +17,16 @@ export interface HeldFailure {
   failure: DeliveryFailure;
 }
 
+/** What {@link DeliveryDlq.hold} received. */
+export interface HeldFailures {
+  failures: HeldFailure[];
+  /**
+   * Messages that are no failure record, released at once: on AWS, delivery messages the queue's
+   * own redrive moved here after its receives ran out (the deliver function failed on them).
+   */
+  others: number;
+}
+
 /** How long a listed or redriven failure stays hidden while it is read (seconds). */
 const HOLD_SECONDS = 60;
 
@@ -46,9 +56,9 @@ export class DeliveryDlq {
 
   /**
    * Receives every failure, up to `max`, each hidden for 60 s until {@link release}d or
-   * {@link remove}d. A message that is no failure (sent by something else) is left out and released.
+   * {@link remove}d. A message that is no failure record is counted in `others` and released.
    */
-  async hold(max: number): Promise<HeldFailure[]> {
+  async hold(max: number): Promise<HeldFailures> {
     const held: HeldFailure[] = [];
     const strangers: string[] = [];
     while (held.length < max) {
@@ -75,7 +85,7 @@ export class DeliveryDlq {
       }
     }
     await Promise.all(strangers.map((handle) => this.release(handle)));
-    return held;
+    return { failures: held, others: strangers.length };
   }
 
   /** Makes a held failure visible again at once. */

@@ -5,7 +5,7 @@
  * reason. The local stack and the deployed deliver function run these same units.
  */
 export { type AttemptResult, attemptDelivery, DELIVERY_USER_AGENT } from "./attemptDelivery.js";
-export { DeliveryDlq, type HeldFailure } from "./DeliveryDlq.js";
+export { DeliveryDlq, type HeldFailure, type HeldFailures } from "./DeliveryDlq.js";
 export { DeliveryRunner, type DeliveryRunnerOptions } from "./DeliveryRunner.js";
 export { type Delivery, deliveriesOf } from "./deliveriesOf.js";
 export { deliveryIdOf } from "./deliveryIdOf.js";

@@ -37,7 +37,7 @@ export async function redriveFailures(
   selection: RedriveSelection,
   ports: SendPorts,
 ): Promise<RedriveResult[]> {
-  const held = await dlq.hold(selection.max ?? 1000);
+  const { failures: held } = await dlq.hold(selection.max ?? 1000);
   const chosen = held.filter(({ failure }) => selected(failure, selection));
   const skipped = held.filter((entry) => !chosen.includes(entry));
   await Promise.all(skipped.map((entry) => dlq.release(entry.receiptHandle)));

@@ -245,7 +245,7 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
     const held = await waitFor(
       "failures in the delivery DLQ",
       async () => {
-        const entries = await dlq.hold(100);
+        const { failures: entries } = await dlq.hold(100);
         await Promise.all(entries.map((entry) => dlq.release(entry.receiptHandle)));
         return entries.map((entry) => entry.failure);
       },
@@ -291,7 +291,7 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
         back.got.map((request) => request.headers["webhook-id"]).sort(),
         held.map((failure) => failure.delivery_id).sort(),
       );
-      assert.equal((await dlq.hold(100)).length, 0, "the DLQ is empty after the redrive");
+      assert.equal((await dlq.hold(100)).failures.length, 0, "the DLQ is empty after the redrive");
     } finally {
       await new Promise((resolve) => back.server.close(resolve));
     }
