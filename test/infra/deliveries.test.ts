@@ -11,6 +11,8 @@ import type { PolicyCatalogueEntry } from "../../contract/index.js";
 import { readDeliverConfig } from "../../functions/deliver/readDeliverConfig.js";
 import { DELIVERY_MAX_RECEIVE_COUNT } from "../../infra/constructs/index.js";
 import { OUTCOME_EVENT_SOURCE } from "../../infra/index.js";
+import { rehearse } from "../../lab/rehearsal/rehearse.js";
+import { type CfnTemplate, deployTargetOf } from "../../lab/rehearsal/TemplateResolver.js";
 import { synthOnce, VARIANTS } from "./synthVariant.js";
 import { actionsOf, only, resourcesOf, statementsOf } from "./templateQueries.js";
 
@@ -105,6 +107,24 @@ describe("outcome deliveries in the CDK app", () => {
     assert.match(JSON.stringify(putEvents.flatMap(resourcesOf)), /event-bus\/audit-bus/);
     assert.ok(
       !statements.some((statement) => actionsOf(statement).some((action) => action.startsWith("dynamodb:"))),
+    );
+  });
+
+  it("passes the rehearsal: every call the deliver function makes is authorized by its role", async () => {
+    const report = await rehearse({
+      template: structuredClone(template.toJSON()) as CfnTemplate,
+      target: deployTargetOf("Decisions"),
+    });
+    assert.ok(report.exercised.functions.includes("deliver"));
+    assert.deepEqual(report.calls.deliver, {
+      "sqs:ReceiveMessage": 2,
+      "sqs:DeleteMessage": 2,
+      "sqs:ChangeMessageVisibility": 2,
+      "sqs:SendMessage": 2,
+    });
+    assert.deepEqual(
+      report.denied.filter((denied) => denied.function === "deliver"),
+      [],
     );
   });
 
