@@ -13,6 +13,7 @@ import { DELIVERY_MAX_RECEIVE_COUNT } from "../../infra/constructs/index.js";
 import { OUTCOME_EVENT_SOURCE } from "../../infra/index.js";
 import { rehearse } from "../../lab/rehearsal/rehearse.js";
 import { type CfnTemplate, deployTargetOf } from "../../lab/rehearsal/TemplateResolver.js";
+import { synthDecisionsStack } from "./synthDecisionsStack.js";
 import { synthOnce, VARIANTS } from "./synthVariant.js";
 import { actionsOf, only, resourcesOf, statementsOf } from "./templateQueries.js";
 
@@ -144,10 +145,18 @@ describe("outcome deliveries in the CDK app", () => {
   });
 
   it("makes nothing of it without a deliver section", () => {
-    const { stack } = synthOnce({
+    const built = synthDecisionsStack({
       context: VARIANTS.cpu,
       sources: { policies: [POLICIES[1] as PolicyCatalogueEntry] },
     });
-    assert.equal(stack.deliveries, undefined);
+    try {
+      assert.equal(built.stack.deliveries, undefined);
+      assert.deepEqual(
+        built.stack.node.findAll().filter((construct) => construct.node.id === "Deliveries"),
+        [],
+      );
+    } finally {
+      built.dispose();
+    }
   });
 });
