@@ -9,6 +9,8 @@
  * - A receiver that refuses connections delays no decision: every item is decided while it is
  *   down; its deliveries sit in the delivery DLQ with the reason, and `decisions deliveries
  *   redrive` delivers them once it is back, freshly signed.
+ * - A receiver that answers 410 gets one attempt per delivery: each sits in the DLQ at once with
+ *   the answer's status and body; a status its `on:` does not list (the review) is not sent to it.
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -104,12 +106,14 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
   let folder: string;
   let policies: PolicySet;
   let flaky: Awaited<ReturnType<typeof startReceiver>>;
+  let gone: Awaited<ReturnType<typeof startReceiver>>;
   let downPort: number;
   let reader: OutcomesReader;
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), "deliveries-"));
     flaky = await startReceiver((n) => (n <= 3 ? 500 : 204));
+    gone = await startReceiver(() => 410);
     // A port where nothing listens yet: the second receiver starts there later.
     const probe = await startReceiver(() => 204);
     downPort = Number(new URL(probe.url).port);
@@ -125,6 +129,10 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
       `    url: http://127.0.0.1:${downPort}/hooks`,
       `    secret: ${DOWN_SECRET}`,
       `    on: ${ALL_STATUSES}`,
+      "  - name: gone",
+      `    url: ${gone.url}`,
+      `    secret: ${DOWN_SECRET}`,
+      "    on: [decided, fallback, overridden, rejected]",
       "",
     ].join("\n");
     await writeFile(join(folder, `${POLICY}.yaml`), `${shipped}\n${deliver}`);
@@ -149,6 +157,7 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
   after(async () => {
     await stack?.stop();
     await new Promise((resolve) => flaky?.server.close(resolve));
+    await new Promise((resolve) => gone?.server.close(resolve));
     if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   });
 
@@ -249,10 +258,21 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
         await Promise.all(entries.map((entry) => dlq.release(entry.receiptHandle)));
         return entries.map((entry) => entry.failure);
       },
-      (failures) => failures.length >= expected,
+      (failures) =>
+        failures.filter((failure) => failure.target.endsWith("/archive")).length >= expected &&
+        failures.filter((failure) => failure.target.endsWith("/gone")).length >= ITEMS,
     );
-    assert.equal(held.length, expected);
-    for (const failure of held) {
+    const refused = held.filter((failure) => failure.target === `${POLICY}/gone`);
+    assert.equal(refused.length, ITEMS, "a 410 goes to the DLQ at once; the review is not in its on: list");
+    for (const failure of refused) {
+      assert.equal(failure.attempts, 1);
+      assert.deepEqual(failure.last_answer, { status: 410, body: "receiver busy" });
+      assert.match(failure.reason, /refused it with HTTP 410/);
+    }
+    assert.equal(gone.got.length, ITEMS, "one attempt each");
+    const archived = held.filter((failure) => failure.target === `${POLICY}/archive`);
+    assert.equal(archived.length, expected);
+    for (const failure of archived) {
       assert.equal(failure.target, `${POLICY}/archive`);
       assert.equal(failure.attempts, 5);
       assert.match(failure.reason, /no 2xx after 5 attempts/);
@@ -265,7 +285,7 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
     const listed = collector();
     const list = createDeliveriesCommand({ stdout: listed.stream });
     assert.equal(await list.run(["list", "--up-info", upInfo]), 0);
-    assert.match(listed.text(), new RegExp(`${expected} failed delivery`));
+    assert.match(listed.text(), new RegExp(`${expected + ITEMS} failed delivery`));
     assert.match(listed.text(), /ECONNREFUSED/);
 
     const back = await startReceiver(() => 200, downPort);
@@ -289,9 +309,14 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
       for (const request of back.got) webhook.verify(request.body, request.headers);
       assert.deepEqual(
         back.got.map((request) => request.headers["webhook-id"]).sort(),
-        held.map((failure) => failure.delivery_id).sort(),
+        archived.map((failure) => failure.delivery_id).sort(),
       );
-      assert.equal((await dlq.hold(100)).failures.length, 0, "the DLQ is empty after the redrive");
+      const left = (await dlq.hold(100)).failures;
+      assert.deepEqual(
+        left.map((entry) => entry.failure.target),
+        Array(ITEMS).fill(`${POLICY}/gone`),
+        "only the other target's failures are left after the redrive of archive",
+      );
     } finally {
       await new Promise((resolve) => back.server.close(resolve));
     }
