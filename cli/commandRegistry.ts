@@ -128,6 +128,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     parts: ["contract", "core", "operations"],
   },
   {
+    name: "deliveries",
+    summary:
+      "list outcome deliveries that were given up on (target, outcome, attempts, reason) or send them again",
+    module: "./commands/deliveriesCommand.js",
+    exportName: "deliveriesCommand",
+    parts: ["contract", "core", "operations"],
+  },
+  {
     name: "preflight",
     summary: "before cdk deploy: bootstrap stack, model data and manifest, endpoint quotas, image region",
     module: "./commands/preflightCommand.js",

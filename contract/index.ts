@@ -215,6 +215,7 @@ export {
 } from "./review/reviewRoutes.js";
 export { CAPACITY_CONTROLLER_SETTINGS } from "./settings/capacityControllerSettings.js";
 export { DECIDE_SETTINGS } from "./settings/decideSettings.js";
+export { DELIVER_SETTINGS } from "./settings/deliverSettings.js";
 export {
   DEFAULT_DRIFT_THRESHOLD,
   DRIFT_MONITOR_SETTINGS,

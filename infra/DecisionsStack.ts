@@ -38,6 +38,7 @@ import { JobResultsFunction } from "./constructs/JobResultsFunction.js";
 import { JobsMonitorFunction } from "./constructs/JobsMonitorFunction.js";
 import { JobsTable } from "./constructs/JobsTable.js";
 import { LaneComponents } from "./constructs/LaneComponents.js";
+import { OutcomeDeliveries } from "./constructs/OutcomeDeliveries.js";
 import { OutcomesTable } from "./constructs/OutcomesTable.js";
 import { PipelineAlarms } from "./constructs/PipelineAlarms.js";
 import { PipelineDashboard } from "./constructs/PipelineDashboard.js";
@@ -122,6 +123,8 @@ export class DecisionsStack extends Stack {
   readonly reviewConsole: ReviewConsole;
   /** The decide functions' concurrency per lane, derived from what the endpoint admits at minimum capacity. */
   readonly decideCapacity: DecideCapacity;
+  /** Delivery of outcomes to the policies' `deliver:` targets, when a policy has one. */
+  readonly deliveries: OutcomeDeliveries | undefined;
   /** The policies deployed with the functions. */
   readonly policies: readonly PolicyCatalogueEntry[];
 
@@ -153,6 +156,7 @@ export class DecisionsStack extends Stack {
     this.reviewConsole = this.addReviewConsole(inputs);
     DriftMonitorFunction.addTo(this, inputs);
     this.shadowMonitoring = this.addShadowMonitoring(inputs.settings);
+    this.deliveries = OutcomeDeliveries.addTo(this, inputs);
 
     this.warnWhenNoPolicyMapsIncidents(inputs.settings);
     this.acknowledgeBucketNotificationsHandler();

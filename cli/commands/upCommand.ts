@@ -5,6 +5,7 @@
  * read outcomes with any DynamoDB client.
  */
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
+import { resolveTargets } from "../../core/delivery/index.js";
 import { loadPolicies, type PolicySet } from "../../core/policy/index.js";
 import { DEFAULT_STATE_PREFIX, S3StateArchive } from "../../core/states/index.js";
 import { ReviewApi } from "../../functions/reviewConsole/index.js";
@@ -70,7 +71,8 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
       const stop = listenForStop(signals, (signal) =>
         note(`${signal}: stopping${ready ? "" : " as soon as the parts that are starting are up"}`),
       );
-      const stack = await startStack(options, shadow, note).catch((error: unknown) => {
+      const deliveries = deliveriesOf(policies, io.env ?? process.env);
+      const stack = await startStack({ ...options, deliveries }, shadow, note).catch((error: unknown) => {
         stop.dispose();
         throw error;
       });
@@ -94,14 +96,28 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
   };
 }
 
+/** Deliveries when a loaded policy has a `deliver:` section (`delivery_dlq_url` in the ready line). */
+function deliveriesOf(
+  policies: PolicySet,
+  env: Readonly<Record<string, string | undefined>>,
+): StartLocalStackOptions["deliveries"] {
+  // Resolved here first so a missing or malformed secret is told before anything starts.
+  return resolveTargets(policies, env).length > 0 ? { policies, env } : undefined;
+}
+
 /** Starts the local stack as the flags ask, its functions' and pollers' news told by `note`. */
-function startStack(options: UpOptions, shadow: ShadowModelArgs, note: Note): Promise<LocalStack> {
+function startStack(
+  options: UpOptions & Pick<StartLocalStackOptions, "deliveries">,
+  shadow: ShadowModelArgs,
+  note: Note,
+): Promise<LocalStack> {
   const { policyDir, functionLogLevel, eventSource } = options;
   const { shadowModel, shadowTimeoutMs } = shadow;
   return startLocalStack({
     ...options.stack,
     ...eventSource,
     ...(shadowModel === undefined ? {} : { shadowModel }),
+    ...(options.deliveries === undefined ? {} : { deliveries: { ...options.deliveries, log: note } }),
     log: note,
     createHandler: (context) =>
       createLocalDecideHandler(context, {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { StoredOutcomeStatus } from "../../contract/outcome/OutcomeSchema.js";
 import type {
   EndpointQuestionFields,
   FactDeclaration,
@@ -44,6 +45,22 @@ export interface PolicyParts {
   auditStrata?: readonly AuditStratum[];
   /** The `shadow` section compiled: a candidate asked beside this policy. Default none. */
   shadow?: PolicyShadow;
+  /** The `deliver` section: where its outcomes are delivered. Default none. */
+  deliver?: readonly DeliveryTarget[];
+}
+
+/** One target of a policy's `deliver` section (docs/deliveries.md). */
+export interface DeliveryTarget {
+  /** The target's name, unique in the policy. */
+  name: string;
+  /** Where deliveries are POSTed (with `secret`), or undefined for a bus target. */
+  url?: string;
+  /** The signing secret as written: `env:NAME` or a literal `whsec_…` (url targets). */
+  secret?: string;
+  /** The EventBridge bus (name or ARN) deliveries are put on, or undefined for a url target. */
+  bus?: string;
+  /** The statuses whose arrival is delivered. */
+  on: readonly StoredOutcomeStatus[];
 }
 
 /** One stratum of `audit_strata`: items whose confidence is below `below` (the last: the rest) audited at `rate`. */
@@ -99,6 +116,8 @@ export class Policy {
   readonly lane: Lane | undefined;
   /** The candidate shadowed beside this policy (its `shadow` section), if any. */
   readonly shadow: PolicyShadow | undefined;
+  /** Where its outcomes are delivered (its `deliver` section); empty when it has none. */
+  readonly deliver: readonly DeliveryTarget[];
   readonly #byId: ReadonlyMap<string, PolicyQuestion>;
 
   constructor(parts: PolicyParts) {
@@ -119,6 +138,7 @@ export class Policy {
         : Object.freeze(parts.auditStrata.map((stratum) => Object.freeze({ ...stratum })));
     this.lane = parts.lane;
     this.shadow = parts.shadow;
+    this.deliver = Object.freeze((parts.deliver ?? []).map((target) => Object.freeze({ ...target })));
     this.#byId = new Map(parts.questions.map((question) => [question.id, question]));
   }
 

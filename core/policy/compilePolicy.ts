@@ -59,8 +59,9 @@ export function compilePolicy(
   );
   const events = compileEvents(fields.events, report);
   const shadow = compileShadow(fields, meta, report, compilePolicy);
+  const deliver = PolicySections.deliver.safeParse(fields.deliver);
 
-  if (header === undefined || shadow === undefined) return undefined;
+  if (header === undefined || shadow === undefined || !deliver.success) return undefined;
   if (questions === undefined || facts === undefined || rules === undefined || events === undefined)
     return undefined;
   const { auditRate, auditStrata, lane, ...names } = header;
@@ -77,6 +78,7 @@ export function compilePolicy(
     ...(auditStrata === undefined ? {} : { auditStrata }),
     ...(lane === undefined ? {} : { lane }),
     ...shadow,
+    ...(deliver.data === undefined ? {} : { deliver: deliver.data }),
   });
 }
 

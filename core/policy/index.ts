@@ -20,11 +20,11 @@ export { type CelBudget, DEFAULT_CEL_BUDGET, guardCelProgram } from "./guardCelP
 export { listPolicyFiles, loadPolicies } from "./loadPolicies.js";
 export { loadPolicyFile } from "./loadPolicyFile.js";
 export { loadPolicyFiles } from "./loadPolicyFiles.js";
-export { type AuditStratum, Policy, type PolicyShadow } from "./Policy.js";
+export { type AuditStratum, type DeliveryTarget, Policy, type PolicyShadow } from "./Policy.js";
 export { PolicySet } from "./PolicySet.js";
 export { parsePolicy } from "./parsePolicy.js";
 export { policyJsonSchema } from "./policyJsonSchema.js";
-export { type PolicyDocument, PolicySchema } from "./policySchema.js";
+export { type PolicyDocument, PolicySchema, SECRET_KEY_BYTES, secretProblemOf } from "./policySchema.js";
 export type {
   AnswerSource,
   AnswerValue,

@@ -22,6 +22,9 @@ export function policyCatalogueOf(policyDir: string): PolicyCatalogueEntry[] {
       name: policy.name,
       file,
       events: policy.events.map((mapping) => ({ source: mapping.source, detailType: mapping.detailType })),
+      ...(policy.deliver.length === 0
+        ? {}
+        : { deliver: policy.deliver.map((target) => ({ ...target, on: [...target.on] })) }),
     };
   });
 }

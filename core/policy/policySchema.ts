@@ -7,6 +7,7 @@
  * question, CEL compiled against the declared facts) are made by `compilePolicy`.
  */
 import { z } from "zod";
+import { DELIVERABLE_STATUSES } from "../../contract/delivery/DeliveryPayloadSchema.js";
 import { LaneSchema } from "../../contract/lanes/lanes.js";
 import { CANDIDATE_NAME_PATTERN } from "../../contract/outcome/ShadowRecordSchema.js";
 import { isIntegerLikeKey } from "../../contract/wire/isIntegerLikeKey.js";
@@ -438,6 +439,135 @@ export const ShadowSectionSchema = z
   })
   .describe("A candidate shadowed beside this policy (docs/changing-models.md).");
 
+/** A literal Standard Webhooks secret: `whsec_` and the base64 of 24 to 64 random bytes. */
+const LITERAL_SECRET_PATTERN = /^whsec_([A-Za-z0-9+/]+={0,2})$/;
+
+/** `env:NAME`: the secret is the value of the environment variable NAME where deliveries run. */
+const SECRET_REFERENCE_PATTERN = /^env:([A-Z][A-Z0-9_]{0,127})$/;
+
+/** Bytes a Standard Webhooks secret's key has, at least and at most. */
+export const SECRET_KEY_BYTES = { min: 24, max: 64 } as const;
+
+/**
+ * Why `text` is not a usable Standard Webhooks secret (`whsec_` and the base64 of 24–64 bytes), or
+ * `undefined` when it is. Shared by the policy check (literal secrets) and the places that resolve
+ * an `env:` reference.
+ */
+export function secretProblemOf(text: string): string | undefined {
+  const match = LITERAL_SECRET_PATTERN.exec(text);
+  if (match?.[1] === undefined || match[1].length % 4 !== 0)
+    return "must be whsec_ followed by base64 (A–Z, a–z, 0–9, +, /, padded with =)";
+  const bytes = (match[1].length / 4) * 3 - (match[1].endsWith("==") ? 2 : match[1].endsWith("=") ? 1 : 0);
+  if (bytes < SECRET_KEY_BYTES.min || bytes > SECRET_KEY_BYTES.max)
+    return `its key is ${bytes} bytes: give ${SECRET_KEY_BYTES.min} to ${SECRET_KEY_BYTES.max} random bytes (e.g. whsec_ + \`openssl rand -base64 32\`)`;
+  return undefined;
+}
+
+/** A webhook secret as a policy names it: a literal `whsec_…`, or `env:NAME`. */
+export const SecretSchema = z
+  .string()
+  .superRefine((text, context) => {
+    if (SECRET_REFERENCE_PATTERN.test(text)) return;
+    if (text.startsWith("env:")) {
+      context.addIssue({
+        code: "custom",
+        message: "env: names an environment variable: an uppercase letter, then A–Z, 0–9 or _ (128 at most)",
+      });
+      return;
+    }
+    const problem = secretProblemOf(text);
+    if (problem !== undefined)
+      context.addIssue({
+        code: "custom",
+        message: `is no Standard Webhooks secret: ${problem}, or env:NAME`,
+      });
+  })
+  .describe(
+    "The Standard Webhooks signing secret: env:NAME (the environment variable NAME where deliveries run; on AWS the Secrets Manager secret NAME) or a literal whsec_… (keep real ones out of git).",
+  );
+
+/** A target's name: kebab-case, as policy names are. */
+const TargetNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
+  error: "must be kebab-case: a lowercase letter, then lowercase letters, digits or - (64 at most)",
+});
+
+/** An EventBridge bus: its name, or its ARN (another account's or region's bus). */
+const BusSchema = z
+  .string()
+  .regex(
+    /^(arn:aws[a-z-]*:events:[a-z0-9-]+:\d{12}:event-bus\/[A-Za-z0-9._\-/]{1,256}|[A-Za-z0-9._\-/]{1,256})$/,
+    {
+      error:
+        "must be an event bus name (letters, digits, . _ - /) or its ARN (arn:aws:events:<region>:<account>:event-bus/<name>)",
+    },
+  )
+  .describe("An EventBridge event bus (name or ARN) the deliveries are put on as events.");
+
+/** Whether `url` is on this machine (http is allowed only there: tests and the local stack). */
+function isLoopback(url: URL): boolean {
+  return url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
+}
+
+/** One target of the `deliver` section: a URL with its secret, or an EventBridge bus. */
+export const DeliverTargetSchema = z
+  .strictObject({
+    name: TargetNameSchema.describe(
+      "The target's name, unique in the policy: `decisions deliveries` and the AWS resources name it.",
+    ),
+    url: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+      .optional()
+      .describe("Where each delivery is POSTed (https; http only to 127.0.0.1 or localhost)."),
+    secret: SecretSchema.optional(),
+    bus: BusSchema.optional(),
+    on: z
+      .array(z.enum(DELIVERABLE_STATUSES, { error: `must be one of ${DELIVERABLE_STATUSES.join(", ")}` }))
+      .min(1)
+      .describe("The statuses whose arrival is delivered: a change to one of these sends one delivery."),
+  })
+  .superRefine((target, context) => {
+    if ((target.url === undefined) === (target.bus === undefined))
+      context.addIssue({ code: "custom", path: [], message: "a target has exactly one of url or bus" });
+    if (target.url !== undefined && target.secret === undefined)
+      context.addIssue({
+        code: "custom",
+        path: ["secret"],
+        message: "a url target needs a secret (env:NAME, or whsec_…): every delivery is signed",
+      });
+    if (target.bus !== undefined && target.secret !== undefined)
+      context.addIssue({ code: "custom", path: ["secret"], message: "a bus target takes no secret" });
+    if (target.url !== undefined && URL.canParse(target.url)) {
+      const url = new URL(target.url);
+      if (url.protocol === "http:" && !isLoopback(url))
+        context.addIssue({
+          code: "custom",
+          path: ["url"],
+          message: "must be https (http only to 127.0.0.1 or localhost)",
+        });
+    }
+    const seen = new Set<string>();
+    target.on.forEach((status, index) => {
+      if (seen.has(status))
+        context.addIssue({ code: "custom", path: ["on", index], message: `${status} repeats` });
+      seen.add(status);
+    });
+  });
+
+/** The `deliver` section: where the policy's outcomes go, and for which statuses. */
+export const DeliverSectionSchema = z
+  .array(DeliverTargetSchema)
+  .min(1)
+  .max(10)
+  .superRefine((targets, context) => {
+    const seen = new Set<string>();
+    targets.forEach((target, index) => {
+      if (seen.has(target.name))
+        context.addIssue({ code: "custom", path: [index, "name"], message: `target ${target.name} repeats` });
+      seen.add(target.name);
+    });
+  })
+  .describe("Where the policy's outcomes are delivered (docs/deliveries.md): 1–10 targets.");
+
 /** Policy names are file names: `policies/<name>.yaml`. */
 export const PolicyNameSchema = z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, {
   error: "must be kebab-case: a lowercase letter, then lowercase letters, digits or - (64 at most)",
@@ -475,6 +605,7 @@ export const PolicySections = {
     "The lane its items go to when the producer names none (`decisions submit` without --lane): `interactive` (decided first; the default) or `bulk` (work nobody waits on item by item). Batch-job lines always travel in bulk.",
   ),
   shadow: ShadowSectionSchema.optional(),
+  deliver: DeliverSectionSchema.optional(),
 };
 
 /** A whole policy file. */
@@ -492,6 +623,8 @@ export type RuleDocument = z.infer<typeof RuleSchema>;
 export type ShadowSectionDocument = z.infer<typeof ShadowSectionSchema>;
 /** One event mapping of a policy file. */
 export type EventMappingDocument = z.infer<typeof EventMappingSchema>;
+/** One target of the `deliver` section as written. */
+export type DeliverTargetDocument = z.infer<typeof DeliverTargetSchema>;
 /** A fact's type name. */
 export type FactType = z.infer<typeof FactTypeSchema>;
 /** A fact declaration as written (short or full form). */

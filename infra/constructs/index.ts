@@ -46,6 +46,13 @@ export type {
   LaneComponentsProps,
 } from "./LaneComponents.js";
 export { LaneComponents } from "./LaneComponents.js";
+export {
+  DELIVER_FUNCTION_TIMEOUT,
+  DELIVERY_MAX_RECEIVE_COUNT,
+  type DeliveryTargetParts,
+  OutcomeDeliveries,
+  type OutcomeDeliveriesProps,
+} from "./OutcomeDeliveries.js";
 export type { OutcomesTableProps } from "./OutcomesTable.js";
 export { OUTCOME_EVENT_DETAIL_TYPE, OUTCOME_EVENT_SOURCE, OutcomesTable } from "./OutcomesTable.js";
 export type { PipelineAlarmsProps } from "./PipelineAlarms.js";

@@ -283,4 +283,25 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
     ],
   },
   { name: "jobEvents", logicalIdPrefix: "JobEventsEnrichmentFunction", calls: () => [] },
+  {
+    name: "deliver",
+    logicalIdPrefix: "DeliveriesHandlerFunction",
+    calls: (view) => {
+      const dlqUrls = JSON.parse(variable(view, "DELIVERY_DLQ_URLS")) as Record<string, string>;
+      return [
+        ...view.eventSources.flatMap(({ sourceArn }) =>
+          ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility"].map((action) => ({
+            action,
+            resource: sourceArn,
+            why: "the delivery queue's event source; deliverRecords hides a record until its retry",
+          })),
+        ),
+        ...Object.values(dlqUrls).map((url) => ({
+          action: "sqs:SendMessage",
+          resource: queueArnOfUrl(view, url),
+          why: "DeliveryDlq.put (a delivery given up on, with its reason)",
+        })),
+      ];
+    },
+  },
 ];

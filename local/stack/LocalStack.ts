@@ -1,4 +1,5 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { LocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import type { SqsEventSourcePoller } from "../eventSource/SqsEventSourcePoller.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import type { AdapterProcess } from "../services/startAdapterProcess.js";
@@ -68,6 +69,8 @@ export interface LocalStack {
   poller: SqsEventSourcePoller;
   /** The upload trigger, when `ingest` was given. */
   ingest: IngestTrigger | undefined;
+  /** Outcome deliveries (`delivery_dlq_url` in `connectionInfo()`), when `deliveries` was given. */
+  deliveries: LocalDeliveries | undefined;
   /** Milliseconds each part took to become ready, and the whole start. */
   startupMs: Record<string, number>;
   /**

@@ -1,5 +1,6 @@
 import type { JobCompletedDetail } from "../../contract/index.js";
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { LocalDeliveriesOptions } from "../delivery/startLocalDeliveries.js";
 import type { SqsBatchHandler, SqsEventSourcePollerOptions } from "../eventSource/SqsEventSourcePoller.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import type { LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
@@ -93,6 +94,8 @@ export interface StartLocalStackOptions {
    * line has ended): the jobs table is created and handed to the functions. Default: off.
    */
   jobs?: LocalJobsSettings;
+  /** Deliver outcomes to the `deliver:` targets of these policies (`startLocalDeliveries`). Default: off. */
+  deliveries?: LocalDeliveriesOptions;
   /** Where progress lines go ("DynamoDB Local ready on … (1.2 s)"). Default: nowhere. */
   log?: (line: string) => void;
 }

@@ -1,4 +1,5 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
+import type { LocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import type { WorkQueue } from "../eventSource/createWorkQueue.js";
 import type { SqsEventSourcePoller } from "../eventSource/SqsEventSourcePoller.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
@@ -21,6 +22,8 @@ export interface StackAssembly {
   trigger: IngestTrigger | undefined;
   /** The jobs table, when the stack runs batch jobs. */
   jobsTable: string | undefined;
+  /** Outcome deliveries, when asked for. */
+  deliveries: LocalDeliveries | undefined;
   startupMs: Record<string, number>;
   /** Stops everything the stack started (idempotent). */
   stop: () => Promise<void>;
@@ -69,6 +72,7 @@ export function assembleLocalStack(assembly: StackAssembly): LocalStack {
     gateway,
     poller: lanes.interactive.poller,
     ingest: trigger,
+    deliveries: assembly.deliveries,
     startupMs: assembly.startupMs,
     connectionInfo: () => ({
       region,
@@ -97,6 +101,7 @@ export function assembleLocalStack(assembly: StackAssembly): LocalStack {
           }),
       ...(trigger === undefined ? {} : { ingest_prefix: trigger.prefix, ingest_suffix: trigger.suffix }),
       ...(jobsTable === undefined ? {} : { jobs_table: jobsTable }),
+      ...(assembly.deliveries === undefined ? {} : { delivery_dlq_url: assembly.deliveries.dlqUrl }),
     }),
     stop: assembly.stop,
     [Symbol.asyncDispose]: assembly.stop,

@@ -1,4 +1,5 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
+import { type LocalDeliveries, startLocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import { LocalPartError, PartStartError } from "../errors.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import { assembleLocalStack } from "./assembleLocalStack.js";
@@ -103,6 +104,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       options.jobs === undefined
         ? undefined
         : await startJobs(options.jobs, clients, { outcomesTable: table, plan }, parts);
+    const deliveries = await startDeliveries(options.deliveries, services, clients, { region, table }, parts);
     const capacity = deriveLocalLaneCapacity();
     const contextOf = (lane: Lane): StackHandlerContext =>
       laneHandlerContext(
@@ -164,6 +166,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       capacity,
       trigger,
       jobsTable: jobs?.table,
+      deliveries,
       startupMs: parts.startupMs,
       stop: () => parts.stop(),
     });
@@ -257,6 +260,28 @@ function connectClients(
     throw new Error("a local client is missing");
   }
   return { sqs, s3, dynamodb, sagemakerRuntime };
+}
+
+/** Outcome deliveries (`local/delivery`), when asked for: started before the pollers, so none is missed. */
+function startDeliveries(
+  options: StartLocalStackOptions["deliveries"],
+  services: StackServices,
+  clients: Required<Omit<LocalClients, "destroy">>,
+  names: { region: string; table: string },
+  parts: StartedParts,
+): Promise<LocalDeliveries | undefined> {
+  if (options === undefined) return Promise.resolve(undefined);
+  const stack = {
+    ...names,
+    dynamodbEndpoint: services.dynamodb.endpoint,
+    sqsEndpoint: services.fauxqs.endpoint,
+    clients,
+  };
+  return parts.timed(
+    "deliveries",
+    () => startLocalDeliveries(stack, options),
+    (part) => part.stop(),
+  );
 }
 
 /** The jobs table and the results writer ({@link LocalJobs}), when the stack runs batch jobs. */

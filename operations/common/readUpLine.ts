@@ -12,6 +12,7 @@ const UpLineSchema = z.object({
   queue_urls: z.record(z.string(), z.string().url()).optional(),
   dlq_urls: z.record(z.string(), z.string().url()).optional(),
   s3_endpoint: z.string().url().optional(),
+  delivery_dlq_url: z.string().url().optional(),
 });
 
 /** `decisions up`'s JSON line as the owner's commands read it. */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   CAPACITY_CONTROLLER_SETTINGS,
   DECIDE_SETTINGS,
+  DELIVER_SETTINGS,
   DRIFT_MONITOR_SETTINGS,
   defaultTextOf,
   INGEST_SETTINGS,
@@ -30,6 +31,7 @@ interface FunctionEnvironment {
  */
 export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment | "none">> = {
   decide: { settings: DECIDE_SETTINGS, section: "the-decide-function" },
+  deliver: { settings: DELIVER_SETTINGS, section: "the-deliver-function" },
   ingest: { settings: INGEST_SETTINGS, section: "the-ingest-function" },
   results: { settings: RESULTS_WRITER_SETTINGS, section: "the-results-writer" },
   jobsMonitor: { settings: JOBS_MONITOR_SETTINGS, section: "the-jobs-monitor" },
