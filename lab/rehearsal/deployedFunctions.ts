@@ -121,6 +121,16 @@ function decideCalls(view: FunctionView): DeclaredCall[] {
     })),
     { action: "s3:PutObject", resource: archive, why: "S3StateArchive" },
   ];
+  const component = view.environment.INFERENCE_COMPONENT_NAME;
+  if (component !== undefined)
+    calls.push({
+      action: "sagemaker:InvokeEndpoint",
+      resource: endpointArn(view, variable(view, "ENDPOINT_NAME")).replace(
+        /:endpoint\/.*$/,
+        `:inference-component/${component.toLowerCase()}`,
+      ),
+      why: "EndpointClient (InferenceComponentName, layout=lanes-from-zero)",
+    });
   const shadow = view.environment.SHADOW_ENDPOINT_NAME;
   if (shadow !== undefined)
     calls.push({
@@ -227,6 +237,21 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
           resource: endpointArn(view, variable(view, "ENDPOINT_NAME")),
           why: "SageMakerEndpointReader",
         },
+        ...["INTERACTIVE_COMPONENT_NAME", "BULK_COMPONENT_NAME"].flatMap((name) => {
+          const component = view.environment[name];
+          return component === undefined
+            ? []
+            : [
+                {
+                  action: "sagemaker:DescribeInferenceComponent",
+                  resource: endpointArn(view, variable(view, "ENDPOINT_NAME")).replace(
+                    /:endpoint\/.*$/,
+                    `:inference-component/${component.toLowerCase()}`,
+                  ),
+                  why: "SageMakerComponentReader (layout=lanes-from-zero)",
+                },
+              ];
+        }),
         ...["INTERACTIVE_QUEUE_URL", "BULK_QUEUE_URL"].map((name) => ({
           action: "sqs:GetQueueAttributes",
           resource: queueArnOfUrl(view, variable(view, name)),
