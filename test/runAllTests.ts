@@ -20,6 +20,7 @@ import { join, relative, sep } from "node:path";
 import { run } from "node:test";
 import { spec, tap } from "node:test/reporters";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadStackTemplate } from "../local/stack/loadStackTemplate.js";
 import { isUnitTestFile, sharedProcessFolderOf } from "./runUnitTests.js";
 import { findTestFiles, readWeights, unitGroups, weightOf } from "./testOrder.js";
 
@@ -74,6 +75,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const weightsOut = process.env.DECISIONS_TEST_WEIGHTS_OUT;
   const seconds = new Map<string, number>();
   process.chdir(root);
+  // The local stack is built from the CDK app's template, cached by what it is made from: made once
+  // here, so that the test processes that start a stack read it instead of each synthesizing it.
+  if (all.some((file) => !isUnitTestFile(file)))
+    await loadStackTemplate({ log: (line) => console.log(`# ${line}`) });
   const stream = run({ files: jobs.map((job) => job.path), concurrency: 2 });
   stream.on("test:fail", (event) => {
     if (event.todo === undefined || event.todo === false) process.exitCode = 1;
