@@ -13,11 +13,11 @@ describe("decisions up: the event source's flags", () => {
     const usage = upUsage();
 
     for (const [flag, fallback] of [
-      ["function-timeout", "30"],
-      ["visibility-timeout", "6 × the function timeout"],
-      ["max-receive-count", "5"],
-      ["batch-size", "interactive 1, bulk 10"],
-      ["batch-window", "interactive 0, bulk 500"],
+      ["function-timeout", "the template's, 120"],
+      ["visibility-timeout", "the template's, 721; with --function-timeout 6 × it"],
+      ["max-receive-count", "the template's, 5"],
+      ["batch-size", "the template's, interactive 1, bulk 10"],
+      ["batch-window", "the template's, 1000 both lanes"],
     ]) {
       assert.match(usage, new RegExp(`--${flag} .*\\(default ${fallback}\\)`), flag);
     }
