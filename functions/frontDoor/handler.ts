@@ -30,10 +30,7 @@ export const handler = createFrontDoorHandler({
   queueUrls: config.queueUrls,
   policyNames: policies.names(),
   laneOfPolicy: (name) => policies.get(name)?.lane,
-  webhookSecret:
-    config.webhookSecretArn === undefined
-      ? undefined
-      : await readWebhookSecret(config.webhookSecretArn, process.env.AWS_SESSION_TOKEN ?? ""),
+  webhookSecret: await webhookSecretOf(config.webhookSecretArn),
   idempotency: new IntakeIdempotency({
     persistenceStore: new DynamoDBPersistenceLayer({
       tableName: config.idempotencyTable,
@@ -41,3 +38,20 @@ export const handler = createFrontDoorHandler({
     }),
   }),
 });
+
+/**
+ * The senders' secret, or undefined while none is set (the placeholder Secrets Manager generated is
+ * not a `whsec_` secret): webhook requests are then refused with 401 and the reason is logged once,
+ * while the SigV4 route and the schema keep working.
+ */
+async function webhookSecretOf(secretArn: string | undefined): Promise<string | undefined> {
+  if (secretArn === undefined) return undefined;
+  try {
+    return await readWebhookSecret(secretArn, process.env.AWS_SESSION_TOKEN ?? "");
+  } catch (error) {
+    process.stderr.write(
+      `${JSON.stringify({ level: "ERROR", message: "webhook requests are refused until the secret is set", error: error instanceof Error ? error.message : String(error) })}\n`,
+    );
+    return undefined;
+  }
+}
