@@ -25,7 +25,9 @@ export function createFrontDoorHandler(
     try {
       const response = await routeIntakeRequest(deps, {
         method: event.httpMethod,
-        path: event.path,
+        // The resource template (`/v1/work-items`), not the request path, which carries a custom
+        // domain's base path when there is one.
+        path: event.resource,
         headers: lowerCase(event.headers),
         body,
         iamCaller: event.requestContext.identity?.userArn ?? undefined,

@@ -7,10 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { Webhook } from "standardwebhooks";
+import { createSubmitCommand } from "../../../cli/commands/submitCommand.js";
 import type { AcceptedAnswer, IntakeErrorAnswer } from "../../../contract/intake/index.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
 
@@ -125,7 +129,7 @@ describe("the front door on decisions up", () => {
         [400, ["(item)"]],
       ],
     );
-    assert.match((invalid[1]?.body as IntakeErrorAnswer).problems?.[0]?.rule ?? "", /"fact"/);
+    assert.match((invalid[1]?.body as IntakeErrorAnswer | undefined)?.problems?.[0]?.rule ?? "", /"fact"/);
     assert.deepEqual(
       [...badlySigned, stale].map((answer) => [answer.status, (answer.body as IntakeErrorAnswer).reason]),
       [
@@ -144,7 +148,7 @@ describe("the front door on decisions up", () => {
     );
     for (const outcome of outcomes) {
       const index = Number(outcome.id.slice(3));
-      const accepted = (first.get(index)?.body as AcceptedAnswer).accepted[0];
+      const accepted = (first.get(index)?.body as AcceptedAnswer | undefined)?.accepted[0];
       assert.equal(
         outcome.source?.message_id,
         accepted?.message_id,
@@ -152,6 +156,41 @@ describe("the front door on decisions up", () => {
       );
       assert.equal(outcome.source?.receive_count, 1, `${outcome.id} was received once`);
     }
+  });
+
+  it("decisions submit --url posts a file's items signed, reports the refused line and sends the rest", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "front-door-submit-"));
+    const file = join(folder, "items.jsonl");
+    const lines = [
+      { id: "fd-submit-1", policy: "ticket-routing", state: "My invoice is wrong" },
+      { id: "fd-submit-2", policy: "ticket-routing" },
+      { id: "fd-submit-3", policy: "ticket-routing", state: "Cannot log in" },
+    ];
+    await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const submit = createSubmitCommand({
+      stdout: { write: (text: string) => stdout.push(text) > 0 },
+      stderr: { write: (text: string) => stderr.push(text) > 0 },
+    });
+
+    const code = await submit.run([file, "--url", up.info.submit_url ?? "", "--webhook-secret", SECRET]);
+    await rm(folder, { recursive: true, force: true });
+
+    assert.equal(code, 1, "one line was refused");
+    assert.match(
+      stdout.join(""),
+      /^accepted 2 of 3 item\(s\) at http:\/\/127\.0\.0\.1:\d+\/v1\/webhooks\/work-items \(2 to the interactive lane\)/,
+    );
+    assert.match(stderr.join(""), /line 2 \(id fd-submit-2\): 400 invalid_items: state: /);
+    const outcomes = await waitForOutcomes(table, up.info.table ?? "", 18);
+    assert.deepEqual(
+      outcomes
+        .filter((outcome) => outcome.id.startsWith("fd-submit-"))
+        .map((outcome) => outcome.id)
+        .sort(),
+      ["fd-submit-1", "fd-submit-3"],
+    );
   });
 
   it("serves the work item's JSON Schema", async () => {
