@@ -32,7 +32,7 @@ export function submitUsage(): string {
   return [
     "usage: decisions submit <items.jsonl | event.json> --queue-url <url> [--supersede] [--endpoint-url <url>] [--region <r>]",
     "       decisions submit <items.jsonl | event.json> --up-info <up.json> [--lane interactive|bulk] [--policies <folder>] [--supersede]",
-    "       decisions submit <items.jsonl | items.json> --url <submit_url> --webhook-secret <whsec_…>",
+    "       decisions submit <items.jsonl | items.json> --url <submit_url> --webhook-secret <whsec_…> [--api-key <key>]",
     "",
     "Sends work items or EventBridge events to a queue with SendMessageBatch (10 per call). A .json file",
     "is one JSON document (an event, or an array of them); any other file is JSON Lines, one message per",
@@ -57,6 +57,7 @@ export function submitUsage(): string {
     "options:",
     "  --url <submit_url>     the front door's webhook route (leave out --queue-url and --up-info)",
     "  --webhook-secret <s>   with --url: the senders' secret (whsec_…), as decisions up --webhook-secret",
+    "  --api-key <key>        with --url on AWS: the caller's API Gateway API key (sent as x-api-key)",
     "  --queue-url <url>      the queue to send everything to (an SQS queue URL, or one of up's queue_urls)",
     "  --up-info <file>       decisions up's JSON line, saved: send each message to its lane's queue",
     "  --lane <lane>          with --up-info: interactive or bulk, for every message",
@@ -85,6 +86,7 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
           "up-info": { type: "string" },
           url: { type: "string" },
           "webhook-secret": { type: "string" },
+          "api-key": { type: "string" },
           lane: { type: "string" },
           policies: { type: "string" },
           "endpoint-url": { type: "string" },
@@ -146,6 +148,7 @@ async function submitThroughFrontDoor(
   values: {
     url?: string;
     "webhook-secret"?: string;
+    "api-key"?: string;
     "queue-url"?: string;
     "up-info"?: string;
     lane?: string;
@@ -186,7 +189,11 @@ async function submitThroughFrontDoor(
     stderr.write(`${file}: no messages in the file\n`);
     return 1;
   }
-  const results = await postWorkItems(messages, { url: values.url ?? "", secret: checked });
+  const results = await postWorkItems(messages, {
+    url: values.url ?? "",
+    secret: checked,
+    ...(values["api-key"] === undefined ? {} : { apiKey: values["api-key"] }),
+  });
   const accepted = results.filter((result) => result.ok);
   for (const result of results) {
     if (result.ok) continue;

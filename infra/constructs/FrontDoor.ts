@@ -91,8 +91,10 @@ export class FrontDoor extends Construct {
       timeToLiveAttribute: "expiration",
       encryption: TableEncryption.AWS_MANAGED,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // Kept answers live 24 hours: nothing here outlives the stack.
-      removalPolicy: RemovalPolicy.DESTROY,
+      // As every table of the stack: kept on delete and replacement (a retry's first answer must
+      // survive a stack update that would otherwise replace the table).
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
+      deletionProtection: true,
     });
     this.webhookSecret = new Secret(this, "WebhookSecret", {
       description:

@@ -20,6 +20,8 @@ export interface PostWorkItemsOptions {
   url: string;
   /** The senders' secret (`whsec_…`). */
   secret: string;
+  /** The caller's API Gateway API key, sent as `x-api-key` (the deployed front door needs one). Default none (`decisions up`). */
+  apiKey?: string;
   /** Attempts per request for 409, 429, 5xx and network errors. Default 5. */
   maxAttempts?: number;
   /** Waits between attempts. Default a timer. */
@@ -170,6 +172,7 @@ async function postSigned(
           "webhook-id": id,
           "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
           "webhook-signature": webhook.sign(id, now, body),
+          ...(options.apiKey === undefined ? {} : { "x-api-key": options.apiKey }),
         },
         body,
       });

@@ -163,5 +163,6 @@ describe("the front door's template", () => {
       Enabled: true,
     });
     assert.deepEqual(table.Properties.KeySchema, [{ AttributeName: "id", KeyType: "HASH" }]);
+    assert.equal(table.DeletionPolicy, "RetainExceptOnCreate");
   });
 });
