@@ -306,6 +306,36 @@ describe("routeIntakeRequest", () => {
     assert.equal(door.sent.length, 2);
   });
 
+  it("answers 503 when the queue refuses, keeps nothing, and accepts the same request when it is sent again", async () => {
+    const door = frontDoor();
+    let refuse = true;
+    const sqs = door.deps.sqs as unknown as { send: (command: SendMessageBatchCommand) => Promise<unknown> };
+    const accept = sqs.send;
+    sqs.send = async (command) => {
+      if (!refuse) return accept(command);
+      const entries = command.input.Entries ?? [];
+      return {
+        Failed: entries.map((entry) => ({
+          Id: entry.Id,
+          Code: "KmsThrottled",
+          SenderFault: true,
+          Message: "later",
+        })),
+      };
+    };
+    const request = signed(JSON.stringify(item("Q-1")), { id: "msg_retry" });
+
+    const first = await door.post(request);
+    refuse = false;
+    const retry = await door.post(request);
+
+    assert.equal(first.status, 503);
+    assert.equal((first.body as IntakeErrorAnswer).retryable, true);
+    assert.equal(first.headers["retry-after"], "5");
+    assert.equal(retry.status, 202, "the failed run kept no answer and no in-progress mark");
+    assert.equal(retry.headers["idempotent-replayed"], undefined);
+  });
+
   it("serves the work item's JSON Schema to anyone, and 404 for other routes", async () => {
     const door = frontDoor();
 
