@@ -15,12 +15,14 @@ export type WebhookRefusal =
   | "missing_headers"
   | "stale_timestamp"
   | "future_timestamp"
-  | "bad_signature";
+  | "bad_signature"
+  | "no_sigv4_caller";
 
 /**
- * A webhook request whose Standard Webhooks signature does not hold: headers missing, a timestamp
- * outside the tolerance (clock skew, or a replay of an old request), or a signature made with
- * another secret or over another body. Answered 401 with `reason`.
+ * A request whose caller is not established: a webhook whose Standard Webhooks signature does not
+ * hold (headers missing, a timestamp outside the tolerance — clock skew, or a replay of an old
+ * request —, a signature made with another secret or over another body), or a request on the
+ * SigV4 route that API Gateway named no caller for. Answered 401 with `reason`.
  */
 export class WebhookRefusedError extends IntakeError {
   override name = "WebhookRefusedError";

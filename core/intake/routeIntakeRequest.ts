@@ -119,7 +119,7 @@ function callerOf(
   }
   if (request.iamCaller === undefined || request.iamCaller === "")
     throw new WebhookRefusedError(
-      "missing_headers",
+      "no_sigv4_caller",
       "this route takes AWS SigV4 callers, checked by API Gateway, and none was named (locally nothing checks SigV4): post to /v1/webhooks/work-items signed as a webhook sender instead",
     );
   return { scope: `iam:${request.iamCaller}`, webhookId: undefined };

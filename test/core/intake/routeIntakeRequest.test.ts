@@ -298,6 +298,7 @@ describe("routeIntakeRequest", () => {
     const otherCaller = await post("arn:aws:iam::111122223333:role/monitoring");
 
     assert.equal(unsigned.status, 401, "no SigV4 caller named (locally): refused");
+    assert.equal((unsigned.body as IntakeErrorAnswer).reason, "no_sigv4_caller");
     assert.equal(first.status, 202);
     assert.match((first.body as AcceptedAnswer).idempotency_key, /^items:[0-9a-f]{64}$/);
     assert.deepEqual(retry.body, first.body);
