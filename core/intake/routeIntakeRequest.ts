@@ -88,9 +88,10 @@ export async function routeIntakeRequest(
     return { status: 200, headers: { "cache-control": "max-age=300" }, body: workItemJsonSchema() };
   try {
     const body = request.body ?? "";
-    if (Buffer.byteLength(body, "utf8") > MAX_INTAKE_BODY_BYTES)
+    const bytes = Buffer.byteLength(body, "utf8");
+    if (bytes > MAX_INTAKE_BODY_BYTES)
       throw new IntakeTooLargeError(
-        `the body is ${Buffer.byteLength(body, "utf8")} bytes; at most ${MAX_INTAKE_BODY_BYTES} bytes are taken per request: send fewer items per request`,
+        `the body is ${bytes} bytes; at most ${MAX_INTAKE_BODY_BYTES} bytes are taken per request: send fewer items per request`,
       );
     const caller = callerOf(route.auth, request, deps.webhookSecret);
     const items = validateIntakeItems(readIntakeBody(body).items);
