@@ -29,6 +29,7 @@ import { CAPACITY_CONTROLLER_SERVICE, CapacityController } from "./constructs/Ca
 import { DecideFunction } from "./constructs/DecideFunction.js";
 import { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";
 import { DriftMonitorFunction } from "./constructs/DriftMonitorFunction.js";
+import { FrontDoor } from "./constructs/FrontDoor.js";
 import { IncidentRule } from "./constructs/IncidentRule.js";
 import { IngestBucket, REVIEW_STATES_PREFIX } from "./constructs/IngestBucket.js";
 import { IngestFunction } from "./constructs/IngestFunction.js";
@@ -121,6 +122,8 @@ export class DecisionsStack extends Stack {
   readonly capacityController: CapacityController;
   /** The deployed review console: page on CloudFront, HTTP API with a Cognito JWT authorizer. */
   readonly reviewConsole: ReviewConsole;
+  /** Work items over HTTPS: SigV4 or signed webhooks, onto the lane queues. */
+  readonly frontDoor: FrontDoor;
   /** The decide functions' concurrency per lane, derived from what the endpoint admits at minimum capacity. */
   readonly decideCapacity: DecideCapacity;
   /** Delivery of outcomes to the policies' `deliver:` targets, when a policy has one. */
@@ -154,6 +157,13 @@ export class DecisionsStack extends Stack {
     this.dashboard = this.addDashboard();
     this.capacityController = this.addCapacityController(inputs);
     this.reviewConsole = this.addReviewConsole(inputs);
+    this.frontDoor = new FrontDoor(this, "FrontDoor", {
+      entry: join(inputs.projectRoot, "functions", "frontDoor", "handler.ts"),
+      projectRoot: inputs.projectRoot,
+      queues: { interactive: workQueues.interactive.queue, bulk: workQueues.bulk.queue },
+      memorySize: inputs.settings.functionMemoryMb,
+      logRetention: inputs.logRetention,
+    });
     DriftMonitorFunction.addTo(this, inputs);
     this.shadowMonitoring = this.addShadowMonitoring(inputs.settings);
     this.deliveries = OutcomeDeliveries.addTo(this, inputs);

@@ -5,6 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { parseWebhookSecret, WebhookSecretError } from "../../core/intake/index.js";
 import { UsageError } from "../errors.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import {
@@ -25,7 +26,7 @@ export function upUsage(): string {
     "(interactive, bulk), a work queue with its DLQ and the decide function behind an SQS event source",
     "poller; prints one JSON line on stdout when ready (region, sqs_endpoint, queue_urls and dlq_urls",
     "— {interactive, bulk} —, queue_url and dlq_url — the interactive lane's —, dynamodb_endpoint, table,",
-    "s3_endpoint, bucket, gateway_url, endpoint_name, adapter_url, review_url, ingest_prefix, …; with",
+    "s3_endpoint, bucket, gateway_url, endpoint_name, adapter_url, review_url, submit_url, ingest_prefix, …; with",
     "--shadow-model also shadow_adapter_url, shadow_endpoint_name, shadow_model, shadow_model_sha256); runs",
     "until SIGINT or SIGTERM, then stops everything. review_url is the review console (127.0.0.1, no",
     "sign-in): the items waiting for a person. A JSONL object put into the bucket under ingest_prefix",
@@ -42,6 +43,9 @@ export function upUsage(): string {
     "                               console use (default: this package's policies/)",
     "  --review-port <n>            port of the review console on 127.0.0.1 (default: a free one)",
     "  --reviewer <name>            the reviewer's name when the console's page names none",
+    "  --webhook-secret <whsec_…>   the webhook senders' shared secret (Standard Webhooks): the front door",
+    "                               at submit_url takes work items signed with it; without it, every",
+    "                               request there is refused with 401 (docs/integrations.md)",
     ...localStackUsage(),
     ...shadowModelUsage(),
     "",
@@ -153,6 +157,8 @@ export interface UpOptions {
   shadowFlags: { "shadow-model": string | undefined; "shadow-timeout": string | undefined };
   /** `--review-port` (checked by {@link readReviewPort} before anything starts) and `--reviewer`. */
   review: { port: number | undefined; reviewer: string | undefined };
+  /** `--webhook-secret`, checked: the front door's sender secret; undefined refuses webhook requests. */
+  webhookSecret: string | undefined;
 }
 
 /** What {@link planUp} decided: print the usage, or run with these options. */
@@ -180,6 +186,7 @@ export function planUp(args: readonly string[], env: Readonly<Record<string, str
       policies: { type: "string" },
       "review-port": { type: "string" },
       reviewer: { type: "string" },
+      "webhook-secret": { type: "string" },
       ...Object.fromEntries(EVENT_SOURCE_FLAGS.map(({ flag }) => [flag, { type: "string" as const }])),
     },
     usage,
@@ -204,8 +211,25 @@ export function planUp(args: readonly string[], env: Readonly<Record<string, str
             : undefined,
         reviewer: values.reviewer,
       },
+      webhookSecret:
+        typeof values["webhook-secret"] === "string"
+          ? readWebhookSecretFlag(values["webhook-secret"], usage)
+          : undefined,
     },
   };
+}
+
+/**
+ * `--webhook-secret`'s value, checked as a Standard Webhooks secret.
+ * @throws UsageError saying how to make one.
+ */
+function readWebhookSecretFlag(text: string, usage: string): string {
+  try {
+    return parseWebhookSecret(text, "--webhook-secret");
+  } catch (error) {
+    if (error instanceof WebhookSecretError) throw new UsageError(error.message, { usage });
+    throw error;
+  }
 }
 
 /**

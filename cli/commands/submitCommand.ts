@@ -3,17 +3,22 @@
  * EventBridge events to a work queue (fauxqs locally, or SQS) with SendMessageBatch, each body
  * exactly as written in the file, and reports every entry that did not get there. With `--up-info`
  * (a saved `decisions up` line) each message goes to its lane's queue: `--lane`, else its policy's
- * declared lane, else interactive.
+ * declared lane, else interactive. With `--url` (a front door, `decisions up`'s `submit_url`) the
+ * items are posted over HTTP as a signed webhook sender and each item's answer is reported.
  */
 import { join, resolve } from "node:path";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
+import { MAX_INTAKE_BODY_BYTES } from "../../contract/intake/index.js";
 import { DEFAULT_ITEM_LANE, LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
+import { parseWebhookSecret, WebhookSecretError } from "../../core/intake/index.js";
 import { SUPERSEDE_ANY, SUPERSEDE_ATTRIBUTE } from "../../core/outcomes/index.js";
 import { loadPolicies } from "../../core/policy/index.js";
+import { postWorkItems } from "../../operations/intake/index.js";
 import {
   createSqsClient,
   type FailedEntry,
   laneOfMessage,
+  readMessageFile,
   readUpInfo,
   submitMessages,
 } from "../../operations/queue/index.js";
@@ -27,6 +32,7 @@ export function submitUsage(): string {
   return [
     "usage: decisions submit <items.jsonl | event.json> --queue-url <url> [--supersede] [--endpoint-url <url>] [--region <r>]",
     "       decisions submit <items.jsonl | event.json> --up-info <up.json> [--lane interactive|bulk] [--policies <folder>] [--supersede]",
+    "       decisions submit <items.jsonl | items.json> --url <submit_url> --webhook-secret <whsec_…> [--api-key <key>]",
     "",
     "Sends work items or EventBridge events to a queue with SendMessageBatch (10 per call). A .json file",
     "is one JSON document (an event, or an array of them); any other file is JSON Lines, one message per",
@@ -41,7 +47,17 @@ export function submitUsage(): string {
     "else the lane the item's policy declares (`lane:` in the policy file), else interactive (also for",
     "EventBridge events, as the deployed incident rule targets the interactive lane).",
     "",
+    "Front door: --url posts the work items to the front door (decisions up's submit_url, or the deployed",
+    "API's /v1/webhooks/work-items) as a webhook sender, in batches of up to 100 items and 1 MiB, each",
+    "signed the Standard Webhooks way with --webhook-secret; the front door validates each item and puts",
+    "it on its policy's lane. Each item refused (400 naming the field, 404 unknown policy) is listed on",
+    "stderr and the rest of its batch is sent again without it; 409, 429 and 5xx are retried. A batch",
+    "sent again is the same webhook message: the front door answers it with its first answer.",
+    "",
     "options:",
+    "  --url <submit_url>     the front door's webhook route (leave out --queue-url and --up-info)",
+    "  --webhook-secret <s>   with --url: the senders' secret (whsec_…), as decisions up --webhook-secret",
+    "  --api-key <key>        with --url on AWS: the caller's API Gateway API key (sent as x-api-key)",
     "  --queue-url <url>      the queue to send everything to (an SQS queue URL, or one of up's queue_urls)",
     "  --up-info <file>       decisions up's JSON line, saved: send each message to its lane's queue",
     "  --lane <lane>          with --up-info: interactive or bulk, for every message",
@@ -68,6 +84,9 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
         options: {
           "queue-url": { type: "string" },
           "up-info": { type: "string" },
+          url: { type: "string" },
+          "webhook-secret": { type: "string" },
+          "api-key": { type: "string" },
           lane: { type: "string" },
           policies: { type: "string" },
           "endpoint-url": { type: "string" },
@@ -85,6 +104,7 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       const [file, ...extra] = positionals;
       if (file === undefined || extra.length > 0)
         throw new UsageError("exactly one input file is needed", { usage });
+      if (values.url !== undefined) return submitThroughFrontDoor(file, values, usage, stdout, stderr);
       const route = await routeOf(values, usage);
       const target = { region: route.region, endpointUrl: route.endpointUrl };
       const sqs = createSqsClient(target, route.anyQueueUrl);
@@ -117,6 +137,81 @@ export function createSubmitCommand(output: Partial<CliOutput> = {}): CliCommand
       }
     },
   };
+}
+
+/**
+ * `--url`: the file's items posted to the front door, signed; each refused item on stderr.
+ * @returns the exit code: 0 when every item was accepted, else 1.
+ */
+async function submitThroughFrontDoor(
+  file: string,
+  values: {
+    url?: string;
+    "webhook-secret"?: string;
+    "api-key"?: string;
+    "queue-url"?: string;
+    "up-info"?: string;
+    lane?: string;
+    supersede?: boolean;
+  },
+  usage: string,
+  stdout: CliOutput["stdout"],
+  stderr: CliOutput["stderr"],
+): Promise<number> {
+  if (
+    values["queue-url"] !== undefined ||
+    values["up-info"] !== undefined ||
+    values.lane !== undefined ||
+    values.supersede === true
+  )
+    throw new UsageError(
+      "--url sends through the front door, which picks each item's lane: leave out --queue-url, --up-info, --lane and --supersede",
+      { usage },
+    );
+  const secret = values["webhook-secret"];
+  if (secret === undefined)
+    throw new UsageError("--url needs --webhook-secret <whsec_…>: the secret decisions up was started with", {
+      usage,
+    });
+  let checked: string;
+  try {
+    checked = parseWebhookSecret(secret, "--webhook-secret");
+  } catch (error) {
+    if (error instanceof WebhookSecretError) throw new UsageError(error.message, { usage });
+    throw error;
+  }
+  const { messages, refused } = await readMessageFile(file, { maxMessageBytes: MAX_INTAKE_BODY_BYTES });
+  for (const entry of refused)
+    stderr.write(
+      `${inertText(`line ${entry.line}${entry.id === undefined ? "" : ` (id ${entry.id})`}: ${entry.code}: ${entry.message}`)}\n`,
+    );
+  if (messages.length + refused.length === 0) {
+    stderr.write(`${file}: no messages in the file\n`);
+    return 1;
+  }
+  const results = await postWorkItems(messages, {
+    url: values.url ?? "",
+    secret: checked,
+    ...(values["api-key"] === undefined ? {} : { apiKey: values["api-key"] }),
+  });
+  const accepted = results.filter((result) => result.ok);
+  for (const result of results) {
+    if (result.ok) continue;
+    const where = result.id === undefined ? `line ${result.line}` : `line ${result.line} (id ${result.id})`;
+    stderr.write(`${inertText(`${where}: ${result.status} ${result.reason}: ${result.message}`)}\n`);
+  }
+  const lanes = new Map<string, number>();
+  for (const result of accepted) if (result.ok) lanes.set(result.lane, (lanes.get(result.lane) ?? 0) + 1);
+  const replayed = accepted.filter((result) => result.ok && result.replayed).length;
+  stdout.write(
+    `accepted ${accepted.length} of ${results.length + refused.length} item(s) at ${values.url}` +
+      (lanes.size > 0
+        ? ` (${[...lanes].map(([lane, count]) => `${count} to the ${lane} lane`).join(", ")})`
+        : "") +
+      (replayed > 0 ? `; ${replayed} had been accepted before (the first answer given again)` : "") +
+      "\n",
+  );
+  return accepted.length === results.length && refused.length === 0 ? 0 : 1;
 }
 
 /** Where submit sends: one queue, or each message's lane's queue. */

@@ -18,6 +18,7 @@ import {
   type StartLocalStackOptions,
   startLocalStack,
 } from "../../local/index.js";
+import { type FrontDoorServer, startFrontDoor } from "../../local/services/startFrontDoor.js";
 import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
 import { createOutcomesClient } from "../../operations/outcomes/index.js";
 import type { CliCommand, CliOutput } from "../types.js";
@@ -84,9 +85,19 @@ export function createUpCommand(io: Partial<UpCommandIo> = {}): CliCommand {
           throw error;
         },
       );
+      const frontDoor = await startLocalFrontDoor(options, stack, policies, note).catch(
+        async (error: unknown) => {
+          stop.dispose();
+          await review.server.stop();
+          review.client.destroy();
+          await stack.stop();
+          throw error;
+        },
+      );
       ready = stop.signal === undefined;
-      if (ready) printReady(stack, review.server, stdout, note);
+      if (ready) printReady(stack, review.server, frontDoor, stdout, note);
       await stop.requested;
+      await frontDoor.stop();
       await review.server.stop();
       review.client.destroy();
       await stack.stop();
@@ -182,14 +193,42 @@ async function startReviewConsole(
   }
 }
 
+/** Starts the front door (work items over HTTP, `submit_url`) on the stack's lane queues and the policies. */
+function startLocalFrontDoor(
+  options: UpOptions,
+  stack: LocalStack,
+  policies: PolicySet,
+  note: Note,
+): Promise<FrontDoorServer> {
+  if (options.webhookSecret === undefined)
+    note(
+      "the front door refuses every request (401) until decisions up is started with --webhook-secret whsec_…",
+    );
+  return startFrontDoor({
+    sqs: stack.clients.sqs,
+    dynamodb: stack.clients.dynamodb,
+    region: stack.region,
+    queueUrls: { interactive: stack.lanes.interactive.queueUrl, bulk: stack.lanes.bulk.queueUrl },
+    policies,
+    webhookSecret: options.webhookSecret,
+    log: note,
+  });
+}
+
 /** The ready lines: the demo model's notice and the time on stderr, the connection JSON on stdout. */
-function printReady(stack: LocalStack, review: ReviewServer, stdout: CliOutput["stdout"], note: Note): void {
+function printReady(
+  stack: LocalStack,
+  review: ReviewServer,
+  frontDoor: FrontDoorServer,
+  stdout: CliOutput["stdout"],
+  note: Note,
+): void {
   if (stack.model.generated) note(DEMO_MODEL_NOTICE);
   note(
     `ready in ${((stack.startupMs.total ?? 0) / 1000).toFixed(1)} s; Ctrl-C (SIGINT) or SIGTERM stops everything`,
   );
   stdout.write(
-    `${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url, review_states: `s3://${stack.bucket}/${DEFAULT_STATE_PREFIX}` })}\n`,
+    `${JSON.stringify({ ...stack.connectionInfo(), review_url: review.url, submit_url: frontDoor.submitUrl, review_states: `s3://${stack.bucket}/${DEFAULT_STATE_PREFIX}` })}\n`,
   );
 }
 

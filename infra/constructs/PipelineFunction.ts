@@ -1,6 +1,11 @@
 import { type Duration, RemovalPolicy } from "aws-cdk-lib";
 import { Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
-import { Architecture, LoggingFormat, Runtime } from "aws-cdk-lib/aws-lambda";
+import {
+  Architecture,
+  LoggingFormat,
+  type ParamsAndSecretsLayerVersion,
+  Runtime,
+} from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { IQueue } from "aws-cdk-lib/aws-sqs";
@@ -22,6 +27,8 @@ export interface PipelineFunctionProps {
   /** Where asynchronous invocations that keep failing go. Default: none (SQS-triggered functions). */
   deadLetterQueue?: IQueue;
   description: string;
+  /** The AWS Parameters and Secrets Lambda Extension, for a function that reads a secret. Default: none. */
+  paramsAndSecrets?: ParamsAndSecretsLayerVersion;
 }
 
 /** Where the policy files are inside the Lambda bundle (the task root is `/var/task`). */
@@ -65,6 +72,7 @@ export class PipelineFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       description: props.description,
       deadLetterQueue: props.deadLetterQueue,
+      ...(props.paramsAndSecrets === undefined ? {} : { paramsAndSecrets: props.paramsAndSecrets }),
       environment: {
         ...props.environment,
         POLICY_DIR: BUNDLED_POLICY_DIR,

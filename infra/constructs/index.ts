@@ -19,6 +19,7 @@ export {
   type DriftMonitorFunctionProps,
   type DriftMonitorHost,
 } from "./DriftMonitorFunction.js";
+export { FRONT_DOOR_TABLE_ACTIONS, FrontDoor, type FrontDoorProps } from "./FrontDoor.js";
 export { grantJobCounting } from "./grantJobCounting.js";
 export type { IncidentRuleProps } from "./IncidentRule.js";
 export { IncidentRule } from "./IncidentRule.js";

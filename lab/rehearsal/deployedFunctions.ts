@@ -297,6 +297,27 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
     },
   },
   {
+    name: "frontDoor",
+    logicalIdPrefix: "FrontDoorHandlerFunction",
+    calls: (view) => {
+      const idempotency = tableArn(view, variable(view, "IDEMPOTENCY_TABLE"));
+      return [
+        ...["INTERACTIVE_QUEUE_URL", "BULK_QUEUE_URL"].map((name) => ({
+          action: "sqs:SendMessage",
+          resource: queueArnOfUrl(view, variable(view, name)),
+          why: "acceptWorkItems (SendMessageBatch to the policy's lane)",
+        })),
+        ...["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"].map(
+          (action) => ({
+            action,
+            resource: idempotency,
+            why: "IntakeIdempotency (Powertools' DynamoDB persistence layer)",
+          }),
+        ),
+      ];
+    },
+  },
+  {
     name: "driftMonitor",
     logicalIdPrefix: "DriftMonitorHandlerFunction",
     calls: (view) => [

@@ -11,6 +11,7 @@ import {
   REVIEW_CONSOLE_SETTINGS,
   type Setting,
 } from "../../contract/index.js";
+import { FRONT_DOOR_SETTINGS } from "../../contract/settings/frontDoorSettings.js";
 import { INFRA_KNOBS } from "../../infra/config/readInfraSettings.js";
 
 /** A default in a table: a value as code, a rule in words (the settings kit's `text`). */
@@ -140,6 +141,16 @@ export function configurationPage(): string {
     "`AWS_ENDPOINT_URL_DYNAMODB`.",
     "",
     ...functionTable(REVIEW_CONSOLE_SETTINGS),
+    "",
+    "## The front door function",
+    "",
+    "`functions/frontDoor/handler.ts` (work items over HTTPS; see [integrations.md](integrations.md)), read",
+    "at cold start (`functions/frontDoor/readFrontDoorConfig.ts`); the CDK app writes every variable. The",
+    "webhook senders' secret itself is never in the environment: the function reads it from Secrets",
+    "Manager at cold start through the AWS Parameters and Secrets Lambda Extension. Locally, `decisions up`",
+    "serves the same router with `--webhook-secret`.",
+    "",
+    ...functionTable(FRONT_DOOR_SETTINGS),
     "",
     "## The CDK app's context knobs",
     "",

@@ -1,14 +1,6 @@
 /** Limits of the queue operations, from the SQS API. */
 
-/** Entries per SendMessageBatch / DeleteMessageBatch / ChangeMessageVisibilityBatch call (SQS's limit). */
-export const SQS_BATCH_ENTRIES = 10;
-
-/**
- * Largest message body, and largest SendMessageBatch payload, in UTF-8 bytes: SQS's limit (1 MiB
- * since August 2025; fauxqs' default). A queue may be configured lower (`MaximumMessageSize`):
- * SQS then refuses the entry and it is reported.
- */
-export const SQS_MAX_PAYLOAD_BYTES = 1024 * 1024;
+export { SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "../../core/queue/sqsLimits.js";
 
 /** Messages per ReceiveMessage call (SQS's limit). */
 export const SQS_RECEIVE_MAX = 10;

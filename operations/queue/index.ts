@@ -3,6 +3,13 @@
  * (`decisions submit`), and list and move back the messages of its dead-letter queue
  * (`decisions dlq`). Bodies travel exactly as written.
  */
+
+export {
+  type OutgoingMessage,
+  type SendMessageBatchesOptions,
+  type SendResult,
+  sendMessageBatches,
+} from "../../core/queue/index.js";
 export {
   type AttachedOutcomes,
   attachDecidedOutcomes,
@@ -45,11 +52,5 @@ export {
   redriveDeadLetters,
   type UnmovedLetter,
 } from "./redriveDeadLetters.js";
-export {
-  type OutgoingMessage,
-  type SendMessageBatchesOptions,
-  type SendResult,
-  sendMessageBatches,
-} from "./sendMessageBatches.js";
 export { type SubmitMessagesOptions, submitMessages } from "./submitMessages.js";
 export type { FailedEntry, MessageEntry, MessageFile, RefusedEntry, SendReport, SentEntry } from "./types.js";

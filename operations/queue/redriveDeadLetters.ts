@@ -1,9 +1,9 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
+import { type SendMessageBatchesOptions, sendMessageBatches } from "../../core/queue/index.js";
 import { deleteMessages } from "./deleteMessages.js";
 import { type DeadLetter, deadLetterOf } from "./listDeadLetters.js";
 import { receiveMessages } from "./receiveMessages.js";
 import { releaseMessages } from "./releaseMessages.js";
-import { type SendMessageBatchesOptions, sendMessageBatches } from "./sendMessageBatches.js";
 
 /** Options of {@link redriveDeadLetters}. */
 export interface RedriveDeadLettersOptions {

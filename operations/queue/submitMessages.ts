@@ -1,6 +1,6 @@
 import type { MessageAttributeValue, SQSClient } from "@aws-sdk/client-sqs";
+import { type SendMessageBatchesOptions, sendMessageBatches } from "../../core/queue/index.js";
 import { readMessageFile } from "./readMessageFile.js";
-import { type SendMessageBatchesOptions, sendMessageBatches } from "./sendMessageBatches.js";
 import type { FailedEntry, MessageEntry, SendReport } from "./types.js";
 
 /** Options of {@link submitMessages}. */

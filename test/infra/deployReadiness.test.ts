@@ -130,9 +130,9 @@ describe("stateful resources", () => {
   it("keeps the table and every bucket on delete and replacement, except when their first create fails", () => {
     const kept = [...resources(template, "AWS::DynamoDB::Table"), ...resources(template, "AWS::S3::Bucket")];
 
-    // The outcomes and jobs tables, the ingest bucket and its access logs, the review console's
-    // page and its logs.
-    assert.equal(kept.length, 6);
+    // The outcomes and jobs tables, the front door's idempotency table, the ingest bucket and its
+    // access logs, the review console's page and its logs.
+    assert.equal(kept.length, 7);
     for (const [id, resource] of kept) {
       assert.equal(resource.DeletionPolicy, "RetainExceptOnCreate", id);
       assert.equal(resource.UpdateReplacePolicy, "Retain", id);

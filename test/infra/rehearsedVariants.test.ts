@@ -23,7 +23,8 @@ describe("the rehearsed deploy of each variant", () => {
       assert.deepEqual(report.missing_routes, []);
       assert.deepEqual(report.timeouts, []);
       assert.equal(findingsOf(report), 0);
-      assert.equal(report.exercised.functions.length, 9);
+      assert.equal(report.exercised.functions.length, 10);
+      assert.equal(report.calls.frontDoor?.["sqs:SendMessage"], 2, "the front door sends to both lanes");
       assert.deepEqual(
         [...report.exercised.routes].sort(),
         REVIEW_ROUTES.map((route) => `${route.method} ${route.path}`.replace(/\{[^}]+\}/g, "{}")).sort(),

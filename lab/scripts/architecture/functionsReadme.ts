@@ -12,6 +12,7 @@ import {
   REVIEW_CONSOLE_SETTINGS,
   type Setting,
 } from "../../../contract/index.js";
+import { FRONT_DOOR_SETTINGS } from "../../../contract/settings/frontDoorSettings.js";
 import { replaceGeneratedBlock } from "./generatedBlock.js";
 import { subFolders } from "./sourceFiles.js";
 
@@ -39,6 +40,7 @@ export const FUNCTION_ENVIRONMENTS: Readonly<Record<string, FunctionEnvironment 
   jobEvents: "none",
   capacityController: { settings: CAPACITY_CONTROLLER_SETTINGS, section: "the-capacity-controller" },
   reviewConsole: { settings: REVIEW_CONSOLE_SETTINGS, section: "the-review-consoles-api-function" },
+  frontDoor: { settings: FRONT_DOOR_SETTINGS, section: "the-front-door-function" },
 };
 
 /** A function folder has a handler that {@link FUNCTION_ENVIRONMENTS} does not know. */

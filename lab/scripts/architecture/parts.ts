@@ -52,7 +52,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "core",
-    what: "the libraries the deployed functions share, one folder per concern, named for what it owns: the pipeline core `decideItems(inputs, ports)` (`pipeline/`), the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), failure records (`failures/`), the state archive (`states/`), policies (`policy/`), flow control (`flow/`), the capacity plans the controller and the simulation share (`capacity/`), the endpoint client (`endpoint/`), drift (`drift/`), shadow comparison (`shadow/`), the review console's operations (`review/`) and common helpers (`common/`); used alike by the functions, the operators' commands and the local stack ([core/README.md](../core/README.md))",
+    what: "the libraries the deployed functions share, one folder per concern, named for what it owns: the pipeline core `decideItems(inputs, ports)` (`pipeline/`), the homes of the two tables (`outcomes/`: the outcomes table's keys, its one write-once put — alone or as the job ledger's transaction item —, supersede, reads and a person's review; `jobs/`: the job ledger, the jobs table's one reader and the results writer), failure records (`failures/`), the state archive (`states/`), policies (`policy/`), flow control (`flow/`), the capacity plans the controller and the simulation share (`capacity/`), the endpoint client (`endpoint/`), drift (`drift/`), shadow comparison (`shadow/`), the review console's operations (`review/`), the front door's steps (`intake/`: work items over HTTPS, validated, verified, once per key), sending to the work queues (`queue/`) and common helpers (`common/`); used alike by the functions, the operators' commands and the local stack ([core/README.md](../core/README.md))",
     imports: [{ part: "contract" }],
     note: "never `adapter/engine`: node-llama-cpp stays out of the Lambda bundle (`test/functions/decide/handlerBundle.integration.test.ts`)",
   },
@@ -75,7 +75,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "operations",
-    what: "what the operators' commands do: send work items, the DLQ, outcomes and reviews, jobs, what decisions cost, offline classification, the preflight checks",
+    what: "what the operators' commands do: send work items (to a queue, or signed through the front door), the DLQ, outcomes and reviews, jobs, what decisions cost, offline classification, the preflight checks",
     imports: [{ part: "adapter" }, { part: "contract" }, { part: "core" }],
   },
   {

@@ -12,6 +12,9 @@ import {
 import { UsageError } from "../../../cli/errors.js";
 
 /** The options `planUp(args, env)` plans for a run (failing when it plans the help). */
+/** A Standard Webhooks secret: whsec_ and the base64 of 32 bytes. */
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+
 function optionsOf(args: string[], env: Record<string, string | undefined> = {}): UpOptions {
   const plan = planUp(args, env);
   assert.equal(plan.mode, "up", args.join(" "));
@@ -59,6 +62,7 @@ describe("planUp", () => {
       policyDir: join(packageRoot(), "policies"),
       shadowFlags: { "shadow-model": undefined, "shadow-timeout": undefined },
       review: { port: undefined, reviewer: undefined },
+      webhookSecret: undefined,
     } satisfies UpOptions);
     assert.equal(options.stack.env, env, "the stack's processes start from the environment given");
   });
@@ -105,6 +109,8 @@ describe("planUp", () => {
       "25",
       "--batch-window",
       "1000",
+      "--webhook-secret",
+      SECRET,
     ]);
 
     assert.deepStrictEqual(options, {
@@ -127,7 +133,16 @@ describe("planUp", () => {
       policyDir: resolve("my-policies"),
       shadowFlags: { "shadow-model": "candidate.gguf", "shadow-timeout": "2500" },
       review: { port: 8090, reviewer: "ana" },
+      webhookSecret: SECRET,
     } satisfies UpOptions);
+  });
+
+  it("refuses a --webhook-secret that is not whsec_ and base64 of 24 bytes or more, saying how to make one", () => {
+    assert.throws(
+      () => optionsOf(["--webhook-secret", "hunter2"]),
+      /must start with whsec_.*openssl rand -base64 32/,
+    );
+    assert.throws(() => optionsOf(["--webhook-secret", "whsec_c2hvcnQ="]), /at least 24 random bytes/);
   });
 
   it("takes the model from DECISIONS_MODEL when --model is not given, and --model over it", () => {

@@ -4,7 +4,7 @@ import {
   type SendMessageBatchRequestEntry,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
+import { SQS_BATCH_ENTRIES, SQS_MAX_PAYLOAD_BYTES } from "./sqsLimits.js";
 
 /** A message to send. */
 export interface OutgoingMessage {

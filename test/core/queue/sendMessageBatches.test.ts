@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SendMessageBatchCommand, SendMessageBatchCommandOutput, SQSClient } from "@aws-sdk/client-sqs";
-import { sendMessageBatches } from "../../../operations/queue/sendMessageBatches.js";
+import { sendMessageBatches } from "../../../core/queue/index.js";
 
 type Answer = (
   entries: { Id: string; MessageBody: string }[],
