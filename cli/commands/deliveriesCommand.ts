@@ -32,7 +32,8 @@ list     shows each failed delivery without consuming it: target, outcome id, st
 redrive  sends the selected failures again, one attempt each, with the same webhook-id and a fresh
          signature (the target's current secret, read from the policies' deliver sections and this
          environment's env: variables). A 2xx removes the failure from the DLQ; anything else leaves it
-         there and is reported. The exit code is 1 when any was not delivered.
+         there and is reported. The exit code is 1 when any was not delivered, or when --target or
+         --ids match no failure in the DLQ.
 
 options:
   --up-info <file>       decisions up's JSON line, saved: its delivery_dlq_url and sqs_endpoint
@@ -132,6 +133,16 @@ export function createDeliveriesCommand(io: Partial<DeliveriesCommandIo> = {}): 
               ? `delivered ${result.failure.delivery_id} to ${result.failure.target}`
               : `not delivered ${result.failure.delivery_id} to ${result.failure.target}: ${describeAnswer(result.answer)} (left in the DLQ)`;
             (result.delivered ? stdout : stderr).write(`${inertText(line)}\n`);
+          }
+          if (results.length === 0 && (values.target !== undefined || values.ids !== undefined)) {
+            const asked = [
+              ...(values.target ?? []).map((target) => `--target ${target}`),
+              ...(values.ids === undefined ? [] : [`--ids ${values.ids}`]),
+            ].join(" ");
+            stderr.write(
+              `${inertText(`no failed delivery in ${where.queueUrl} matches ${asked}: decisions deliveries list shows the targets and ids it holds`)}\n`,
+            );
+            return 1;
           }
           const failed = results.filter((result) => !result.delivered).length;
           stdout.write(`${results.length - failed} of ${results.length} delivered\n`);

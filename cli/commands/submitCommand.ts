@@ -180,6 +180,12 @@ async function submitThroughFrontDoor(
     if (error instanceof WebhookSecretError) throw new UsageError(error.message, { usage });
     throw error;
   }
+  const url = values.url ?? "";
+  if (!URL.canParse(url) || !["http:", "https:"].includes(new URL(url).protocol))
+    throw new UsageError(
+      `--url must be the front door's http(s) URL (decisions up's submit_url, or the deployed API's /v1/webhooks/work-items), got ${JSON.stringify(url)}`,
+      { usage },
+    );
   const { messages, refused } = await readMessageFile(file, { maxMessageBytes: MAX_INTAKE_BODY_BYTES });
   for (const entry of refused)
     stderr.write(
@@ -190,7 +196,7 @@ async function submitThroughFrontDoor(
     return 1;
   }
   const results = await postWorkItems(messages, {
-    url: values.url ?? "",
+    url,
     secret: checked,
     ...(values["api-key"] === undefined ? {} : { apiKey: values["api-key"] }),
   });

@@ -69,12 +69,26 @@ export class IntakeIdempotency {
     });
     config.registerLambdaContext(context);
     const once = makeIdempotent(
-      async (_request: IdempotentRequest): Promise<IdempotentAnswer> => ({
-        answer: await accept(),
+      async (_request: IdempotentRequest): Promise<KeptAnswer> => ({
+        answer: JSON.stringify(await accept()),
         replayed: false,
       }),
       { persistenceStore: this.#persistenceStore, config, keyPrefix: "front-door" },
     );
-    return once(request);
+    const kept = await once(request);
+    return {
+      answer: typeof kept.answer === "string" ? (JSON.parse(kept.answer) as AcceptedAnswer) : kept.answer,
+      replayed: kept.replayed,
+    };
   }
+}
+
+/**
+ * The answer as kept: its JSON text, because the DynamoDB persistence layer stores an object as a
+ * map, whose keys DynamoDB does not keep in order, and a retry gets the first answer's very body.
+ * (An object: a record kept before the answer was kept as text.)
+ */
+interface KeptAnswer {
+  answer: string | AcceptedAnswer;
+  replayed: boolean;
 }

@@ -10,9 +10,19 @@ export function outcomeLocationOf(policy: string, id: string): OutcomeLocation {
   return {
     policy,
     id,
-    review_api_path: `/api/items/${encodeURIComponent(policy)}/${encodeURIComponent(id)}`,
+    review_api_path: `/api/items/${encodeURIComponent(policy)}/${idSegmentOf(id)}`,
     show: `decisions outcomes show ${shellWord(id)} --policy ${shellWord(policy)}`,
   };
+}
+
+/**
+ * The id as the review API's path segment: percent-encoded, except `.` and `..`, which URL parsers
+ * remove as dot segments: those go as the base64url of their UTF-8 with `?id_encoding=base64url`.
+ */
+function idSegmentOf(id: string): string {
+  if (id === "." || id === "..")
+    return `${Buffer.from(id, "utf8").toString("base64url")}?id_encoding=base64url`;
+  return encodeURIComponent(id);
 }
 
 function shellWord(text: string): string {

@@ -4,7 +4,9 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
+  TrimmedDataAccessException,
 } from "@aws-sdk/client-dynamodb-streams";
 import { LOCAL_CREDENTIALS } from "../stack/createLocalClients.js";
 
@@ -29,6 +31,11 @@ export interface OutcomeStreamReaderOptions {
  * Pipe publishes), from the records written after it started: the shards open at the start are
  * read from their latest position, shards that appear later from their beginning, each until it
  * closes. One round reads every open shard; rounds follow each other until {@link stop}.
+ *
+ * A shard whose position the stream has trimmed past (`TrimmedDataAccessException`: what DynamoDB
+ * Local answers when the first record after the start lands past the position `LATEST` gave) is
+ * read on from its oldest record: nothing before that record can be read any more, and nothing
+ * from it on was read yet, so no record is read twice.
  */
 export class OutcomeStreamReader {
   readonly #streams: DynamoDBStreamsClient;
@@ -103,14 +110,7 @@ export class OutcomeStreamReader {
           this.#shards.set(id, null);
           continue;
         }
-        const iterator = await this.#streams.send(
-          new GetShardIteratorCommand({
-            StreamArn: this.#streamArn,
-            ShardId: id,
-            ShardIteratorType: position,
-          }),
-        );
-        this.#shards.set(id, iterator.ShardIterator ?? null);
+        this.#shards.set(id, await this.#iteratorOf(id, position));
       }
       start = output.StreamDescription?.LastEvaluatedShardId;
     } while (start !== undefined);
@@ -121,14 +121,36 @@ export class OutcomeStreamReader {
     let read = 0;
     for (const [id, iterator] of this.#shards) {
       if (iterator === null || this.#stopped) continue;
-      const output = await this.#streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
-      );
+      let output: GetRecordsCommandOutput;
+      try {
+        output = await this.#getRecords(iterator);
+      } catch (error) {
+        if (!(error instanceof TrimmedDataAccessException)) throw error;
+        const oldest = await this.#iteratorOf(id, "TRIM_HORIZON");
+        this.#shards.set(id, oldest);
+        if (oldest === null) continue;
+        output = await this.#getRecords(oldest);
+      }
       for (const record of output.Records ?? []) this.#options.onRecord(record);
       read += output.Records?.length ?? 0;
       this.#shards.set(id, output.NextShardIterator ?? null);
     }
     return read;
+  }
+
+  async #iteratorOf(shardId: string, position: "LATEST" | "TRIM_HORIZON"): Promise<string | null> {
+    const output = await this.#streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: this.#streamArn,
+        ShardId: shardId,
+        ShardIteratorType: position,
+      }),
+    );
+    return output.ShardIterator ?? null;
+  }
+
+  #getRecords(iterator: string): Promise<GetRecordsCommandOutput> {
+    return this.#streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
   }
 
   #pause(ms: number): Promise<void> {

@@ -27,6 +27,8 @@ interface Posted {
   status: number;
   replayed: string | null;
   body: unknown;
+  /** The body's text as answered. */
+  text: string;
 }
 
 /** Posts `body` to the front door signed with `secret` at `at` (seconds since 1970). */
@@ -45,10 +47,12 @@ async function post(
     ...(options.key === undefined ? {} : { "idempotency-key": options.key }),
   };
   const answer = await fetch(url, { method: "POST", headers, body });
+  const text = await answer.text();
   return {
     status: answer.status,
     replayed: answer.headers.get("idempotent-replayed"),
-    body: await answer.json(),
+    body: JSON.parse(text),
+    text,
   };
 }
 
@@ -118,6 +122,7 @@ describe("the front door on decisions up", () => {
       assert.equal(answer.status, 202);
       assert.equal(answer.replayed, "true");
       assert.deepEqual(answer.body, first.get(index)?.body, "a retry under the key gets the first answer");
+      assert.equal(answer.text, first.get(index)?.text, "the same body: its keys in the same order");
     });
     assert.deepEqual(
       invalid.map((answer) => [
