@@ -177,6 +177,9 @@ describe("startLocalStack (integration)", () => {
       if (item === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(item.lane?.S, "bulk");
+    // The outcome is written inside the invocation; the poller counts the batch once it has returned.
+    while (stack.lanes.bulk.poller.stats().succeeded === 0 && stack.lanes.bulk.poller.stats().failed === 0)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(stack.lanes.bulk.poller.stats().succeeded, 1);
     assert.deepEqual(handlerErrors, []);
   });
