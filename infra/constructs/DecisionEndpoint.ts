@@ -7,12 +7,12 @@ import { CfnEndpoint, CfnEndpointConfig, type CfnModel } from "aws-cdk-lib/aws-s
 import { Construct } from "constructs";
 import {
   CAPACITY_METRIC_DIMENSIONS,
-  CAPACITY_METRICS,
   LANES,
   SERVER_SETTING_ENTRIES,
   variableOf,
 } from "../../contract/index.js";
 import { adapterModel } from "./adapterModel.js";
+import { type GoalScaling, goalTrackingConfiguration } from "./goalTracking.js";
 import { modelDataOf } from "./modelDataOf.js";
 import { sageMakerExecutionRole } from "./sageMakerExecutionRole.js";
 import { sageMakerNameOf } from "./sageMakerName.js";
@@ -67,12 +67,7 @@ export interface DecisionEndpointProps {
    * capacity controller in `metricsNamespace` with the dimensions `service` = `service` and
    * `endpoint` = the endpoint's name; its cooldowns from `deriveScalingTimes`.
    */
-  goalScaling: {
-    metricsNamespace: string;
-    service: string;
-    scaleOutCooldown: Duration;
-    scaleInCooldown: Duration;
-  };
+  goalScaling: GoalScaling;
   /** Each blue/green step's baking time, the endpoint's alarms watching. */
   deploymentBake: Duration;
   /**
@@ -356,21 +351,10 @@ export class DecisionEndpoint extends Construct {
       policyName: `${Aws.STACK_NAME}-decision-goal`,
       policyType: "TargetTrackingScaling",
       scalingTargetId: scalableTarget.ref,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: 1,
-        customizedMetricSpecification: {
-          namespace: props.goalScaling.metricsNamespace,
-          metricName: CAPACITY_METRICS.goalCapacityRatio,
-          // Exactly the dimensions the controller publishes with (Powertools' `service`, then `endpoint`).
-          dimensions: [
-            { name: "service", value: props.goalScaling.service },
-            { name: CAPACITY_METRIC_DIMENSIONS.endpoint, value: this.physicalName },
-          ],
-          statistic: "Average",
-        },
-        scaleOutCooldown: props.goalScaling.scaleOutCooldown.toSeconds(),
-        scaleInCooldown: props.goalScaling.scaleInCooldown.toSeconds(),
-      },
+      targetTrackingScalingPolicyConfiguration: goalTrackingConfiguration(props.goalScaling, {
+        name: CAPACITY_METRIC_DIMENSIONS.endpoint,
+        value: this.physicalName,
+      }),
     });
   }
 

@@ -3,9 +3,10 @@ import { CfnScalableTarget, CfnScalingPolicy } from "aws-cdk-lib/aws-application
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { CfnInferenceComponent } from "aws-cdk-lib/aws-sagemaker";
 import { Construct } from "constructs";
-import { CAPACITY_METRIC_DIMENSIONS, CAPACITY_METRICS, LANES, type Lane } from "../../contract/index.js";
+import { CAPACITY_METRIC_DIMENSIONS, LANES, type Lane } from "../../contract/index.js";
 import { NO_CAPACITY_ALARM_PERIOD_SECONDS } from "../capacity/deriveScalingTimes.js";
 import type { DecisionEndpoint } from "./DecisionEndpoint.js";
+import { type GoalScaling, goalTrackingConfiguration } from "./goalTracking.js";
 import { sageMakerNameOf } from "./sageMakerName.js";
 
 /** What one copy of the decision model reserves on an instance. */
@@ -33,12 +34,7 @@ export interface LaneComponentsProps {
    * The goal scaling policies: target tracking of the capacity controller's `GoalCapacityRatio` at
    * 1, published per component (`service` = `service`, `component` = the component's name).
    */
-  goalScaling: {
-    metricsNamespace: string;
-    service: string;
-    scaleOutCooldown: Duration;
-    scaleInCooldown: Duration;
-  };
+  goalScaling: GoalScaling;
 }
 
 /** One lane's inference component and how it scales. */
@@ -138,21 +134,10 @@ export class LaneComponents extends Construct {
       policyName: `${Aws.STACK_NAME}-decision-goal-${lane}`,
       policyType: "TargetTrackingScaling",
       scalingTargetId: scalableTarget.ref,
-      targetTrackingScalingPolicyConfiguration: {
-        targetValue: 1,
-        customizedMetricSpecification: {
-          namespace: props.goalScaling.metricsNamespace,
-          metricName: CAPACITY_METRICS.goalCapacityRatio,
-          // Exactly the dimensions the controller publishes a component's ratio with.
-          dimensions: [
-            { name: "service", value: props.goalScaling.service },
-            { name: CAPACITY_METRIC_DIMENSIONS.component, value: name },
-          ],
-          statistic: "Average",
-        },
-        scaleOutCooldown: props.goalScaling.scaleOutCooldown.toSeconds(),
-        scaleInCooldown: props.goalScaling.scaleInCooldown.toSeconds(),
-      },
+      targetTrackingScalingPolicyConfiguration: goalTrackingConfiguration(props.goalScaling, {
+        name: CAPACITY_METRIC_DIMENSIONS.component,
+        value: name,
+      }),
     });
     const fromZero = floor === 0 ? this.addFromZero(props, prefix, lane, name, scalableTarget) : undefined;
     return {

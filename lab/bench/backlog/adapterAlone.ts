@@ -1,5 +1,6 @@
 import { buildSystemOneBody } from "../../../core/pipeline/index.js";
 import type { PolicySet } from "../../../core/policy/index.js";
+import { invoke } from "../pipeline/measureAdapterAlone.js";
 import { type BacklogItem, groupKey } from "./buildBacklogItems.js";
 import { ADAPTER_CLIENTS } from "./constants.js";
 
@@ -31,15 +32,7 @@ export async function adapterAlone(
   const started = performance.now();
   const client = async (): Promise<void> => {
     while (next < bodies.length) {
-      const body = bodies[next++] as string;
-      const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      const text = await response.text();
-      if (response.status !== 200)
-        throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
+      await invoke(adapterUrl, bodies[next++] as string);
     }
   };
   await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
