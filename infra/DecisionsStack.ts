@@ -3,7 +3,7 @@ import { Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
 import type { Lane } from "../contract/lanes/lanes.js";
 import type { DecideCapacity } from "./capacity/deriveDecideCapacity.js";
-import type { InfraSettings } from "./config/readInfraSettings.js";
+import type { InfraSettings } from "./config/InfraSettings.js";
 import { type PolicyCatalogueEntry, readPolicyCatalogue } from "./config/readPolicyCatalogue.js";
 import type { CapacityController } from "./constructs/CapacityController.js";
 import type { DecisionEndpoint } from "./constructs/DecisionEndpoint.js";

@@ -1,5 +1,5 @@
 import { deriveScalingTimes } from "../infra/capacity/deriveScalingTimes.js";
-import { INFRA_KNOBS } from "../infra/config/readInfraSettings.js";
+import { INFRA_KNOBS } from "../infra/config/infraKnobs.js";
 import { AWS_CONSTANTS } from "./awsConstants.js";
 import { SimulationInputError } from "./errors.js";
 

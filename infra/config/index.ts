@@ -7,11 +7,12 @@ export {
   InfraConfigError,
   PolicyCatalogueError,
 } from "./errors.js";
+export type { ContextValue, InfraKnob, InfraSettings } from "./InfraSettings.js";
+export { INFRA_KNOBS } from "./infraKnobs.js";
 export type { PinnedImage } from "./parsePinnedImage.js";
 export { parsePinnedImage } from "./parsePinnedImage.js";
 export type { ConsoleSite } from "./readConsoleSite.js";
 export { readConsoleSite } from "./readConsoleSite.js";
-export type { ContextValue, InfraKnob, InfraSettings } from "./readInfraSettings.js";
-export { INFRA_KNOBS, readInfraSettings } from "./readInfraSettings.js";
+export { readInfraSettings } from "./readInfraSettings.js";
 export type { PolicyCatalogueEntry } from "./readPolicyCatalogue.js";
 export { readPolicyCatalogue } from "./readPolicyCatalogue.js";

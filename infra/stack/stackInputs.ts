@@ -2,7 +2,7 @@ import { Aws, Duration } from "aws-cdk-lib";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Construct } from "constructs";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
-import type { InfraSettings } from "../config/readInfraSettings.js";
+import type { InfraSettings } from "../config/InfraSettings.js";
 import type { PolicyCatalogueEntry } from "../config/readPolicyCatalogue.js";
 import type { DecisionsStack } from "../DecisionsStack.js";
 

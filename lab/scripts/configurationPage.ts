@@ -12,7 +12,7 @@ import {
   type Setting,
 } from "../../contract/index.js";
 import { FRONT_DOOR_SETTINGS } from "../../contract/settings/frontDoorSettings.js";
-import { INFRA_KNOBS } from "../../infra/config/readInfraSettings.js";
+import { INFRA_KNOBS } from "../../infra/config/infraKnobs.js";
 
 /** A default in a table: a value as code, a rule in words (the settings kit's `text`). */
 function defaultCell(text: string, literal: boolean): string {

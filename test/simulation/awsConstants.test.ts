@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { SCALING_REACTION_SECONDS } from "../../functions/capacityController/index.js";
-import { INFRA_KNOBS } from "../../infra/config/readInfraSettings.js";
+import { INFRA_KNOBS } from "../../infra/config/infraKnobs.js";
 import { AWS_CONSTANTS, resolveSimulationInputs } from "../../simulation/index.js";
 
 const PAGE = readFileSync(new URL("../../docs/simulation.md", import.meta.url), "utf8");

@@ -148,7 +148,7 @@ describe("IngestTrigger", () => {
 
 describe("the local ingest rule's defaults", () => {
   it("are the CDK app's ingestPrefix and ingestSuffix", async () => {
-    const { INFRA_KNOBS } = await import("../../../infra/config/readInfraSettings.js");
+    const { INFRA_KNOBS } = await import("../../../infra/config/infraKnobs.js");
     const { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX } = await import(
       "../../../local/ingest/IngestTrigger.js"
     );
