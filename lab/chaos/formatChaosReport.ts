@@ -1,5 +1,5 @@
 import { LANES } from "../../contract/lanes/lanes.js";
-import type { ChaosResult } from "./runChaos.js";
+import type { ChaosResult } from "./chaosRunTypes.js";
 
 /**
  * The chaos run's summary as printed: the faults that fired (with what each did), the counts

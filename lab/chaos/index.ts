@@ -13,6 +13,7 @@ export {
   type WorkloadItem,
   type WorkloadMessage,
 } from "./buildChaosWorkload.js";
+export type { ChaosOptions, ChaosResult, FiredFault, PropertyChecks } from "./chaosRunTypes.js";
 export {
   CHAOS_VIOLATION_COUNTS,
   CHAOS_VIOLATION_KINDS,
@@ -46,10 +47,4 @@ export {
   planFaultSchedule,
 } from "./planFaultSchedule.js";
 export { type DeadLetter, readDeadLetters, scanOutcomeRows } from "./readChaosEvidence.js";
-export {
-  type ChaosOptions,
-  type ChaosResult,
-  chaosRunOk,
-  type FiredFault,
-  runChaos,
-} from "./runChaos.js";
+export { chaosRunOk, runChaos } from "./runChaos.js";
