@@ -26,23 +26,33 @@ export type WebhookRefusal =
  */
 export class WebhookRefusedError extends IntakeError {
   override name = "WebhookRefusedError";
-  /** Which check failed. */
-  readonly reason: WebhookRefusal;
-  constructor(reason: WebhookRefusal, message: string, options?: ErrorOptions) {
+  /** @param reason which check failed. */
+  constructor(
+    readonly reason: WebhookRefusal,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
-    this.reason = reason;
+  }
+}
+
+/** A refusal whose answer carries data beside its message: what the caller needs to mend the request. */
+export class DetailedIntakeError<Details> extends IntakeError {
+  override name = "DetailedIntakeError";
+  constructor(
+    message: string,
+    readonly details: Details,
+  ) {
+    super(message);
   }
 }
 
 /** The request's body is not a work item or a batch of them (400), with every problem found. */
-export class InvalidItemsError extends IntakeError {
-  override name = "InvalidItemsError";
+export class InvalidItemsError extends DetailedIntakeError<{
   /** Each invalid item's index, field path and rule. */
-  readonly problems: readonly ItemProblem[];
-  constructor(message: string, problems: readonly ItemProblem[]) {
-    super(message);
-    this.problems = problems;
-  }
+  problems: readonly ItemProblem[];
+}> {
+  override name = "InvalidItemsError";
 }
 
 /** The body (or its item count) is larger than the front door takes (413). */
@@ -51,14 +61,11 @@ export class IntakeTooLargeError extends IntakeError {
 }
 
 /** An item names a policy this deployment does not have (404). */
-export class UnknownIntakePolicyError extends IntakeError {
-  override name = "UnknownIntakePolicyError";
+export class UnknownIntakePolicyError extends DetailedIntakeError<{
   /** The policies this deployment knows. */
-  readonly knownPolicies: readonly string[];
-  constructor(message: string, knownPolicies: readonly string[]) {
-    super(message);
-    this.knownPolicies = knownPolicies;
-  }
+  knownPolicies: readonly string[];
+}> {
+  override name = "UnknownIntakePolicyError";
 }
 
 /**

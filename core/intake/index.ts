@@ -6,6 +6,7 @@
  */
 export { type AcceptWorkItemsPorts, acceptWorkItems } from "./acceptWorkItems.js";
 export {
+  DetailedIntakeError,
   IntakeError,
   IntakeSendError,
   IntakeTooLargeError,

@@ -56,5 +56,5 @@ function itemOf(body: string, node: JsonNode, index: number): RawIntakeItem {
 
 function invalidBody(rule: string): InvalidItemsError {
   const problem: ItemProblem = { index: 0, path: [], field: "(body)", rule };
-  return new InvalidItemsError(rule, [problem]);
+  return new InvalidItemsError(rule, { problems: [problem] });
 }

@@ -132,7 +132,7 @@ function checkPolicies(items: readonly ValidIntakeItem[], known: readonly string
   const named = [...new Set(unknown.map((item) => item.item.policy))];
   throw new UnknownIntakePolicyError(
     `unknown policy ${named.map((name) => JSON.stringify(name)).join(", ")} (item ${unknown.map((item) => item.index).join(", ")}); this deployment knows: ${known.join(", ") || "none"}; nothing was sent`,
-    known,
+    { knownPolicies: known },
   );
 }
 
@@ -144,14 +144,16 @@ function idempotencyKeyOf(
   const given = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (given !== undefined && given !== "") {
     if (given.length > MAX_IDEMPOTENCY_KEY_CHARS)
-      throw new InvalidItemsError(`Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_CHARS} characters`, [
-        {
-          index: 0,
-          path: [],
-          field: "(Idempotency-Key header)",
-          rule: `at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters`,
-        },
-      ]);
+      throw new InvalidItemsError(`Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_CHARS} characters`, {
+        problems: [
+          {
+            index: 0,
+            path: [],
+            field: "(Idempotency-Key header)",
+            rule: `at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters`,
+          },
+        ],
+      });
     return given;
   }
   if (caller.webhookId !== undefined) return `webhook-id:${caller.webhookId}`;
@@ -164,9 +166,9 @@ function answerOf(error: unknown): IntakeHttpResponse {
   if (error instanceof WebhookRefusedError) return refuse(401, error.reason, error.message);
   if (error instanceof IntakeTooLargeError) return refuse(413, "too_large", error.message);
   if (error instanceof InvalidItemsError)
-    return refuse(400, "invalid_items", error.message, { problems: [...error.problems] });
+    return refuse(400, "invalid_items", error.message, { problems: [...error.details.problems] });
   if (error instanceof UnknownIntakePolicyError)
-    return refuse(404, "unknown_policy", error.message, { known_policies: [...error.knownPolicies] });
+    return refuse(404, "unknown_policy", error.message, { known_policies: [...error.details.knownPolicies] });
   if (error instanceof IdempotencyValidationError)
     return refuse(
       422,

@@ -58,7 +58,7 @@ export function validateIntakeItems(items: readonly RawIntakeItem[]): ValidIntak
     const invalid = new Set(problems.map((problem) => problem.index)).size;
     throw new InvalidItemsError(
       `${invalid} of ${items.length} item(s) are invalid; nothing was sent: fix the fields listed in problems and send the request again`,
-      problems,
+      { problems },
     );
   }
   return valid;
