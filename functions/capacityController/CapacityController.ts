@@ -104,21 +104,23 @@ export class CapacityController {
         return undefined;
       }
     };
-    const { queues } = this.#options;
-    const backlog: Partial<Record<Lane, number>> = {};
-    const readBacklog = async () => {
-      for (const lane of LANES) {
-        const visible = await attempt(`read the ${lane} queue`, () => queues.visibleMessages(lane));
-        if (visible !== undefined) backlog[lane] = visible;
-      }
-    };
-    if (this.#options.components !== undefined) {
-      const components = await this.#readComponents(this.#options.components, attempt);
-      await readBacklog();
-      return this.#checkComponents(components, backlog, failures, attempt);
+    const { queues, components } = this.#options;
+    const readBacklog = () =>
+      readEachLane(
+        attempt,
+        (lane) => `read the ${lane} queue`,
+        (lane) => queues.visibleMessages(lane),
+      );
+    if (components !== undefined) {
+      const readings = await readEachLane(
+        attempt,
+        (lane) => `read the ${lane} inference component`,
+        (lane) => components.reader.read(lane),
+      );
+      return this.#checkComponents(readings, await readBacklog(), failures, attempt);
     }
     const endpoint = await attempt("read the endpoint", () => this.#options.endpoint.read());
-    await readBacklog();
+    const backlog = await readBacklog();
     const inServiceInstances =
       endpoint === undefined
         ? undefined
@@ -137,21 +139,6 @@ export class CapacityController {
     });
     const changes = await this.#applyConcurrency(plan.concurrency, attempt);
     return { endpoint, inServiceInstances, backlog, backlogPerInstance, goal, plan, changes, failures };
-  }
-
-  /** Each lane's component as read (undefined where the read failed). */
-  async #readComponents(
-    components: NonNullable<CapacityControllerOptions["components"]>,
-    attempt: Attempt,
-  ): Promise<Partial<Record<Lane, EndpointReading>>> {
-    const readings: Partial<Record<Lane, EndpointReading>> = {};
-    for (const lane of LANES) {
-      const reading = await attempt(`read the ${lane} inference component`, () =>
-        components.reader.read(lane),
-      );
-      if (reading !== undefined) readings[lane] = reading;
-    }
-    return readings;
   }
 
   /**
@@ -297,6 +284,23 @@ export class CapacityController {
 
 /** Runs one step of a check; a step that throws is recorded as a failure and gives undefined. */
 type Attempt = <T>(step: string, read: () => Promise<T>) => Promise<T | undefined>;
+
+/**
+ * Each lane's value read by `read` under `attempt`, lane after lane in `LANES` order; a lane whose
+ * read failed is left out (its failure is the attempt's).
+ */
+async function readEachLane<T>(
+  attempt: Attempt,
+  step: (lane: Lane) => string,
+  read: (lane: Lane) => Promise<T>,
+): Promise<Partial<Record<Lane, T>>> {
+  const readings: Partial<Record<Lane, T>> = {};
+  for (const lane of LANES) {
+    const reading = await attempt(step(lane), () => read(lane));
+    if (reading !== undefined) readings[lane] = reading;
+  }
+  return readings;
+}
 
 /** How much a lane's concurrency rises (negative: falls); an unknown value sorts as a fall, first. */
 function delta(from: number | undefined, to: number): number {

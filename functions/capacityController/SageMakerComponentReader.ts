@@ -1,7 +1,8 @@
 import { DescribeInferenceComponentCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { Lane } from "../../contract/lanes/lanes.js";
-import type { EndpointReading, PerLane } from "../../core/capacity/capacityTypes.js";
+import type { EndpointReading } from "../../core/capacity/capacityTypes.js";
 import type { ComponentCapacityReader } from "./capacityPorts.js";
+import { LaneResourceReader } from "./LaneResourceReader.js";
 
 /**
  * {@link ComponentCapacityReader} over `DescribeInferenceComponent`: the component's
@@ -11,14 +12,12 @@ import type { ComponentCapacityReader } from "./capacityPorts.js";
  * as a reading of one "variant" named after the component whose instances are copies: the rules
  * that size a lane from an endpoint's instances size it from its component's copies.
  */
-export class SageMakerComponentReader implements ComponentCapacityReader {
-  constructor(
-    readonly client: Pick<SageMakerClient, "send">,
-    readonly components: PerLane<string>,
-  ) {}
-
+export class SageMakerComponentReader
+  extends LaneResourceReader<Pick<SageMakerClient, "send">>
+  implements ComponentCapacityReader
+{
   async read(lane: Lane): Promise<EndpointReading> {
-    const name = this.components[lane];
+    const name = this.resources[lane];
     const answer = await this.client.send(
       new DescribeInferenceComponentCommand({ InferenceComponentName: name }),
     );

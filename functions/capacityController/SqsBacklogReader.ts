@@ -1,7 +1,7 @@
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import type { Lane } from "../../contract/lanes/lanes.js";
-import type { PerLane } from "../../core/capacity/capacityTypes.js";
 import type { QueueBacklogReader } from "./capacityPorts.js";
+import { LaneResourceReader } from "./LaneResourceReader.js";
 
 /** The queue's answer lacks the attribute asked for, or it is not a count. */
 export class QueueAttributeError extends Error {
@@ -21,14 +21,12 @@ export class QueueAttributeError extends Error {
  * available for retrieval (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_GetQueueAttributes.html).
  * Messages in flight or delayed are not counted: a backlog is what waits for a consumer.
  */
-export class SqsBacklogReader implements QueueBacklogReader {
-  constructor(
-    readonly client: Pick<SQSClient, "send">,
-    readonly queueUrls: PerLane<string>,
-  ) {}
-
+export class SqsBacklogReader
+  extends LaneResourceReader<Pick<SQSClient, "send">>
+  implements QueueBacklogReader
+{
   async visibleMessages(lane: Lane): Promise<number> {
-    const queueUrl = this.queueUrls[lane];
+    const queueUrl = this.resources[lane];
     const answer = await this.client.send(
       new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["ApproximateNumberOfMessages"] }),
     );
