@@ -4,42 +4,31 @@
  * 408, 429 and connection errors retried, with Retry-After; other 4xx refused at once).
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { attemptDelivery } from "../../../core/delivery/index.js";
 import { closedPortUrl } from "../../local/closedPortUrl.js";
+import {
+  type ReceivedRequest,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "../../support/startWebhookReceiver.js";
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString("base64")}`;
 const BODY = JSON.stringify({ type: "outcome.status_changed", id: "T-1", status: "decided" });
 
 describe("attemptDelivery", () => {
-  let server: Server;
+  let receiver: WebhookReceiver;
   let url: string;
   let answer: { status: number; headers?: Record<string, string>; body?: string } = { status: 204 };
-  const got: { headers: Record<string, string>; body: string }[] = [];
+  let got: ReceivedRequest[] = [];
 
   before(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
-        got.push({
-          headers: Object.fromEntries(
-            Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
-          ),
-          body: Buffer.concat(chunks).toString("utf8"),
-        });
-        response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? "");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    assert.ok(address !== null && typeof address === "object");
-    url = `http://127.0.0.1:${address.port}/hooks`;
+    receiver = await startWebhookReceiver(() => answer);
+    ({ url, got } = receiver);
   });
 
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(() => receiver.close());
 
   const attempt = (now = () => new Date()) =>
     attemptDelivery({

@@ -6,13 +6,13 @@
  * same units on fauxqs).
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { marshall } from "@aws-sdk/util-dynamodb";
 import type { SQSRecord } from "aws-lambda";
 import { DEFAULT_DELIVERY_SCHEDULE } from "../../../contract/delivery/deliverySchedule.js";
 import type { ResolvedTarget } from "../../../core/delivery/index.js";
 import { type DeliverDeps, deliverRecords, queueUrlOf } from "../../../functions/deliver/index.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../../support/startWebhookReceiver.js";
 
 const SECRET = `whsec_${Buffer.alloc(32, 2).toString("base64")}`;
 const QUEUE_ARN = "arn:aws:sqs:eu-west-1:123456789012:deliveries-helpdesk";
@@ -39,29 +39,19 @@ function record(receiveCount: number, status = "decided"): SQSRecord {
 }
 
 describe("deliverRecords", () => {
-  let server: Server;
+  let receiver: WebhookReceiver;
   let status = 200;
-  let received = 0;
   const sent: { name: string; input: Record<string, unknown> }[] = [];
   let deps: DeliverDeps;
 
   before(async () => {
-    server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        received += 1;
-        response.writeHead(status).end("busy");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    assert.ok(address !== null && typeof address === "object");
+    receiver = await startWebhookReceiver(() => ({ status, body: "busy" }));
     const target: ResolvedTarget = {
       key: "ticket-routing/helpdesk",
       policy: "ticket-routing",
       target: {
         name: "helpdesk",
-        url: `http://127.0.0.1:${address.port}/h`,
+        url: receiver.url,
         secret: SECRET,
         on: ["decided"],
       },
@@ -81,7 +71,7 @@ describe("deliverRecords", () => {
     };
   });
 
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(() => receiver.close());
 
   it("ends a delivered record", async () => {
     status = 204;
@@ -112,9 +102,9 @@ describe("deliverRecords", () => {
   });
 
   it("sends nothing for a status the target does not want", async () => {
-    const before = received;
+    const before = receiver.got.length;
     sent.length = 0;
     assert.deepEqual(await deliverRecords([record(1, "rejected")], deps), { batchItemFailures: [] });
-    assert.equal(received, before);
+    assert.equal(receiver.got.length, before);
   });
 });

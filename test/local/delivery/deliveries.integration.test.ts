@@ -14,7 +14,6 @@
  */
 import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -29,6 +28,7 @@ import { loadPolicies, type PolicySet } from "../../../core/policy/index.js";
 import { ReviewApi } from "../../../core/review/ReviewApi.js";
 import { createLocalDecideHandler } from "../../../local/stack/createLocalDecideHandler.js";
 import { type LocalStack, startLocalStack } from "../../../local/stack/startLocalStack.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../../support/startWebhookReceiver.js";
 
 const POLICY = "ticket-routing";
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
@@ -36,38 +36,12 @@ const DOWN_SECRET = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
 const ITEMS = 6;
 const ALL_STATUSES = "[decided, fallback, overridden, rejected, reviewed]";
 
-/** One request a receiver got. */
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  answered: number;
-}
-
-/** A receiver on 127.0.0.1 answering `answer(n)` to its n-th request (1-based). */
-async function startReceiver(
-  answer: (n: number) => number,
-  port = 0,
-): Promise<{ server: Server; url: string; got: Received[] }> {
-  const got: Received[] = [];
-  const server = createServer((request: IncomingMessage, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const status = answer(got.length + 1);
-      got.push({
-        headers: Object.fromEntries(
-          Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
-        ),
-        body: Buffer.concat(chunks).toString("utf8"),
-        answered: status,
-      });
-      response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "ok" : "receiver busy");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const address = server.address();
-  assert.ok(address !== null && typeof address === "object");
-  return { server, url: `http://127.0.0.1:${address.port}/hooks`, got };
+/** A receiver on 127.0.0.1 answering `answer(n)` to its n-th request (1-based), with a body the DLQ keeps. */
+function startReceiver(answer: (n: number) => number, port = 0): Promise<WebhookReceiver> {
+  return startWebhookReceiver((n) => {
+    const status = answer(n);
+    return { status, headers: { "content-type": "text/plain" }, body: status < 300 ? "ok" : "receiver busy" };
+  }, port);
 }
 
 /** An output stream that keeps what is written. */
@@ -105,8 +79,8 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
   let stack: LocalStack;
   let folder: string;
   let policies: PolicySet;
-  let flaky: Awaited<ReturnType<typeof startReceiver>>;
-  let gone: Awaited<ReturnType<typeof startReceiver>>;
+  let flaky: WebhookReceiver;
+  let gone: WebhookReceiver;
   let downPort: number;
   let reader: OutcomesReader;
 
@@ -116,8 +90,8 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
     gone = await startReceiver(() => 410);
     // A port where nothing listens yet: the second receiver starts there later.
     const probe = await startReceiver(() => 204);
-    downPort = Number(new URL(probe.url).port);
-    await new Promise((resolve) => probe.server.close(resolve));
+    downPort = probe.port;
+    await probe.close();
     const shipped = await readFile(join("policies", `${POLICY}.yaml`), "utf8");
     const deliver = [
       "deliver:",
@@ -156,8 +130,8 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
 
   after(async () => {
     await stack?.stop();
-    await new Promise((resolve) => flaky?.server.close(resolve));
-    await new Promise((resolve) => gone?.server.close(resolve));
+    await flaky?.close();
+    await gone?.close();
     if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   });
 
@@ -318,7 +292,7 @@ describe("outcome deliveries on the local stack (integration)", { timeout: 600_0
         "only the other target's failures are left after the redrive of archive",
       );
     } finally {
-      await new Promise((resolve) => back.server.close(resolve));
+      await back.close();
     }
   });
 });

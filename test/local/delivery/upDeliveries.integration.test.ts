@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -15,6 +14,11 @@ import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { Webhook } from "standardwebhooks";
 import type { DeliveryPayload } from "../../../contract/delivery/DeliveryPayloadSchema.js";
 import { startUpProcess, type UpProcess } from "../../support/startUpProcess.js";
+import {
+  type ReceivedRequest,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from "../../support/startWebhookReceiver.js";
 
 const REPO_ROOT = new URL("../../../", import.meta.url).pathname;
 const SECRET = `whsec_${Buffer.alloc(32, 11).toString("base64")}`;
@@ -23,32 +27,19 @@ const credentials = { accessKeyId: "local", secretAccessKey: "local" };
 describe("deliveries on decisions up (integration)", { timeout: 600_000 }, () => {
   let up: UpProcess;
   let folder: string;
-  let server: Server;
-  const got: { headers: Record<string, string>; body: string }[] = [];
+  let receiver: WebhookReceiver | undefined;
+  let got: ReceivedRequest[] = [];
 
   before(async () => {
-    server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on("data", (chunk: Buffer) => chunks.push(chunk));
-      request.on("end", () => {
-        got.push({
-          headers: Object.fromEntries(
-            Object.entries(request.headers).map(([key, value]) => [key, String(value)]),
-          ),
-          body: Buffer.concat(chunks).toString("utf8"),
-        });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    assert.ok(address !== null && typeof address === "object");
+    receiver = await startWebhookReceiver(() => 204);
+    const { port } = receiver;
+    got = receiver.got;
     folder = await mkdtemp(join(tmpdir(), "up-deliveries-"));
     await cp(join(REPO_ROOT, "policies"), folder, { recursive: true });
     const shipped = await readFile(join(folder, "ticket-routing.yaml"), "utf8");
     await writeFile(
       join(folder, "ticket-routing.yaml"),
-      `${shipped}\ndeliver:\n  - name: helpdesk\n    url: http://127.0.0.1:${address.port}/hooks\n    secret: env:UP_DELIVERIES_SECRET\n    on: [decided, fallback, overridden, rejected, reviewed]\n`,
+      `${shipped}\ndeliver:\n  - name: helpdesk\n    url: http://127.0.0.1:${port}/hooks\n    secret: env:UP_DELIVERIES_SECRET\n    on: [decided, fallback, overridden, rejected, reviewed]\n`,
     );
     up = await startUpProcess(["--threads", "2", "--policies", folder], { UP_DELIVERIES_SECRET: SECRET });
   });
@@ -58,7 +49,7 @@ describe("deliveries on decisions up (integration)", { timeout: 600_000 }, () =>
       up.child.kill("SIGTERM");
       await new Promise((resolve) => up.child.once("exit", resolve));
     }
-    await new Promise((resolve) => server?.close(resolve));
+    await receiver?.close();
     if (folder !== undefined) await rm(folder, { recursive: true, force: true });
   });
 
