@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isReviewOrder, REVIEW_ORDERS } from "../../contract/outcome/reviewOrder.js";
 import { matchReviewRoute } from "../../contract/review/reviewRoutes.js";
+import { decodeStrictly } from "../common/decodeStrictly.js";
 import {
   AmendRequiredError,
   NotReviewableError,
@@ -132,11 +133,9 @@ function itemIdOf(segment: string, encoding: string | undefined): string {
   // Buffer skips what is not base64url: only a segment that is exactly an encoding is accepted.
   if (bytes.length === 0 || bytes.toString("base64url") !== segment)
     throw new ReviewRequestError(["path"], "is not the base64url of an item id");
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch (error) {
-    throw new ReviewRequestError(["path"], "is not the base64url of a UTF-8 item id", { cause: error });
-  }
+  const id = decodeStrictly(bytes);
+  if (id === undefined) throw new ReviewRequestError(["path"], "is not the base64url of a UTF-8 item id");
+  return id;
 }
 
 function readQueueFilter(query: ReviewHttpRequest["query"]) {

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
+import { decodeStrictly } from "../../core/common/decodeStrictly.js";
 import { type IntakeRouterDeps, routeIntakeRequest } from "../../core/intake/index.js";
 
 /** Options of {@link createFrontDoorHandler}. */
@@ -63,14 +64,7 @@ function lowerCase(headers: APIGatewayProxyEvent["headers"]): Record<string, str
 /** The body as text; null when its base64 bytes are not UTF-8. */
 function bodyText(event: APIGatewayProxyEvent): string | null {
   if (!event.isBase64Encoded) return event.body ?? "";
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
-      Buffer.from(event.body ?? "", "base64"),
-    );
-  } catch (error) {
-    if (error instanceof TypeError) return null;
-    throw error;
-  }
+  return decodeStrictly(Buffer.from(event.body ?? "", "base64")) ?? null;
 }
 
 function answer(status: number, headers: Record<string, string>, body: unknown): APIGatewayProxyResult {

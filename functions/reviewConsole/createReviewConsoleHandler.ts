@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { decodeStrictly } from "../../core/common/decodeStrictly.js";
 import { ReviewerNotAllowedError } from "../../core/review/errors.js";
 import type { ReviewApi } from "../../core/review/ReviewApi.js";
 import { type Reviewer, reviewerFromClaims } from "../../core/review/reviewerOf.js";
@@ -74,16 +75,8 @@ function claimsOf(event: ReviewConsoleEvent): Record<string, unknown> | undefine
 /** The body as text; null when its base64 bytes are not UTF-8 (never replaced with U+FFFD). */
 function bodyText(event: ReviewConsoleEvent): string | null {
   if (!event.isBase64Encoded) return event.body ?? "";
-  try {
-    return STRICT_UTF8.decode(Buffer.from(event.body ?? "", "base64"));
-  } catch (error) {
-    if (error instanceof TypeError) return null;
-    throw error;
-  }
+  return decodeStrictly(Buffer.from(event.body ?? "", "base64")) ?? null;
 }
-
-/** Refuses bytes that are not UTF-8 (a TypeError) instead of replacing them; a BOM is kept as before. */
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function answer(status: number, body: unknown): APIGatewayProxyStructuredResultV2 {
   return {

@@ -1,4 +1,5 @@
 import { type JsonNode, JsonTextError, parseJsonText } from "../../contract/wire/index.js";
+import { decodeStrictly } from "../../core/common/decodeStrictly.js";
 import { stripByteOrderMark } from "../../core/common/stripByteOrderMark.js";
 import { SQS_MAX_PAYLOAD_BYTES } from "./constants.js";
 import type { MessageEntry, MessageFile, RefusedEntry } from "./types.js";
@@ -94,22 +95,17 @@ function tryParse(text: string): JsonNode | JsonTextError {
   }
 }
 
-/** Strict UTF-8 (a byte order mark is kept here and dropped above, at the file's start only). */
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** The bytes' lines (split on the newline byte), each decoded, or undefined when not UTF-8. */
+/**
+ * The bytes' lines (split on the newline byte), each decoded, or undefined when not UTF-8 (a byte
+ * order mark is kept here and dropped above, at the file's start only).
+ */
 function decodeLines(bytes: Uint8Array): (string | undefined)[] {
   const lines: (string | undefined)[] = [];
   let start = 0;
   for (;;) {
     const at = bytes.indexOf(0x0a, start);
     const part = bytes.subarray(start, at === -1 ? bytes.length : at);
-    try {
-      lines.push(utf8.decode(part));
-    } catch (error) {
-      if (!(error instanceof TypeError)) throw error;
-      lines.push(undefined);
-    }
+    lines.push(decodeStrictly(part));
     if (at === -1) return lines;
     start = at + 1;
   }
