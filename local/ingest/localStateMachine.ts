@@ -1,4 +1,4 @@
-import { StateMachine, type StateMachineDefinition } from "aws-local-stepfunctions";
+import type { StateMachine, StateMachineDefinition } from "aws-local-stepfunctions";
 import { StackTemplateError } from "../errors.js";
 import type { PseudoParameter, StateMachinePlan } from "../stack/LocalStackPlan.js";
 
@@ -22,11 +22,12 @@ export interface LocalStateMachine {
   /** The definition as Step Functions reads it (the template's pieces joined, intrinsics given values). */
   definition: StateMachineDefinition;
   /**
-   * The interpreter over `definition`, made at the first call and kept: the definition is
-   * validated then (aws-local-stepfunctions' ASL validation takes about half a second of CPU).
+   * The interpreter over `definition`, made at the first call and kept: aws-local-stepfunctions
+   * is loaded then, and the definition validated (together about a second of CPU, which a stack
+   * that ingests nothing does not spend).
    * @throws {StackTemplateError} when the definition is not valid ASL, as a deploy would fail.
    */
-  machine(): StateMachine;
+  machine(): Promise<StateMachine>;
   /** Each Task state by name, and how it calls the function. */
   tasks: Record<string, LocalTaskCall>;
   /** The ARN the definition names the function by, locally. */
@@ -116,7 +117,7 @@ function makeLocalStateMachine(
     }
   };
   visit(definition as Parameters<typeof visit>[0]);
-  let machine: StateMachine | undefined;
+  let machine: Promise<StateMachine> | undefined;
   return {
     definition,
     tasks,
@@ -128,7 +129,8 @@ function makeLocalStateMachine(
   };
 }
 
-function validatedMachine(id: string, definition: StateMachineDefinition): StateMachine {
+async function validatedMachine(id: string, definition: StateMachineDefinition): Promise<StateMachine> {
+  const { StateMachine } = await import("aws-local-stepfunctions");
   try {
     return new StateMachine(definition);
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import { ExecutionError, type RunOptions, type StateMachine } from "aws-local-stepfunctions";
+import type { RunOptions, StateMachine } from "aws-local-stepfunctions";
 import {
   checkpointsOfEvent,
   type IngestCheckpoint,
@@ -117,7 +117,11 @@ export async function runIngestWorkflow(
     ]),
   );
   // The event and the function's results are JSON; the interpreter's types say so by index signatures.
-  const execution = local.machine().run(event as ExecutionInput, {
+  // aws-local-stepfunctions is loaded at the first object (its import and the definition's
+  // validation take about a second of CPU that a stack ingesting nothing does not spend).
+  const machine = await local.machine();
+  const { ExecutionError } = await import("aws-local-stepfunctions");
+  const execution = machine.run(event as ExecutionInput, {
     overrides: { taskResourceLocalHandlers: handlers as unknown as TaskHandlers },
   });
   abort = execution.abort;
