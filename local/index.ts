@@ -40,6 +40,8 @@ export type { SqsRecordSource } from "./eventSource/toSqsRecord.js";
 export { toSqsRecord } from "./eventSource/toSqsRecord.js";
 export type { IngestedObjectReport, IngestTriggerOptions } from "./ingest/IngestTrigger.js";
 export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./ingest/IngestTrigger.js";
+export type { LocalDeployment, LocalStateMachine, LocalTaskCall } from "./ingest/localStateMachine.js";
+export { localStateMachine } from "./ingest/localStateMachine.js";
 export type { ObjectCreatedEvent } from "./ingest/objectCreatedEvent.js";
 export { objectCreatedEvent } from "./ingest/objectCreatedEvent.js";
 export type { CreatedObject } from "./ingest/readObjectCreated.js";
@@ -76,12 +78,16 @@ export { createLocalIngestHandler } from "./stack/createLocalIngestHandler.js";
 export type { LaneCapacity, LocalAdmission } from "./stack/deriveLocalLaneCapacity.js";
 export { deriveLocalLaneCapacity, LOCAL_ADMISSION } from "./stack/deriveLocalLaneCapacity.js";
 export type {
+  DefinitionPiece,
   EventSourcePlan,
   FunctionPlan,
   IngestPlan,
   LanePlan,
   LocalStackPlan,
+  PseudoParameter,
   QueuePlan,
+  RoutePlan,
+  StateMachinePlan,
   TablePlan,
 } from "./stack/LocalStackPlan.js";
 export { type LoadStackTemplateOptions, loadStackTemplate } from "./stack/loadStackTemplate.js";

@@ -182,6 +182,8 @@ async function startReviewConsole(
         // The decide function keeps the whole state of items sent to review here.
         states: new S3StateArchive({ s3: stack.clients.s3, bucket: stack.bucket }),
       }),
+      // The HTTP API's routes as the template declares them: a route it lacks is a 404 here too.
+      routes: stack.plan.consoleRoutes,
       ...(port === undefined ? {} : { port }),
       ...(typeof reviewer === "string" ? { defaultReviewer: reviewer } : {}),
       log: note,

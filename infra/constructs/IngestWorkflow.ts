@@ -9,15 +9,13 @@ import {
   Condition,
   DefinitionBody,
   LogLevel,
-  Map as MapState,
-  Pass,
-  ProvideItems,
-  QueryLanguage,
   StateMachine,
   Succeed,
+  Timeout,
 } from "aws-cdk-lib/aws-stepfunctions";
 import { LambdaInvoke } from "aws-cdk-lib/aws-stepfunctions-tasks";
 import { Construct } from "constructs";
+import { INGEST_TIMEOUT } from "./IngestFunction.js";
 
 /** Props of {@link IngestWorkflow}. */
 export interface IngestWorkflowProps {
@@ -36,12 +34,23 @@ export interface IngestWorkflowProps {
 export const INGEST_WORKFLOW_TIMEOUT = Duration.hours(12);
 
 /**
+ * The longest one ingest invocation may take as the state machine waits for it: the function's
+ * own timeout and a minute for Lambda's start. Stated on the task because Step Functions' default
+ * (99999999 s) and the States Language's (60 s, what ASL interpreters apply) differ.
+ */
+export const INGEST_TASK_TIMEOUT = INGEST_TIMEOUT.plus(Duration.minutes(1));
+
+/**
  * Batch classification from S3: every new object under the prefix (an S3 "Object Created" event on
- * EventBridge) starts a Step Functions loop that invokes the ingest function with a checkpoint
- * `{bucket, key, versionId, line: 1, byteOffset: 0}`, then again with each checkpoint of the
- * result's `pending` until none is left, so files of any length are read in bounded invocations and
- * no continuation is lost. Failed executions are visible (and alarmed on); logs and X-Ray traces
- * are kept.
+ * EventBridge) starts a Step Functions loop that invokes the ingest function with the event (the
+ * function reads the object from its first line), then with the result's `{pending}` while it
+ * holds a checkpoint, so files of any length are read in bounded invocations and no continuation
+ * is lost. Failed, timed-out and aborted executions are visible (and alarmed on); logs and X-Ray
+ * traces are kept.
+ *
+ * The definition is in JSONPath, Step Functions' default query language: the local stack runs this
+ * same definition, read from the synthesized template, with an ASL interpreter
+ * (aws-local-stepfunctions) that knows JSONPath only (`local/ingest/runIngestWorkflow.ts`).
  */
 export class IngestWorkflow extends Construct {
   readonly stateMachine: StateMachine;
@@ -49,34 +58,25 @@ export class IngestWorkflow extends Construct {
 
   constructor(scope: Construct, id: string, props: IngestWorkflowProps) {
     super(scope, id);
-    const start = Pass.jsonata(this, "FirstCheckpoint", {
-      comment: "The whole object, from its first line",
-      assign: {
-        pending:
-          '{% [{"bucket": $states.input.detail.bucket.name, "key": $states.input.detail.object.key, "versionId": $states.input.detail.object.`version-id`, "line": 1, "byteOffset": 0}] %}',
-      },
-    });
-    const invoke = LambdaInvoke.jsonata(this, "IngestFrom", {
+    // The event itself is the first input (the function takes an "Object Created" event, and reads
+    // an absent `version-id` as none, where a JSONPath selecting it would fail the state); each
+    // later input is the previous result's `{pending}`, which the function takes as a continuation.
+    const invoke = new LambdaInvoke(this, "IngestFrom", {
+      comment: "Reads from the event's object, or from each pending checkpoint, within one invocation",
       lambdaFunction: props.ingest,
-      outputs: "{% $states.result.Payload %}",
+      // Only the checkpoints go on: the per-object counts are in the function's log and metrics.
+      resultSelector: { "pending.$": "$.Payload.pending" },
+      taskTimeout: Timeout.duration(INGEST_TASK_TIMEOUT),
     });
-    const continuations = MapState.jsonata(this, "IngestPending", {
-      items: ProvideItems.jsonata("{% $pending %}"),
-      maxConcurrency: 1,
-      // Every result's `pending`, flattened into one list (empty when all objects are done).
-      assign: { pending: "{% [$states.result.pending] %}" },
-    }).itemProcessor(invoke);
-    const more = Choice.jsonata(this, "MoreToRead")
-      .when(Condition.jsonata("{% $count($pending) > 0 %}"), continuations)
-      .otherwise(Succeed.jsonata(this, "Done"));
-    continuations.next(more);
+    const more = new Choice(this, "MoreToRead")
+      .when(Condition.isPresent("$.pending[0]"), invoke)
+      .otherwise(new Succeed(this, "Done"));
     const logs = new LogGroup(this, "Logs", {
       retention: props.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.stateMachine = new StateMachine(this, "StateMachine", {
-      queryLanguage: QueryLanguage.JSONATA,
-      definitionBody: DefinitionBody.fromChainable(start.next(more)),
+      definitionBody: DefinitionBody.fromChainable(invoke.next(more)),
       timeout: INGEST_WORKFLOW_TIMEOUT,
       tracingEnabled: true,
       logs: { destination: logs, level: LogLevel.ALL, includeExecutionData: false },

@@ -1,6 +1,8 @@
 import type { Context } from "aws-lambda";
 import type { IngestResult } from "../../functions/ingest/index.js";
 import { IngestWorkflowError } from "../errors.js";
+import type { StateMachinePlan } from "../stack/LocalStackPlan.js";
+import { localStateMachine } from "./localStateMachine.js";
 import { type ObjectCreatedEvent, objectCreatedEvent } from "./objectCreatedEvent.js";
 import type { CreatedObject } from "./readObjectCreated.js";
 import { type IngestWorkflowResult, runIngestWorkflow } from "./runIngestWorkflow.js";
@@ -32,6 +34,10 @@ export interface IngestTriggerOptions {
   /** Only keys ending with this. Default {@link DEFAULT_INGEST_SUFFIX}. */
   suffix?: string;
   region: string;
+  /** The ingest state machine as the template declares it: its definition runs for each object. */
+  stateMachine: StateMachinePlan;
+  /** The function its Task states invoke (the template's logical id). */
+  functionId: string;
   /** Invokes the ingest function. */
   invoke: (input: unknown, context: Context) => Promise<IngestResult>;
   /** The ingest function's timeout. Default 300000 ms (the CDK app's). */
@@ -43,7 +49,8 @@ export interface IngestTriggerOptions {
 /**
  * The deployed S3 → EventBridge rule → ingest state machine, on the local stack: each object
  * created in the bucket whose key matches `<prefix>*<suffix>` (the rule's wildcard) becomes an
- * EventBridge "Object Created" event, and the ingest workflow runs on it ({@link runIngestWorkflow}).
+ * EventBridge "Object Created" event, and the template's ingest state machine runs on it
+ * ({@link runIngestWorkflow}).
  * Workflows run one after another in the order the objects were created (on AWS they run side by
  * side; here one at a time keeps a busy machine's cores for the decide function).
  */
@@ -55,7 +62,13 @@ export class IngestTrigger {
   #tail: Promise<void> = Promise.resolve();
   #waiting = 0;
 
+  /**
+   * @throws StackTemplateError when the state machine's definition is one the local stack cannot
+   *   run (JSONata, a task calling anything but the function); whether it is valid ASL is checked
+   *   at the first object (half a second of CPU that a start without uploads does not spend).
+   */
   constructor(options: IngestTriggerOptions) {
+    localStateMachine(options.stateMachine, options.functionId, { region: options.region });
     this.#options = options;
     this.prefix = options.prefix ?? DEFAULT_INGEST_PREFIX;
     this.suffix = options.suffix ?? DEFAULT_INGEST_SUFFIX;
@@ -112,6 +125,8 @@ export class IngestTrigger {
         throw new IngestWorkflowError("stopped", [{ bucket: object.bucket, key: object.key, line: 1 }]);
       }
       report.result = await runIngestWorkflow(event, {
+        stateMachine: this.#options.stateMachine,
+        functionId: this.#options.functionId,
         invoke: this.#options.invoke,
         region: this.#options.region,
         signal: this.#abort.signal,

@@ -2,11 +2,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { buildConsoleAssets, CONSOLE_CONTENT_SECURITY_POLICY } from "../../console/index.js";
 import { type ReviewApi, routeReviewRequest } from "../../functions/reviewConsole/index.js";
+import type { RoutePlan } from "../stack/LocalStackPlan.js";
+import { API_GATEWAY_NOT_FOUND, matchTemplateRoute } from "./matchTemplateRoute.js";
 import { refuseForeignRequest } from "./refuseForeignRequest.js";
 
 /** Options of {@link startReviewServer}. */
 export interface ReviewServerOptions {
   api: ReviewApi;
+  /**
+   * The routes of the console's HTTP API as the synthesized template declares them
+   * (`LocalStackPlan.consoleRoutes`): a request under `/api/` that none matches gets API Gateway's
+   * 404 (`{"message":"Not Found"}`) and never reaches the router, as on AWS.
+   */
+  routes: readonly RoutePlan[];
   /** Port on 127.0.0.1. Default 0 (a free one). */
   port?: number;
   /** The reviewer when the page names none (`decisions up --reviewer`). */
@@ -26,7 +34,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * Serves the review console on 127.0.0.1 for `decisions up`: the page (built once at start) and
- * its API. Locally there is no sign-in (loopback only): the reviewer's name comes from the page's
+ * its API, on the routes the template declares (`routes`; anything else under `/api/` is API
+ * Gateway's 404). Locally there is no sign-in (loopback only): the reviewer's name comes from the page's
  * field (`X-Reviewer`) or `defaultReviewer`; requests from other web pages are refused
  * ({@link refuseForeignRequest}). Every answer carries the same security headers as
  * the deployed console (content security policy without inline scripts, no framing, no sniffing).
@@ -47,6 +56,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (refused !== undefined) return send(response, refused.status, { error: refused.error });
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/api/")) {
+      if (matchTemplateRoute(options.routes, request.method ?? "GET", url.pathname) === undefined)
+        return send(response, 404, API_GATEWAY_NOT_FOUND);
       const body = request.method === "POST" ? await readBody(request) : undefined;
       if (body === null)
         return send(response, 413, { error: `the body is larger than ${MAX_BODY_BYTES} bytes` });

@@ -8,6 +8,7 @@ import type { Fauxqs } from "../services/startFauxqs.js";
 import type { SageMakerGateway } from "../services/startSageMakerGateway.js";
 import type { LocalClients } from "./createLocalClients.js";
 import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
+import type { LocalStackPlan } from "./LocalStackPlan.js";
 import type { StackModel } from "./prepareStackModel.js";
 
 /** One lane of the running stack: its queue, DLQ, poller and share of the adapter. */
@@ -73,6 +74,8 @@ export interface LocalStack {
   deliveries: LocalDeliveries | undefined;
   /** Milliseconds each part took to become ready, and the whole start. */
   startupMs: Record<string, number>;
+  /** What the stack was built from: the synthesized template's plan (or the one the options gave). */
+  plan: LocalStackPlan;
   /**
    * The connection details as `decisions up` prints them (snake_case keys): `queue_url` and
    * `dlq_url` are the interactive lane's, `queue_urls` and `dlq_urls` name each lane's; with a

@@ -69,10 +69,36 @@ export interface LanePlan {
   eventSource: EventSourcePlan;
 }
 
+/** A pseudo parameter a definition may name (`{"Ref": "AWS::Partition"}`). */
+export type PseudoParameter = "AWS::Partition" | "AWS::Region" | "AWS::AccountId" | "AWS::URLSuffix";
+
+/**
+ * One piece of a state machine's `DefinitionString` as the template writes it (the list its
+ * `Fn::Join` joins with ""): text as written, a pseudo parameter, or the ARN of a function of the
+ * template (`{"Fn::GetAtt": [<id>, "Arn"]}`, by its logical id).
+ */
+export type DefinitionPiece = string | { pseudoParameter: PseudoParameter } | { functionArn: string };
+
+/** A state machine as the template declares it (`AWS::StepFunctions::StateMachine`). */
+export interface StateMachinePlan {
+  logicalId: string;
+  /** Its `DefinitionString`, piece by piece: joined, it is the ASL definition Step Functions runs. */
+  definition: DefinitionPiece[];
+}
+
+/** A route of an HTTP API as the template declares it (`AWS::ApiGatewayV2::Route`). */
+export interface RoutePlan {
+  logicalId: string;
+  /** Its `RouteKey` as written: `GET /api/me`, `ANY /{proxy+}`, `$default`. */
+  routeKey: string;
+}
+
 /** The ingest path: the S3 "Object Created" rule, the state machine it starts and the function that runs. */
 export interface IngestPlan {
   /** The function the ingest state machine invokes. */
   function: FunctionPlan;
+  /** The state machine the rule starts: the local ingest runs its definition (`runIngestWorkflow`). */
+  stateMachine: StateMachinePlan;
   /** The rule's key pattern split at its wildcard: keys starting with `prefix` and ending with `suffix`. */
   prefix: string;
   suffix: string;
@@ -81,7 +107,7 @@ export interface IngestPlan {
 /**
  * What the local stack takes from the synthesized template (`readStackTemplate`): per lane its
  * queues, decide function and event source; every function and event source mapping; the outcomes
- * and jobs tables.
+ * and jobs tables; the ingest rule and state machine; the review console's HTTP API routes.
  */
 export interface LocalStackPlan {
   lanes: Record<Lane, LanePlan>;
@@ -91,4 +117,9 @@ export interface LocalStackPlan {
   eventSources: Record<string, EventSourcePlan>;
   tables: { outcomes: TablePlan; jobs: TablePlan };
   ingest: IngestPlan;
+  /**
+   * The routes of the template's HTTP API (the review console's): the local console answers these
+   * and API Gateway's 404 for anything else (`startReviewServer`'s `routes`).
+   */
+  consoleRoutes: RoutePlan[];
 }

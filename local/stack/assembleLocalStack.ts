@@ -6,6 +6,7 @@ import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import type { LocalClients } from "./createLocalClients.js";
 import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
 import type { LocalLane, LocalStack } from "./LocalStack.js";
+import type { LocalStackPlan } from "./LocalStackPlan.js";
 import type { StackServices } from "./startStackServices.js";
 
 /** The started parts of a stack and its names, from which {@link assembleLocalStack} builds it. */
@@ -25,6 +26,7 @@ export interface StackAssembly {
   /** Outcome deliveries, when asked for. */
   deliveries: LocalDeliveries | undefined;
   startupMs: Record<string, number>;
+  plan: LocalStackPlan;
   /** Stops everything the stack started (idempotent). */
   stop: () => Promise<void>;
 }
@@ -74,6 +76,7 @@ export function assembleLocalStack(assembly: StackAssembly): LocalStack {
     ingest: trigger,
     deliveries: assembly.deliveries,
     startupMs: assembly.startupMs,
+    plan: assembly.plan,
     connectionInfo: () => ({
       region,
       sqs_endpoint: fauxqs.endpoint,

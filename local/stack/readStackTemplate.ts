@@ -2,12 +2,16 @@ import { LANES, type Lane, LaneSchema } from "../../contract/lanes/lanes.js";
 import { StackTemplateError } from "../errors.js";
 import type { CfnResource, CfnTemplate } from "./cfnTemplate.js";
 import type {
+  DefinitionPiece,
   EventSourcePlan,
   FunctionPlan,
   IngestPlan,
   LanePlan,
   LocalStackPlan,
+  PseudoParameter,
   QueuePlan,
+  RoutePlan,
+  StateMachinePlan,
   TablePlan,
 } from "./LocalStackPlan.js";
 
@@ -29,7 +33,8 @@ const SERVICE_DEFAULTS = {
  * function (timeout, memory, variable names) and mapping (batch size, batching window, maximum
  * concurrency, `ReportBatchItemFailures`, filters); the outcomes and jobs tables the decide
  * functions name (`OUTCOMES_TABLE`, `JOBS_TABLE`) with their keys, indexes, TTL and stream; the
- * ingest path (the S3 "Object Created" rule's key pattern, and the function its state machine invokes).
+ * ingest path (the S3 "Object Created" rule's key pattern, its state machine's definition and the
+ * function that invokes); the routes of the HTTP API (the review console's).
  *
  * @throws {StackTemplateError} when the template lacks one of them (naming what is missing).
  */
@@ -55,8 +60,17 @@ export function readStackTemplate(template: CfnTemplate): LocalStackPlan {
       jobs: reader.tablePlan(refOf(decideEnvironment.JOBS_TABLE, "the decide function's JOBS_TABLE")),
     },
     ingest: reader.ingestPlan(),
+    consoleRoutes: reader.routePlans(),
   };
 }
+
+/** The pseudo parameters a definition may name, which the local stack gives values. */
+const PSEUDO_PARAMETERS: readonly string[] = [
+  "AWS::Partition",
+  "AWS::Region",
+  "AWS::AccountId",
+  "AWS::URLSuffix",
+] satisfies PseudoParameter[];
 
 /** The template's resources read one by one. */
 class TemplateReader {
@@ -192,18 +206,78 @@ class TemplateReader {
       (properties.Targets as { Arn?: unknown }[] | undefined)?.[0]?.Arn,
       `the ingest rule ${ruleId}'s target`,
     );
-    const definition = JSON.stringify(
-      this.resource(stateMachineId, "AWS::StepFunctions::StateMachine").Properties?.DefinitionString,
-    );
-    const functionId = [...definition.matchAll(/"Fn::GetAtt":\["([^"]+)","Arn"\]/g)]
-      .map((match) => match[1] ?? "")
-      .find((id) => this.template.Resources[id]?.Type === "AWS::Lambda::Function");
+    const stateMachine = this.stateMachinePlan(stateMachineId);
+    const functionId = stateMachine.definition
+      .map((piece) => (typeof piece === "object" && "functionArn" in piece ? piece.functionArn : undefined))
+      .find((id) => id !== undefined);
     if (functionId === undefined) {
       throw new StackTemplateError(
         `the ingest state machine ${stateMachineId} invokes no function of the template`,
       );
     }
-    return { function: this.functionPlan(functionId), prefix, suffix };
+    return { function: this.functionPlan(functionId), stateMachine, prefix, suffix };
+  }
+
+  /**
+   * A state machine's `DefinitionString` piece by piece: text, pseudo parameters, and functions'
+   * ARNs. @throws {StackTemplateError} for anything else in it (another resource's attribute, a
+   * definition kept in S3), which the local stack could not give a value.
+   */
+  stateMachinePlan(id: string): StateMachinePlan {
+    const properties = this.resource(id, "AWS::StepFunctions::StateMachine").Properties ?? {};
+    const value = properties.DefinitionString;
+    const join = (value as { "Fn::Join"?: unknown } | undefined)?.["Fn::Join"];
+    const parts: unknown[] =
+      typeof value === "string"
+        ? [value]
+        : Array.isArray(join) && join[0] === "" && Array.isArray(join[1])
+          ? join[1]
+          : [];
+    if (parts.length === 0) {
+      throw new StackTemplateError(
+        `the state machine ${id} has no DefinitionString the local stack reads (a string, or Fn::Join of pieces with "")`,
+      );
+    }
+    const definition = parts.map((part): DefinitionPiece => {
+      if (typeof part === "string") return part;
+      const ref = (part as { Ref?: unknown }).Ref;
+      if (typeof ref === "string" && PSEUDO_PARAMETERS.includes(ref))
+        return { pseudoParameter: ref as PseudoParameter };
+      const getAtt = (part as { "Fn::GetAtt"?: unknown })["Fn::GetAtt"];
+      if (
+        Array.isArray(getAtt) &&
+        getAtt[1] === "Arn" &&
+        this.template.Resources[String(getAtt[0])]?.Type === "AWS::Lambda::Function"
+      )
+        return { functionArn: String(getAtt[0]) };
+      throw new StackTemplateError(
+        `the state machine ${id}'s definition names ${JSON.stringify(part)}, which the local stack does not give a value`,
+      );
+    });
+    return { logicalId: id, definition };
+  }
+
+  /**
+   * The routes of the template's HTTP API, in the template's order.
+   * @throws {StackTemplateError} when routes belong to more than one API (which one the console is
+   *   would be a guess).
+   */
+  routePlans(): RoutePlan[] {
+    const ids = this.idsOf("AWS::ApiGatewayV2::Route");
+    const apis = new Set(
+      ids.map((id) => JSON.stringify(this.resource(id, "AWS::ApiGatewayV2::Route").Properties?.ApiId)),
+    );
+    if (apis.size > 1) {
+      throw new StackTemplateError(
+        `the template's routes belong to ${apis.size} APIs (${[...apis].join(", ")}): the local stack serves one, the review console's`,
+      );
+    }
+    return ids.map((id) => {
+      const routeKey = this.resource(id, "AWS::ApiGatewayV2::Route").Properties?.RouteKey;
+      if (typeof routeKey !== "string")
+        throw new StackTemplateError(`the route ${id} has no RouteKey written out`);
+      return { logicalId: id, routeKey };
+    });
   }
 
   tablePlan(id: string): TablePlan {

@@ -9,8 +9,8 @@ import type { LocalIngestOptions } from "./StartLocalStackOptions.js";
 /**
  * Builds the ingest function on the bulk lane's context (every line of a batch job travels in the
  * bulk lane) and the trigger that invokes it for objects put under the prefix, as the deployed
- * S3 → EventBridge rule does, with the rule's key pattern and the function's timeout from the
- * template (`plan`) unless the options give a prefix or suffix; both are registered in `parts`
+ * S3 → EventBridge rule does, with the rule's key pattern, the state machine's definition and the
+ * function's timeout from the template (`plan`) unless the options give a prefix or suffix; both are registered in `parts`
  * (the trigger stops first).
  */
 export async function startIngestTrigger(
@@ -25,6 +25,8 @@ export async function startIngestTrigger(
   const trigger = new IngestTrigger({
     bucket: where.bucket,
     region: where.region,
+    stateMachine: where.plan.stateMachine,
+    functionId: where.plan.function.logicalId,
     invoke: ingestHandler.invoke,
     prefix: prefix ?? where.plan.prefix,
     suffix: suffix ?? where.plan.suffix,

@@ -168,6 +168,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       jobsTable: jobs?.table,
       deliveries,
       startupMs: parts.startupMs,
+      plan,
       stop: () => parts.stop(),
     });
   } catch (error) {

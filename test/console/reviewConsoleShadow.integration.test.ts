@@ -18,6 +18,7 @@ import { type ReviewServer, startReviewServer } from "../../local/services/start
 import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import { browserSkipReason, launchChromium } from "../support/launchChromium.js";
 import { seedShadowScenario } from "../support/seedShadowScenario.js";
+import { templateConsoleRoutes } from "../support/templateConsoleRoutes.js";
 
 const skip = browserSkipReason();
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
@@ -45,7 +46,10 @@ describe("the policy page's shadow section in Chromium (DynamoDB Local)", { skip
     const policies = await loadPolicies(POLICIES);
     policy = policies.get(POLICY) as Policy;
     await seedShadowScenario({ documents: doc, tableName: TABLE, policy });
-    server = await startReviewServer({ api: new ReviewApi({ client: doc, tableName: TABLE, policies }) });
+    server = await startReviewServer({
+      api: new ReviewApi({ client: doc, tableName: TABLE, policies }),
+      routes: await templateConsoleRoutes(),
+    });
     browser = await launchChromium();
   });
 

@@ -381,27 +381,36 @@ describe("DecisionsStack with the default context", () => {
     assert.deepEqual(target?.Arn, { Ref: machine });
   });
 
-  it("reads a batch file in bounded invocations, invoking ingest again for each pending checkpoint", () => {
+  it("reads a batch file in bounded invocations, invoking ingest again while a checkpoint is pending (JSONPath)", () => {
     const [, machine] = only(template, "AWS::StepFunctions::StateMachine");
-    const [ingestId] = ingestFunction(template);
+    const [ingestId, ingest] = ingestFunction(template);
 
     const parts = (machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1];
     const definition = JSON.parse(
       parts
         .map((part) => (typeof part === "string" ? part : JSON.stringify(JSON.stringify(part)).slice(1, -1)))
         .join(""),
-    ) as { StartAt: string; States: Record<string, Record<string, unknown>> };
-    assert.equal(definition.StartAt, "FirstCheckpoint");
-    const first = String(
-      (definition.States.FirstCheckpoint?.Assign as { pending?: string } | undefined)?.pending,
+    ) as { StartAt: string; QueryLanguage?: string; States: Record<string, Record<string, unknown>> };
+    // JSONPath (the default): the local stack runs this definition with an interpreter that knows no JSONata.
+    assert.equal(definition.QueryLanguage, undefined);
+    assert.equal(definition.StartAt, "IngestFrom");
+    const invoke = definition.States.IngestFrom as Record<string, unknown>;
+    assert.equal(invoke.Type, "Task");
+    assert.match(String(invoke.Resource), /:states:::lambda:invoke"?$/);
+    assert.equal((invoke.Parameters as Record<string, unknown>)["Payload.$"], "$");
+    assert.match(JSON.stringify(invoke.Parameters), new RegExp(ingestId));
+    assert.deepEqual(invoke.ResultSelector, { "pending.$": "$.Payload.pending" });
+    // The state waits past the function's own timeout (ASL's default for a task is 60 s).
+    assert.ok(
+      Number(invoke.TimeoutSeconds) > Number(ingest.Properties.Timeout),
+      String(invoke.TimeoutSeconds),
     );
-    assert.ok(first.includes('"line": 1, "byteOffset": 0'), first);
-    assert.equal(definition.States.MoreToRead?.Default, "Done");
-    const loop = definition.States.IngestPending as Record<string, unknown>;
-    assert.equal(loop.Next, "MoreToRead");
-    assert.equal(loop.Items, "{% $pending %}");
-    assert.deepEqual(loop.Assign, { pending: "{% [$states.result.pending] %}" });
-    assert.match(JSON.stringify(loop.ItemProcessor), new RegExp(ingestId));
+    assert.equal(invoke.Next, "MoreToRead");
+    assert.deepEqual(definition.States.MoreToRead, {
+      Type: "Choice",
+      Choices: [{ Variable: "$.pending[0]", IsPresent: true, Next: "IngestFrom" }],
+      Default: "Done",
+    });
     assert.equal(machine.Properties.TracingConfiguration !== undefined, true);
   });
 

@@ -7,6 +7,7 @@ import { ReviewApi, type ReviewApiOptions } from "../../functions/reviewConsole/
 import { startDynamoDbLocal } from "../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../local/services/startReviewServer.js";
 import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
+import { templateConsoleRoutes } from "./templateConsoleRoutes.js";
 
 const POLICIES = new URL("../../policies", import.meta.url).pathname;
 
@@ -91,6 +92,7 @@ export async function startReviewConsoleTables(): Promise<ReviewConsoleTables> {
         await put(table, outcomes);
         const server = await startReviewServer({
           api: new ReviewApi({ client: doc, tableName: table, policies, ...options }),
+          routes: await templateConsoleRoutes(),
         });
         servers.push(server);
         return { table, server, url: server.url };

@@ -42,8 +42,11 @@ async function runStep(request: JobStepRequest): Promise<JobStepReport> {
       const result = await runIngestWorkflow(
         objectCreatedEvent({ ...request.object, time: new Date() }, stack.region),
         {
+          stateMachine: request.ingest.stateMachine,
+          functionId: request.ingest.function.logicalId,
           invoke: handler.invoke,
           region: stack.region,
+          timeoutMs: request.ingest.function.timeoutSeconds * 1000,
         },
       );
       const ms = performance.now() - started;

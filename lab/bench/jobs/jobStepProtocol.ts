@@ -1,4 +1,5 @@
 import type { IngestWorkflowResult } from "../../../local/ingest/runIngestWorkflow.js";
+import type { IngestPlan } from "../../../local/stack/LocalStackPlan.js";
 
 /** Where the local stack's parts are, as a job step's child process needs them. */
 export interface JobStepStack {
@@ -16,6 +17,8 @@ export type JobStepRequest =
       step: "ingest";
       stack: JobStepStack;
       object: { bucket: string; key: string; eTag?: string; size?: number; reason: "PutObject" };
+      /** The stack's ingest plan: the state machine whose definition runs, and its function. */
+      ingest: Pick<IngestPlan, "stateMachine" | "function">;
     }
   | { step: "write"; stack: JobStepStack; jobId: string; partBytes?: number };
 

@@ -180,6 +180,7 @@ export async function runJobBench(
         size: object.bytes,
         reason: "PutObject",
       },
+      ingest: { stateMachine: stack.plan.ingest.stateMachine, function: stack.plan.ingest.function },
     });
     let ingest: JobStepReport | undefined;
     void ingesting.then((report) => {

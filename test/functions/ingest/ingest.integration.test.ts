@@ -30,6 +30,10 @@ import {
   startDynamoDbLocal,
   startFauxqs,
 } from "../../../local/index.js";
+import { objectCreatedEvent } from "../../../local/ingest/objectCreatedEvent.js";
+import { runIngestWorkflow } from "../../../local/ingest/runIngestWorkflow.js";
+import { loadStackTemplate } from "../../../local/stack/loadStackTemplate.js";
+import { readStackTemplate } from "../../../local/stack/readStackTemplate.js";
 import { closedPortUrl } from "../../local/closedPortUrl.js";
 import { captureStdout } from "../support/captureStdout.js";
 
@@ -199,6 +203,27 @@ describe("the ingest handler on fauxqs and DynamoDB Local (integration)", () => 
     const ids = bodies.map((body) => (JSON.parse(body) as { id: string }).id);
     assert.equal(invocations, 5, "33 lines, 7 per invocation");
     assert.equal(ids.length, 29);
+    assert.equal(new Set(ids).size, 29);
+    assert.equal((await ingest.outcomes()).length, 4);
+  });
+
+  it("is read to its end by the template's own state machine, one bounded invocation after another", async () => {
+    const ingest = await ingestFunction(7);
+    const { ingest: plan } = readStackTemplate(await loadStackTemplate());
+    const event = objectCreatedEvent(
+      { bucket: "ingest", key: "incoming/tickets.jsonl", reason: "PutObject", time: new Date() },
+      REGION,
+    );
+
+    const result = await runIngestWorkflow(event, {
+      stateMachine: plan.stateMachine,
+      functionId: plan.function.logicalId,
+      invoke: (input) => ingest.invoke(input) as Promise<IngestResult>,
+      region: REGION,
+    });
+
+    const ids = (await ingest.drain()).map((body) => (JSON.parse(body) as { id: string }).id);
+    assert.deepEqual(result, { linesRead: 33, sent: 29, rejected: 4, failed: 0, invocations: 5 });
     assert.equal(new Set(ids).size, 29);
     assert.equal((await ingest.outcomes()).length, 4);
   });

@@ -14,6 +14,7 @@ import { ReviewApi } from "../../../functions/reviewConsole/index.js";
 import { type DynamoDbLocal, startDynamoDbLocal } from "../../../local/services/startDynamoDbLocal.js";
 import { type ReviewServer, startReviewServer } from "../../../local/services/startReviewServer.js";
 import { LOCAL_CREDENTIALS } from "../../../local/stack/createLocalClients.js";
+import { templateConsoleRoutes } from "../../support/templateConsoleRoutes.js";
 import { waitingOutcome } from "../../support/waitingOutcome.js";
 
 const POLICIES = new URL("../../../policies", import.meta.url).pathname;
@@ -63,6 +64,7 @@ describe("the local review console on bytes that are not UTF-8 (DynamoDB Local)"
     await doc.send(new PutCommand({ TableName: TABLE, Item: waitingOutcome(POLICY, "T-1", AT) }));
     server = await startReviewServer({
       api: new ReviewApi({ client: doc, tableName: TABLE, policies: await loadPolicies(POLICIES) }),
+      routes: await templateConsoleRoutes(),
     });
   });
 

@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { loadPolicies } from "../../../core/policy/index.js";
 import { ReviewApi } from "../../../functions/reviewConsole/index.js";
 import { type ReviewServer, startReviewServer } from "../../../local/services/startReviewServer.js";
+import { templateConsoleRoutes } from "../../support/templateConsoleRoutes.js";
 
 const POLICIES = new URL("../../../policies", import.meta.url).pathname;
 /** An item no table holds: a write that gets past the guard reaches the API and fails there (not 4xx of the guard). */
@@ -55,6 +56,7 @@ describe("the local review console's guard against other web pages", () => {
     server = await startReviewServer({
       api: new ReviewApi({ client, tableName: "outcomes", policies: await loadPolicies(POLICIES) }),
       defaultReviewer: "owner",
+      routes: await templateConsoleRoutes(),
     });
     port = Number(new URL(server.url).port);
   });

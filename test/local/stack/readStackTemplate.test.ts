@@ -71,6 +71,56 @@ describe("readStackTemplate", () => {
     assert.ok(ingest.function.environmentNames.includes("WORK_QUEUE_URL"));
   });
 
+  it("reads the ingest state machine's definition piece by piece, and the console's routes", () => {
+    const template = cpuTemplate();
+
+    const { ingest, consoleRoutes } = readStackTemplate(template);
+
+    const stateMachine = template.Resources[ingest.stateMachine.logicalId];
+    assert.equal(stateMachine?.Type, "AWS::StepFunctions::StateMachine");
+    const definitionString = stateMachine?.Properties?.DefinitionString as {
+      "Fn::Join": [string, unknown[]];
+    };
+    const pieces = definitionString["Fn::Join"][1];
+    assert.deepEqual(
+      ingest.stateMachine.definition,
+      pieces.map((piece) =>
+        typeof piece === "string"
+          ? piece
+          : "Ref" in (piece as object)
+            ? { pseudoParameter: (piece as { Ref: string }).Ref }
+            : { functionArn: (piece as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"][0] },
+      ),
+    );
+    assert.ok(
+      ingest.stateMachine.definition.some((piece) => typeof piece === "object" && "functionArn" in piece),
+    );
+    assert.deepEqual(
+      consoleRoutes.map((route) => route.routeKey).sort(),
+      Object.values(template.Resources)
+        .filter((resource) => resource.Type === "AWS::ApiGatewayV2::Route")
+        .map((resource) => resource.Properties?.RouteKey)
+        .sort(),
+    );
+    assert.ok(consoleRoutes.some((route) => route.routeKey === "GET /api/policies/{policy}/shadow"));
+  });
+
+  it("names what a state machine's definition refers to that the local stack cannot give a value", () => {
+    const template = cpuTemplate();
+    const { ingest } = readStackTemplate(template);
+    const properties = template.Resources[ingest.stateMachine.logicalId]?.Properties ?? {};
+    const pieces = (properties.DefinitionString as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1];
+    pieces.push({ "Fn::GetAtt": ["IngestWorkflowLogs246C4574", "Arn"] });
+
+    assert.throws(
+      () => readStackTemplate(template),
+      (error: unknown) =>
+        error instanceof StackTemplateError &&
+        error.message.includes(ingest.stateMachine.logicalId) &&
+        error.message.includes("IngestWorkflowLogs246C4574"),
+    );
+  });
+
   it("reads every mapping's filters, the results function's stream filter among them", () => {
     const plan = readStackTemplate(cpuTemplate());
 

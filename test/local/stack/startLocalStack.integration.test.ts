@@ -14,6 +14,7 @@ import { GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-s
 import type { SQSBatchResponse } from "aws-lambda";
 import { JavaNotFoundError, PortInUseError } from "../../../local/errors.js";
 import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import { localStateMachine } from "../../../local/ingest/localStateMachine.js";
 import { loadStackTemplate } from "../../../local/stack/loadStackTemplate.js";
 import {
   type LocalStack,
@@ -184,7 +185,7 @@ describe("startLocalStack (integration)", () => {
     assert.deepEqual(handlerErrors, []);
   });
 
-  it("builds its queues, event sources and tables from the template, restating none of their settings", {
+  it("builds its queues, event sources, tables, ingest state machine and console routes from the template, restating none of their settings", {
     timeout: 120_000,
   }, async () => {
     // The template `cdk deploy` sends, read here with no help from the stack's own reader.
@@ -284,6 +285,37 @@ describe("startLocalStack (integration)", () => {
     assert.equal(
       ttl.TimeToLiveDescription?.AttributeName,
       (properties(tableId).TimeToLiveSpecification as { AttributeName: string }).AttributeName,
+    );
+
+    // The ingest state machine: the definition the local ingest runs is the template's, joined here
+    // with the local stack's values for the partition, region and the function's ARN.
+    const [machineId, machine] =
+      resources.find(([, resource]) => resource.Type === "AWS::StepFunctions::StateMachine") ?? [];
+    assert.ok(machineId !== undefined && machine?.Properties !== undefined, "the template's state machine");
+    const pieces = (machine.Properties.DefinitionString as { "Fn::Join": [string, unknown[]] })[
+      "Fn::Join"
+    ][1];
+    const joined = pieces
+      .map((piece) => {
+        if (typeof piece === "string") return piece;
+        if ((piece as { Ref?: string }).Ref === "AWS::Partition") return "aws";
+        const [id] = (piece as { "Fn::GetAtt": [string, string] })["Fn::GetAtt"];
+        return `arn:aws:lambda:${stack.region}:000000000000:function:${id}`;
+      })
+      .join("");
+    const { ingest } = stack.plan;
+    assert.equal(ingest.stateMachine.logicalId, machineId);
+    assert.deepEqual(
+      localStateMachine(ingest.stateMachine, ingest.function.logicalId, { region: stack.region }).definition,
+      JSON.parse(joined),
+    );
+    // The console's routes: exactly the template's route keys.
+    assert.deepEqual(
+      stack.plan.consoleRoutes.map((route) => route.routeKey).sort(),
+      resources
+        .filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Route")
+        .map(([, resource]) => resource.Properties?.RouteKey)
+        .sort(),
     );
   });
 
