@@ -111,7 +111,7 @@ describe("decisions rehearse", () => {
     );
   });
 
-  it("prints one JSON object and exits 1 on a finding, 0 on the template as synthesized", async () => {
+  it("prints one JSON object and exits 1 on a finding, 0 on the template as synthesized (--static)", async () => {
     const folder = mkdtempSync(join(tmpdir(), "rehearse-"));
     try {
       const good = join(folder, "good.json");
@@ -136,20 +136,25 @@ describe("decisions rehearse", () => {
         });
         const stderr = new Writable({ write: (_chunk, _encoding, done) => done() });
         const code = await createRehearseCommand({ stdout, stderr }).run(args);
-        return { code, report: JSON.parse(out) as Record<string, unknown[]> };
+        return { code, report: JSON.parse(out) as Record<string, unknown[]> & { mode?: string } };
       };
 
-      const passed = await run(["--template", good, "--json", "--write-template", written]);
-      const failed = await run(["--template", bad, "--json"]);
+      const passed = await run(["--template", good, "--static", "--json", "--write-template", written]);
+      const failed = await run(["--template", bad, "--static", "--json"]);
 
       assert.equal(passed.code, 0);
       assert.deepEqual(Object.keys(passed.report).sort(), [
         "calls",
+        "declared",
         "denied",
         "exercised",
         "missing_routes",
+        "mode",
+        "observed",
         "timeouts",
+        "workload",
       ]);
+      assert.equal(passed.report.mode, "static");
       assert.equal(failed.code, 1);
       assert.deepEqual(
         (failed.report.denied as { function: string; action: string }[]).map((denied) => [
