@@ -153,8 +153,8 @@ async function checkCalls(
     const policies = policiesOf(resolver, fn.roleLogicalId);
     const ran = observed === undefined ? undefined : observedOf(observed.calls, deployed.name);
     for (const call of deployed.calls(view)) {
-      // A call the running function made is checked as it made it.
-      if (ran?.resources[call.action]?.includes(resourceKindOf(call.resource)) === true) continue;
+      // A call the running function made (allowed or refused) is checked as it made it.
+      if (ran?.made(call.action, call.resource) === true) continue;
       count(report.declared, deployed.name, call.action);
       count(report.calls, deployed.name, call.action);
       const decision = await authorizeCall(
@@ -196,7 +196,19 @@ function observedOf(calls: IamCallsSnapshot, name: TemplateFunctionName) {
   const allowed = calls.allowed[name];
   const denied = calls.denied.filter((denial) => denial.function === name);
   if (allowed === undefined && denied.length === 0) return undefined;
-  return { allowed: allowed ?? {}, resources: calls.resources[name] ?? {}, denied };
+  const resources = calls.resources[name] ?? {};
+  return {
+    allowed: allowed ?? {},
+    denied,
+    /** Whether it made this call: the action on a resource of the same kind (an S3 object under the same prefix). */
+    made: (action: string, resource: string): boolean => {
+      const kind = resourceKindOf(resource);
+      return (
+        resources[action]?.includes(kind) === true ||
+        denied.some((denial) => denial.action === action && resourceKindOf(denial.resource) === kind)
+      );
+    },
+  };
 }
 
 function functionView(resolver: TemplateResolver, logicalId: string): FunctionView {
