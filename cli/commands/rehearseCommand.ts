@@ -136,7 +136,7 @@ function formatReport(report: RehearsalReport): string {
       : `${total(report.calls)} declared calls of ${report.exercised.functions.length} functions checked against their roles, ${report.exercised.routes.length} console routes declared`,
     ...report.denied.map(
       (denied) =>
-        `DENIED  ${denied.function}: ${denied.action} on ${denied.resource} (${denied.source}${denied.count === undefined ? "" : `, ${denied.count} times`})${denied.near_miss === undefined ? "" : `\n        near miss: ${JSON.stringify(denied.near_miss)}`}`,
+        `DENIED  ${denied.function}: ${denied.action} on ${denied.resource} (${denied.source}${denied.count === undefined ? "" : `, ${denied.count} time${denied.count === 1 ? "" : "s"}`})${denied.near_miss === undefined ? "" : `\n        near miss: ${JSON.stringify(denied.near_miss)}`}`,
     ),
     ...report.missing_routes.map(
       (route) => `MISSING ${route.method} ${route.path} (called by ${route.caller})`,
