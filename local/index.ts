@@ -22,6 +22,7 @@ export {
   PartStartError,
   PortInUseError,
   StackTemplateError,
+  TemplateResolveError,
 } from "./errors.js";
 export type { LambdaContextOptions } from "./eventSource/createLambdaContext.js";
 export { createLambdaContext } from "./eventSource/createLambdaContext.js";
@@ -38,6 +39,29 @@ export type {
 export { FunctionTimeoutError, SqsEventSourcePoller } from "./eventSource/SqsEventSourcePoller.js";
 export type { SqsRecordSource } from "./eventSource/toSqsRecord.js";
 export { toSqsRecord } from "./eventSource/toSqsRecord.js";
+export { type AccessDeniedDetails, AccessDeniedException } from "./iam/AccessDeniedException.js";
+export { DeployedNames, type LocalResourceNames } from "./iam/DeployedNames.js";
+export { type IamRequest, iamRequestsOf, type SdkCall } from "./iam/iamRequestsOf.js";
+export {
+  type AuthorizableClient,
+  type FunctionIam,
+  type IamAuthorizationRequest,
+  type IamAuthorizer,
+  type IamCallsSnapshot,
+  type IamDecision,
+  IamLedger,
+  LocalIam,
+  type LocalIamOptions,
+  type ObservedDenial,
+} from "./iam/LocalIam.js";
+export { type DeployTarget, deployTargetOf, TemplateResolver } from "./iam/TemplateResolver.js";
+export {
+  decideFunctionOf,
+  TEMPLATE_FUNCTIONS,
+  type TemplateFunction,
+  type TemplateFunctionName,
+  templateFunctionOf,
+} from "./iam/templateFunctions.js";
 export type { IngestedObjectReport, IngestTriggerOptions } from "./ingest/IngestTrigger.js";
 export { DEFAULT_INGEST_PREFIX, DEFAULT_INGEST_SUFFIX, IngestTrigger } from "./ingest/IngestTrigger.js";
 export type { LocalDeployment, LocalStateMachine, LocalTaskCall } from "./ingest/localStateMachine.js";
@@ -94,6 +118,7 @@ export { type LoadStackTemplateOptions, loadStackTemplate } from "./stack/loadSt
 export type { StackModel } from "./stack/prepareStackModel.js";
 export { DEMO_MODEL_KIND, DEMO_MODEL_NOTICE, prepareStackModel } from "./stack/prepareStackModel.js";
 export { readStackTemplate } from "./stack/readStackTemplate.js";
+export { withRole } from "./stack/StackHandlerContext.js";
 export type {
   ConnectionInfo,
   LocalIngestOptions,

@@ -1,26 +1,43 @@
 /**
  * `decisions rehearse`: the AWS deploy rehearsed on this machine, from the synthesized template —
- * every AWS call of each deployed function authorized against its role, the console's routes
- * against the table the code serves, the chain of timeouts. Development tooling: it needs the CDK
- * app and the IAM evaluator, both devDependencies.
+ * the local stack started from it with IAM enforced and a workload driven through it (every call
+ * the running functions make authorized against their roles), the calls that cannot run locally
+ * checked from each function's declared list, the console's routes against the table the code
+ * serves, the chain of timeouts. Development tooling: it needs the CDK app, the IAM evaluator and
+ * the local stack's emulators, all devDependencies.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { packageRoot } from "../../adapter/models/packageRoot.js";
-import { findingsOf, type RehearsalReport, rehearse } from "../../lab/rehearsal/rehearse.js";
+import {
+  findingsOf,
+  type LiveObservation,
+  type RehearsalReport,
+  rehearse,
+} from "../../lab/rehearsal/rehearse.js";
+import { rehearseLive } from "../../lab/rehearsal/rehearseLive.js";
 import { type CfnTemplate, deployTargetOf } from "../../lab/rehearsal/TemplateResolver.js";
 import { synthesizeStackTemplate } from "../../local/stack/synthesizeStackTemplate.js";
 import { parseCommandArgs } from "../parseCommandArgs.js";
 import { CONTEXT_FLAG, readContextOverrides } from "../readContextOverrides.js";
+import { readNumberFlag } from "../readNumberFlag.js";
 import type { CliCommand, CliOutput } from "../types.js";
 
 const USAGE = `usage:
-  decisions rehearse [-c knob=value ...] [--template <file>] [--write-template <file>] [--json]
+  decisions rehearse [-c knob=value ...] [--template <file>] [--write-template <file>] [--static]
+                     [--threads <n>] [--json]
 
 Rehearses the AWS deploy on the template cdk synth makes (cdk.json's context, -c overrides) or on
 the given one:
-  IAM        every AWS call each deployed function's code makes, as AWS forms its resource (SageMaker
-             names in lower case, index and event-source-mapping ARNs, dynamodb:LeadingKeys), is
-             authorized against that function's role in the template
+  IAM        live (the default): the local stack starts from the template with IAM enforced and
+             a workload goes through it (tickets, incidents, a batch job to completion, a review
+             and an amendment through the console's routes, drift, the shadow report, a redecide,
+             the monitors, the front door); every AWS call the running functions make, as AWS
+             forms its resource (the deployed names, SageMaker's in lower case, index ARNs,
+             dynamodb:LeadingKeys), is authorized against that function's role in the template and
+             a refused one fails with AccessDeniedException. The calls that cannot run locally
+             (the capacity controller, the event sources' stream reads, deliveries) are checked
+             from each function's declared list. --static: every call from the declared lists,
+             nothing started (seconds, no Java or model)
   routes     the console's HTTP API routes against the route table the code serves and the page calls
   timeouts   SageMaker's 60 s above the adapter's deadline with its margin; the decide functions'
              timeout; each queue's visibility >= 6 x the function's timeout + the batching window
@@ -32,7 +49,10 @@ options:
   --template <file>         rehearse this template instead of synthesizing one
   --write-template <file>   save the template rehearsed
   --stack-name <name>       the stack's name with --template (default Decisions)
-  --json                    one JSON object: calls, exercised, denied, missing_routes, timeouts
+  --static                  check the declared calls only; start nothing
+  --threads <n>             llama.cpp threads of the local adapter (live)
+  --json                    one JSON object: mode, calls, observed, declared, exercised, denied,
+                            missing_routes, timeouts, workload
 `;
 
 const FLAGS = {
@@ -40,6 +60,8 @@ const FLAGS = {
   template: { type: "string" },
   "write-template": { type: "string" },
   "stack-name": { type: "string" },
+  static: { type: "boolean" },
+  threads: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -67,7 +89,29 @@ export function createRehearseCommand(
             };
       if (values["write-template"] !== undefined)
         writeFileSync(values["write-template"], `${JSON.stringify(template, null, 1)}\n`);
-      const report = await rehearse({ template, target: deployTargetOf(stackName) });
+      const target = deployTargetOf(stackName);
+      const threads =
+        values.threads === undefined
+          ? undefined
+          : readNumberFlag(
+              "--threads",
+              values.threads,
+              { min: 1, max: 256, integer: true, unit: "threads" },
+              USAGE,
+            );
+      let observed: LiveObservation | undefined;
+      if (values.static !== true) {
+        // The functions' metrics (EMF lines on stdout) would mix into the report.
+        process.env.POWERTOOLS_METRICS_DISABLED = "true";
+        observed = await rehearseLive({
+          template,
+          target,
+          env: process.env,
+          stderr: stderr as NodeJS.WritableStream,
+          ...(threads === undefined ? {} : { stack: { adapterThreads: threads } }),
+        });
+      }
+      const report = await rehearse({ template, target, ...(observed === undefined ? {} : { observed }) });
       stdout.write(values.json === true ? `${JSON.stringify(report)}\n` : formatReport(report));
       const findings = findingsOf(report);
       if (findings > 0)
@@ -81,20 +125,24 @@ export function createRehearseCommand(
 export const rehearseCommand: CliCommand = createRehearseCommand();
 
 function formatReport(report: RehearsalReport): string {
-  const calls = Object.values(report.calls).reduce(
-    (sum, actions) => sum + Object.values(actions).reduce((total, count) => total + count, 0),
-    0,
-  );
+  const total = (counts: RehearsalReport["calls"]) =>
+    Object.values(counts).reduce(
+      (sum, actions) => sum + Object.values(actions).reduce((subtotal, count) => subtotal + count, 0),
+      0,
+    );
   const lines = [
-    `${calls} calls of ${report.exercised.functions.length} functions checked against their roles, ${report.exercised.routes.length} console routes declared`,
+    report.mode === "live"
+      ? `${total(report.observed)} calls observed of ${report.exercised.functions.length} running functions (${report.exercised.functions.join(", ")}), ${total(report.declared)} declared calls of ${Object.keys(report.declared).length} functions checked against their roles; ${report.exercised.routes.length} console routes called`
+      : `${total(report.calls)} declared calls of ${report.exercised.functions.length} functions checked against their roles, ${report.exercised.routes.length} console routes declared`,
     ...report.denied.map(
       (denied) =>
-        `DENIED  ${denied.function}: ${denied.action} on ${denied.resource}${denied.near_miss === undefined ? "" : `\n        near miss: ${JSON.stringify(denied.near_miss)}`}`,
+        `DENIED  ${denied.function}: ${denied.action} on ${denied.resource} (${denied.source}${denied.count === undefined ? "" : `, ${denied.count} time${denied.count === 1 ? "" : "s"}`})${denied.near_miss === undefined ? "" : `\n        near miss: ${JSON.stringify(denied.near_miss)}`}`,
     ),
     ...report.missing_routes.map(
       (route) => `MISSING ${route.method} ${route.path} (called by ${route.caller})`,
     ),
     ...report.timeouts.map((finding) => `TIMEOUT ${finding.check} ${finding.resource}: ${finding.detail}`),
+    ...report.workload.map((problem) => `WORKLOAD ${problem}`),
   ];
   return `${lines.join("\n")}\n`;
 }

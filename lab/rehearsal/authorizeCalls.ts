@@ -29,7 +29,7 @@ export interface CallDecision {
  * same-account request.
  */
 export async function authorizeCall(
-  call: DeclaredCall,
+  call: Pick<DeclaredCall, "action" | "resource" | "context">,
   policies: readonly { name: string; document: PolicyDocument }[],
   target: { account: string; partition: string },
   roleName: string,

@@ -4,7 +4,9 @@ import {
   OUTCOMES_STATUS_INDEX,
   shadowPartitionOf,
 } from "../../contract/index.js";
-import type { TemplateResolver } from "./TemplateResolver.js";
+import { queueArnOfUrl as queueArnOf, sageMakerArn, tableArn as tableArnOf } from "../../local/iam/arns.js";
+import type { TemplateResolver } from "../../local/iam/TemplateResolver.js";
+import type { TemplateFunctionName } from "../../local/iam/templateFunctions.js";
 
 /** One AWS call a function makes, as IAM sees it: the action, the ARN AWS forms, the condition keys AWS sets. */
 export interface DeclaredCall {
@@ -29,29 +31,31 @@ export interface FunctionView {
 
 /** The calls of one deployed function, derived from its view. */
 export interface DeployedFunction {
-  /** Its name in findings (the folder under `functions/`, with the lane for the decide functions). */
-  name: string;
-  /** The logical id's prefix CDK gives the function (its construct path). */
-  logicalIdPrefix: string;
+  /**
+   * Its name in findings (the folder under `functions/`, with the lane for the decide functions);
+   * the template's function of that name is found by `TEMPLATE_FUNCTIONS` (`local/iam`).
+   */
+  name: TemplateFunctionName;
   calls(view: FunctionView): DeclaredCall[];
 }
 
 /** The ARN SageMaker forms for an endpoint: its name in lower case. */
 function endpointArn(view: FunctionView, name: string): string {
-  const { partition, region, account } = view.resolver.target;
-  return `arn:${partition}:sagemaker:${region}:${account}:endpoint/${name.toLowerCase()}`;
+  return sageMakerArn(view.resolver.target, "endpoint", name);
+}
+
+/** The ARN SageMaker forms for an inference component: its name in lower case. */
+function componentArn(view: FunctionView, name: string): string {
+  return sageMakerArn(view.resolver.target, "inference-component", name);
 }
 
 function tableArn(view: FunctionView, name: string): string {
-  const { partition, region, account } = view.resolver.target;
-  return `arn:${partition}:dynamodb:${region}:${account}:table/${name}`;
+  return tableArnOf(view.resolver.target, name);
 }
 
 /** A queue's ARN from its URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`). */
 function queueArnOfUrl(view: FunctionView, url: string): string {
-  const { partition, region } = view.resolver.target;
-  const [, account, name] = new URL(url).pathname.split("/");
-  return `arn:${partition}:sqs:${region}:${account}:${name}`;
+  return queueArnOf(view.resolver.target, url);
 }
 
 function variable(view: FunctionView, name: string): string {
@@ -125,10 +129,7 @@ function decideCalls(view: FunctionView): DeclaredCall[] {
   if (component !== undefined)
     calls.push({
       action: "sagemaker:InvokeEndpoint",
-      resource: endpointArn(view, variable(view, "ENDPOINT_NAME")).replace(
-        /:endpoint\/.*$/,
-        `:inference-component/${component.toLowerCase()}`,
-      ),
+      resource: componentArn(view, component),
       why: "EndpointClient (InferenceComponentName, layout=lanes-from-zero)",
     });
   const shadow = view.environment.SHADOW_ENDPOINT_NAME;
@@ -153,11 +154,10 @@ function decideCalls(view: FunctionView): DeclaredCall[] {
  * authorizes against the function's role. A call added to the code is added here.
  */
 export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
-  { name: "decide (interactive)", logicalIdPrefix: "InteractiveDecideHandlerFunction", calls: decideCalls },
-  { name: "decide (bulk)", logicalIdPrefix: "BulkDecideHandlerFunction", calls: decideCalls },
+  { name: "decide (interactive)", calls: decideCalls },
+  { name: "decide (bulk)", calls: decideCalls },
   {
     name: "ingest",
-    logicalIdPrefix: "IngestHandlerFunction",
     calls: (view) => {
       const { bucket, prefix } = ingestObjects(view);
       const object = `arn:${view.resolver.target.partition}:s3:::${bucket}/${prefix}batch.jsonl`;
@@ -183,7 +183,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "results",
-    logicalIdPrefix: "JobResultsHandlerFunction",
     calls: (view) => {
       const jobs = tableArn(view, variable(view, "JOBS_TABLE"));
       const { bucket } = ingestObjects(view);
@@ -211,7 +210,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "jobsMonitor",
-    logicalIdPrefix: "JobsMonitorHandlerFunction",
     calls: (view) => {
       const jobs = tableArn(view, variable(view, "JOBS_TABLE"));
       return [
@@ -226,7 +224,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "capacityController",
-    logicalIdPrefix: "CapacityControllerHandlerFunction",
     calls: (view) => {
       const { partition, region, account } = view.resolver.target;
       const mapping = (uuid: string) =>
@@ -244,10 +241,7 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
             : [
                 {
                   action: "sagemaker:DescribeInferenceComponent",
-                  resource: endpointArn(view, variable(view, "ENDPOINT_NAME")).replace(
-                    /:endpoint\/.*$/,
-                    `:inference-component/${component.toLowerCase()}`,
-                  ),
+                  resource: componentArn(view, component),
                   why: "SageMakerComponentReader (layout=lanes-from-zero)",
                 },
               ];
@@ -269,7 +263,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "reviewConsole",
-    logicalIdPrefix: "ReviewConsoleApiHandlerFunction",
     calls: (view) => {
       const outcomes = tableArn(view, variable(view, "OUTCOMES_TABLE"));
       const policy = "ticket-routing";
@@ -298,7 +291,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "frontDoor",
-    logicalIdPrefix: "FrontDoorHandlerFunction",
     calls: (view) => {
       const idempotency = tableArn(view, variable(view, "IDEMPOTENCY_TABLE"));
       return [
@@ -319,7 +311,6 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
   },
   {
     name: "driftMonitor",
-    logicalIdPrefix: "DriftMonitorHandlerFunction",
     calls: (view) => [
       {
         action: "dynamodb:Query",
@@ -328,10 +319,9 @@ export const DEPLOYED_FUNCTIONS: readonly DeployedFunction[] = [
       },
     ],
   },
-  { name: "jobEvents", logicalIdPrefix: "JobEventsEnrichmentFunction", calls: () => [] },
+  { name: "jobEvents", calls: () => [] },
   {
     name: "deliver",
-    logicalIdPrefix: "DeliveriesHandlerFunction",
     calls: (view) => {
       const dlqUrls = JSON.parse(variable(view, "DELIVERY_DLQ_URLS")) as Record<string, string>;
       return [

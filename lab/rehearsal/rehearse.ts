@@ -4,10 +4,14 @@ import {
   REVIEW_ROUTES,
   SAGEMAKER_INVOCATION_TIMEOUT_SECONDS,
 } from "../../contract/index.js";
-import { authorizeCall, type PolicyDocument } from "./authorizeCalls.js";
+import { type IamCallsSnapshot, resourceKindOf } from "../../local/iam/LocalIam.js";
+import { type CfnTemplate, type DeployTarget, TemplateResolver } from "../../local/iam/TemplateResolver.js";
+import { type TemplateFunctionName, templateFunctionOf } from "../../local/iam/templateFunctions.js";
+import { authorizeCall } from "./authorizeCalls.js";
 import { type ConsolePageCall, consolePageCalls } from "./consolePageCalls.js";
 import { DEPLOYED_FUNCTIONS, type FunctionView } from "./deployedFunctions.js";
-import { type CfnTemplate, type DeployTarget, TemplateResolver } from "./TemplateResolver.js";
+import type { CalledRoute } from "./liveWorkload.js";
+import { policiesOf } from "./rolePolicies.js";
 
 /** A call the role does not allow. */
 export interface DeniedCall {
@@ -18,6 +22,13 @@ export interface DeniedCall {
   near_miss?: Record<string, unknown>;
   /** The evaluator's own complaint about the request, when it refused to evaluate it. */
   errors?: string[];
+  /**
+   * `observed`: a running function's call was refused (AccessDeniedException); `declared`: a call of
+   * the function's declared list ({@link DEPLOYED_FUNCTIONS}) would be.
+   */
+  source: "observed" | "declared";
+  /** How many times the running functions made it (observed only). */
+  count?: number;
 }
 
 /** A route the code serves or the page calls that API Gateway would answer 404. */
@@ -36,19 +47,54 @@ export interface TimeoutFinding {
   detail: string;
 }
 
+/** Calls per function and action. */
+export type CallCounts = Record<string, Record<string, number>>;
+
 /** What `decisions rehearse --json` prints. */
 export interface RehearsalReport {
-  /** Calls checked, per function and action. */
-  calls: Record<string, Record<string, number>>;
+  /**
+   * `live`: the stack ran from the template with IAM enforced and a workload went through it; the
+   * calls it made are `observed`, the rest `declared`. `static`: every call is `declared`.
+   */
+  mode: "live" | "static";
+  /** Every call checked, per function and action: the observed ones and the declared ones. */
+  calls: CallCounts;
+  /** The calls the running functions made, authorized one by one (live only; allowed and refused). */
+  observed: CallCounts;
+  /**
+   * The calls of each function's declared list checked against its role without running: all of
+   * them (static), or those the workload did not make (live: the functions and calls the local
+   * stack cannot run, e.g. the capacity controller's DescribeEndpoint, the event sources' stream reads).
+   */
+  declared: CallCounts;
+  /**
+   * `functions`: those whose calls were checked (live: those that ran); `routes`: the console's
+   * routes the template declares that the page or the router needs (live: those the workload called
+   * and that answered).
+   */
   exercised: { functions: string[]; routes: string[] };
   denied: DeniedCall[];
   missing_routes: MissingRoute[];
   timeouts: TimeoutFinding[];
+  /** Live only: what the workload could not do (an item not decided, a route answering 5xx). */
+  workload: string[];
 }
 
 /** The number of findings of a report: 0 is a rehearsal passed. */
 export function findingsOf(report: RehearsalReport): number {
-  return report.denied.length + report.missing_routes.length + report.timeouts.length;
+  return (
+    report.denied.length + report.missing_routes.length + report.timeouts.length + report.workload.length
+  );
+}
+
+/** What the live rehearsal saw the running stack do (`rehearseLive`). */
+export interface LiveObservation {
+  /** The running functions' calls as the stack's IAM ledger counted them. */
+  calls: IamCallsSnapshot;
+  /** The console routes the workload called and what each answered. */
+  routes: readonly CalledRoute[];
+  /** What the workload could not do. */
+  problems: readonly string[];
 }
 
 /** Options of {@link rehearse}. */
@@ -57,42 +103,66 @@ export interface RehearseOptions {
   target: DeployTarget;
   /** The console page's calls. Default: read from `console/web` ({@link consolePageCalls}). */
   pageCalls?: readonly ConsolePageCall[];
+  /** What the live rehearsal observed. Absent: static (every call declared). */
+  observed?: LiveObservation;
 }
 
 /**
- * Rehearses a deploy on a synthesized template: every AWS call each deployed function's code makes
- * (its {@link DEPLOYED_FUNCTIONS} list, derived from the template's own values) is authorized
- * against the function's role as the template states it; the console's HTTP API routes are
- * compared with the route table the code serves and the calls the page makes; the chain of timeouts
- * (SageMaker's 60 s, the adapter's deadline, the function's timeout, the queue's visibility) is checked.
+ * Rehearses a deploy on a synthesized template: the AWS calls of each deployed function are
+ * authorized against the function's role as the template states it — those the running stack made
+ * (`observed`, from `rehearseLive`), and for the rest each function's declared list
+ * ({@link DEPLOYED_FUNCTIONS}, derived from the template's own values); the console's HTTP API
+ * routes are compared with the route table the code serves and the calls the page makes; the chain
+ * of timeouts (SageMaker's 60 s, the adapter's deadline, the function's timeout, the queue's
+ * visibility) is checked.
  */
 export async function rehearse(options: RehearseOptions): Promise<RehearsalReport> {
   const resolver = new TemplateResolver(options.template, options.target);
   const report: RehearsalReport = {
+    mode: options.observed === undefined ? "static" : "live",
     calls: {},
+    observed: {},
+    declared: {},
     exercised: { functions: [], routes: [] },
     denied: [],
     missing_routes: [],
     timeouts: [],
+    workload: [...(options.observed?.problems ?? [])],
   };
-  await checkCalls(resolver, report);
-  checkRoutes(resolver, options.pageCalls ?? consolePageCalls(), report);
+  await checkCalls(resolver, report, options.observed);
+  checkRoutes(resolver, options.pageCalls ?? consolePageCalls(), report, options.observed);
   checkTimeouts(resolver, report);
   return report;
 }
 
-async function checkCalls(resolver: TemplateResolver, report: RehearsalReport): Promise<void> {
-  const functionIds = resolver.logicalIdsOf("AWS::Lambda::Function");
+const count = (counts: CallCounts, name: string, action: string, by = 1): void => {
+  const actions = counts[name] ?? {};
+  actions[action] = (actions[action] ?? 0) + by;
+  counts[name] = actions;
+};
+
+async function checkCalls(
+  resolver: TemplateResolver,
+  report: RehearsalReport,
+  observed: LiveObservation | undefined,
+): Promise<void> {
   for (const deployed of DEPLOYED_FUNCTIONS) {
-    const logicalId = functionIds.find((id) => id.startsWith(deployed.logicalIdPrefix));
-    if (logicalId === undefined) continue;
-    const view = functionView(resolver, logicalId);
-    const roleId = roleOf(resolver, logicalId);
-    const policies = policiesOf(resolver, roleId);
-    const counts: Record<string, number> = {};
+    const fn = templateFunctionOf(resolver, deployed.name);
+    if (fn === undefined) continue;
+    const view = functionView(resolver, fn.logicalId);
+    const policies = policiesOf(resolver, fn.roleLogicalId);
+    const ran = observed === undefined ? undefined : observedOf(observed.calls, deployed.name);
     for (const call of deployed.calls(view)) {
-      counts[call.action] = (counts[call.action] ?? 0) + 1;
-      const decision = await authorizeCall(call, policies, resolver.target, resolver.physicalName(roleId));
+      // A call the running function made (allowed or refused) is checked as it made it.
+      if (ran?.made(call.action, call.resource) === true) continue;
+      count(report.declared, deployed.name, call.action);
+      count(report.calls, deployed.name, call.action);
+      const decision = await authorizeCall(
+        call,
+        policies,
+        resolver.target,
+        resolver.physicalName(fn.roleLogicalId),
+      );
       if (decision.allowed) continue;
       report.denied.push({
         function: deployed.name,
@@ -100,11 +170,45 @@ async function checkCalls(resolver: TemplateResolver, report: RehearsalReport): 
         resource: call.resource,
         ...(decision.nearMiss === undefined ? {} : { near_miss: decision.nearMiss }),
         ...(decision.errors === undefined ? {} : { errors: decision.errors }),
+        source: "declared",
       });
     }
-    report.calls[deployed.name] = counts;
-    report.exercised.functions.push(deployed.name);
+    if (observed === undefined) {
+      report.exercised.functions.push(deployed.name);
+      continue;
+    }
+    for (const [action, times] of Object.entries(ran?.allowed ?? {})) {
+      count(report.observed, deployed.name, action, times);
+      count(report.calls, deployed.name, action, times);
+    }
+    for (const denial of ran?.denied ?? []) {
+      count(report.observed, deployed.name, denial.action, denial.count);
+      count(report.calls, deployed.name, denial.action, denial.count);
+      const { count: times, function: _, ...rest } = denial;
+      report.denied.push({ function: deployed.name, ...rest, source: "observed", count: times });
+    }
+    if (ran !== undefined) report.exercised.functions.push(deployed.name);
   }
+}
+
+/** One function's part of the observed calls; undefined when it made none. */
+function observedOf(calls: IamCallsSnapshot, name: TemplateFunctionName) {
+  const allowed = calls.allowed[name];
+  const denied = calls.denied.filter((denial) => denial.function === name);
+  if (allowed === undefined && denied.length === 0) return undefined;
+  const resources = calls.resources[name] ?? {};
+  return {
+    allowed: allowed ?? {},
+    denied,
+    /** Whether it made this call: the action on a resource of the same kind (an S3 object under the same prefix). */
+    made: (action: string, resource: string): boolean => {
+      const kind = resourceKindOf(resource);
+      return (
+        resources[action]?.includes(kind) === true ||
+        denied.some((denial) => denial.action === action && resourceKindOf(denial.resource) === kind)
+      );
+    },
+  };
 }
 
 function functionView(resolver: TemplateResolver, logicalId: string): FunctionView {
@@ -127,45 +231,6 @@ function functionView(resolver: TemplateResolver, logicalId: string): FunctionVi
   return { logicalId, environment, eventSources, resolver };
 }
 
-function roleOf(resolver: TemplateResolver, functionId: string): string {
-  const role = resolver.resource(functionId).Properties?.Role as
-    | { "Fn::GetAtt"?: [string, string] }
-    | undefined;
-  const roleId = role?.["Fn::GetAtt"]?.[0];
-  if (roleId === undefined) throw new Error(`${functionId}'s role is not a role of the template`);
-  return roleId;
-}
-
-/** The role's inline policies and every AWS::IAM::Policy attached to it, resolved. */
-function policiesOf(
-  resolver: TemplateResolver,
-  roleId: string,
-): { name: string; document: PolicyDocument }[] {
-  const inline = ((resolver.resource(roleId).Properties?.Policies as unknown[]) ?? []).map(
-    (policy, index) => {
-      const { PolicyName, PolicyDocument: document } = policy as {
-        PolicyName?: unknown;
-        PolicyDocument: unknown;
-      };
-      return {
-        name: String(PolicyName ?? `${roleId}-inline-${index}`),
-        document: resolver.resolve(document) as PolicyDocument,
-      };
-    },
-  );
-  const attached = resolver
-    .logicalIdsOf("AWS::IAM::Policy")
-    .filter((id) => {
-      const roles = (resolver.resource(id).Properties?.Roles as { Ref?: string }[]) ?? [];
-      return roles.some((role) => role.Ref === roleId);
-    })
-    .map((id) => ({
-      name: id,
-      document: resolver.resolve(resolver.resource(id).Properties?.PolicyDocument) as PolicyDocument,
-    }));
-  return [...inline, ...attached];
-}
-
 const patternOf = (path: string) =>
   `/${path
     .split("/")
@@ -177,6 +242,7 @@ function checkRoutes(
   resolver: TemplateResolver,
   pageCalls: readonly ConsolePageCall[],
   report: RehearsalReport,
+  observed: LiveObservation | undefined,
 ): void {
   const declared = new Set(
     resolver.logicalIdsOf("AWS::ApiGatewayV2::Route").map((id) => {
@@ -197,9 +263,17 @@ function checkRoutes(
     const key = `${route.method} ${patternOf(route.path)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (declared.has(key)) report.exercised.routes.push(`${route.method} ${route.path}`);
-    else report.missing_routes.push(route);
+    if (!declared.has(key)) report.missing_routes.push(route);
+    else if (observed === undefined) report.exercised.routes.push(`${route.method} ${route.path}`);
   }
+  if (observed === undefined) return;
+  // Live: the declared routes the workload called and that answered.
+  const called = new Set(
+    observed.routes
+      .filter((route) => route.status < 500 && route.status !== 404)
+      .map((route) => `${route.method} ${patternOf(route.route)}`),
+  );
+  report.exercised.routes.push(...[...called].filter((key) => declared.has(key)).sort());
 }
 
 function checkTimeouts(resolver: TemplateResolver, report: RehearsalReport): void {

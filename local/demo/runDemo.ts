@@ -53,6 +53,12 @@ export interface RunDemoOptions {
   stack?: Omit<StartLocalStackOptions, "createHandler" | "model" | "log" | "ingest" | "jobs" | "env">;
   /** Default: the process's stdout and stderr. */
   output?: DemoOutput;
+  /**
+   * Runs on the running stack once the demo has ended and its summary is written, before the stack
+   * stops (the rehearsal drives its own workload there: `decisions rehearse`). What it throws is
+   * thrown once the stack has stopped. Default: nothing.
+   */
+  beforeStop?: (stack: LocalStack) => Promise<void>;
 }
 
 /** What a demo run found. */
@@ -208,6 +214,7 @@ export async function runDemo(options: RunDemoOptions): Promise<DemoResult> {
     output.stdout.write(formatDemoSummary(outcomes, { sent, deadLetters, elapsedMs: pipelineMs, model }));
     if (lanes !== undefined) output.stdout.write(`\n${formatLaneSummary(lanes)}`);
     if (!finished) note(`not every item ended within ${timeoutMs / 1000} s`);
+    await options.beforeStop?.(stack);
     return {
       exitCode: finished && failed.length === 0 && ingestFailures === 0 ? 0 : 1,
       sent,

@@ -21,6 +21,11 @@ export interface LocalJobsOptions {
   onCompleted: (detail: JobCompletedDetail) => void;
   /** Told when writing a job's results failed (the job stays without results). */
   onError: (jobId: string, error: unknown) => void;
+  /**
+   * The results writer's own clients (the results function's, authorized as it when the stack
+   * enforces IAM). Default: `dynamodb` and `s3`, which create the table.
+   */
+  writerClients?: { dynamodb: DynamoDBClient; s3: S3Client };
 }
 
 /**
@@ -52,7 +57,8 @@ export class LocalJobs {
     } else {
       await createTableIfMissing(options.dynamodb, options.jobsTable, options.jobsTableDefinition);
     }
-    const documents = DynamoDBDocumentClient.from(options.dynamodb, {
+    const writerClients = options.writerClients ?? { dynamodb: options.dynamodb, s3: options.s3 };
+    const documents = DynamoDBDocumentClient.from(writerClients.dynamodb, {
       marshallOptions: { removeUndefinedValues: true },
     });
     const writer = new JobResultsWriter({
@@ -62,7 +68,7 @@ export class LocalJobs {
         outcomesTable: options.outcomesTable,
         retry: new RetryPolicy({ maxAttempts: 3 }),
       }),
-      s3: options.s3,
+      s3: writerClients.s3,
       publish: async (detail) => options.onCompleted(detail),
     });
     return new LocalJobs(options.jobsTable, writer, options.onError);

@@ -1,6 +1,7 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
 import type { LocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import type { SqsEventSourcePoller } from "../eventSource/SqsEventSourcePoller.js";
+import type { LocalIam } from "../iam/LocalIam.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import type { AdapterProcess } from "../services/startAdapterProcess.js";
 import type { DynamoDbLocal } from "../services/startDynamoDbLocal.js";
@@ -72,6 +73,12 @@ export interface LocalStack {
   ingest: IngestTrigger | undefined;
   /** Outcome deliveries (`delivery_dlq_url` in `connectionInfo()`), when `deliveries` was given. */
   deliveries: LocalDeliveries | undefined;
+  /**
+   * IAM enforced on the functions' calls (`StartLocalStackOptions.iam`): its ledger counts the
+   * allowed calls per function and action and keeps the refused ones; `authorize(client, name)`
+   * makes a client of the caller's own parts a function's. Absent: IAM is not enforced.
+   */
+  iam: LocalIam | undefined;
   /** Milliseconds each part took to become ready, and the whole start. */
   startupMs: Record<string, number>;
   /** What the stack was built from: the synthesized template's plan (or the one the options gave). */

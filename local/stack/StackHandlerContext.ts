@@ -3,6 +3,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { Lane } from "../../contract/lanes/lanes.js";
+import type { AuthorizableClient, FunctionIam } from "../iam/LocalIam.js";
 import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
 
 /**
@@ -37,6 +38,13 @@ export interface StackHandlerContext {
   endpoints: { sqs: string; s3: string; dynamodb: string; sagemakerRuntime: string };
   /** The function timeout the poller applies (`context.getRemainingTimeInMillis()`). */
   functionTimeoutMs: number;
+  /**
+   * The function's role, when the stack enforces IAM (`StartLocalStackOptions.iam`): `sqs`, `s3`,
+   * `dynamodb` and `sagemakerRuntime` above are then the function's own clients, authorized as it,
+   * and a client the handler builds for itself is authorized with `iam.authorize(client)`
+   * ({@link withRole}). Absent: IAM is not enforced.
+   */
+  iam?: FunctionIam;
   /** Registers a cleanup (closing the handler's own clients) run when the stack stops. */
   onStop(cleanup: () => Promise<void> | void): void;
   /**
@@ -44,4 +52,12 @@ export interface StackHandlerContext {
    * a record is dead-lettered (`MAX_RECEIVE_COUNT`), and the call that starts a job's results.
    */
   jobs?: { table: string; maxReceiveCount: number; onJobEnded: (jobId: string) => Promise<void> };
+}
+
+/**
+ * A client the function builds for itself, authorized as the function when the stack enforces IAM
+ * (the client itself otherwise).
+ */
+export function withRole<C extends AuthorizableClient>(context: { iam?: FunctionIam }, client: C): C {
+  return context.iam === undefined ? client : context.iam.authorize(client);
 }

@@ -2,6 +2,7 @@ import type { JobCompletedDetail } from "../../contract/index.js";
 import type { Lane } from "../../contract/lanes/lanes.js";
 import type { LocalDeliveriesOptions } from "../delivery/startLocalDeliveries.js";
 import type { SqsBatchHandler, SqsEventSourcePollerOptions } from "../eventSource/SqsEventSourcePoller.js";
+import type { LocalIamOptions } from "../iam/LocalIam.js";
 import type { IngestedObjectReport } from "../ingest/IngestTrigger.js";
 import type { LocalIngestHandlerOptions } from "./createLocalIngestHandler.js";
 import type { LocalStackPlan } from "./LocalStackPlan.js";
@@ -98,6 +99,15 @@ export interface StartLocalStackOptions {
   deliveries?: LocalDeliveriesOptions;
   /** Where progress lines go ("DynamoDB Local ready on … (1.2 s)"). Default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * Enforce IAM: every AWS call of the stack's functions (the decide functions and their event
+   * sources, ingest, the results writer) is authorized against that function's role in
+   * `iam.template`, with the ARNs AWS would form from the template's names, by `iam.authorizer`; a
+   * refused call fails with AccessDeniedException and is recorded (`LocalStack.iam`). The stack is
+   * built from `iam.template` unless `plan` is given. Default: off (no evaluator is loaded: the
+   * rehearsal supplies one).
+   */
+  iam?: LocalIamOptions;
 }
 
 /** Batch jobs on the local stack (`LocalJobs`). */

@@ -2,6 +2,7 @@ import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { LocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import type { WorkQueue } from "../eventSource/createWorkQueue.js";
 import type { SqsEventSourcePoller } from "../eventSource/SqsEventSourcePoller.js";
+import type { LocalIam } from "../iam/LocalIam.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import type { LocalClients } from "./createLocalClients.js";
 import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
@@ -25,6 +26,8 @@ export interface StackAssembly {
   jobsTable: string | undefined;
   /** Outcome deliveries, when asked for. */
   deliveries: LocalDeliveries | undefined;
+  /** IAM enforced on the functions' calls, when asked for. */
+  iam: LocalIam | undefined;
   startupMs: Record<string, number>;
   plan: LocalStackPlan;
   /** Stops everything the stack started (idempotent). */
@@ -75,6 +78,7 @@ export function assembleLocalStack(assembly: StackAssembly): LocalStack {
     poller: lanes.interactive.poller,
     ingest: trigger,
     deliveries: assembly.deliveries,
+    iam: assembly.iam,
     startupMs: assembly.startupMs,
     plan: assembly.plan,
     connectionInfo: () => ({

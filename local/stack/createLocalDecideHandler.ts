@@ -7,7 +7,7 @@ import { createSageMakerRuntimeClient } from "../../core/endpoint/index.js";
 import { createDecideDeps, createDecideHandler, readDecideConfig } from "../../functions/decide/index.js";
 import type { SqsBatchHandler } from "../eventSource/SqsEventSourcePoller.js";
 import { LOCAL_CREDENTIALS } from "./createLocalClients.js";
-import type { StackHandlerContext } from "./StackHandlerContext.js";
+import { type StackHandlerContext, withRole } from "./StackHandlerContext.js";
 
 /** Log levels of the decide function's Powertools logger. */
 export type FunctionLogLevel = "DEBUG" | "INFO" | "WARN" | "ERROR" | "SILENT";
@@ -73,11 +73,15 @@ export async function createLocalDecideHandler(
     policyDir,
   );
   const common = { region: context.region, credentials: LOCAL_CREDENTIALS };
-  const sagemakerRuntime = createSageMakerRuntimeClient({
-    ...common,
-    endpoint: context.endpoints.sagemakerRuntime,
-  });
-  const dynamodb = new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb, maxAttempts: 1 });
+  // With IAM enforced, these (and the context's SQS and S3 clients) authorize each call as the lane's function.
+  const sagemakerRuntime = withRole(
+    context,
+    createSageMakerRuntimeClient({ ...common, endpoint: context.endpoints.sagemakerRuntime }),
+  );
+  const dynamodb = withRole(
+    context,
+    new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb, maxAttempts: 1 }),
+  );
   context.onStop(() => {
     sagemakerRuntime.destroy();
     dynamodb.destroy();

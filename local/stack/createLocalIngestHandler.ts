@@ -14,7 +14,7 @@ import {
 } from "../../functions/ingest/index.js";
 import { LOCAL_CREDENTIALS } from "./createLocalClients.js";
 import type { FunctionLogLevel } from "./createLocalDecideHandler.js";
-import type { StackHandlerContext } from "./StackHandlerContext.js";
+import { type StackHandlerContext, withRole } from "./StackHandlerContext.js";
 
 /** The ingest function as the local stack runs it: invoke it, then close its clients. */
 export interface LocalIngestHandler {
@@ -38,7 +38,7 @@ export interface LocalIngestHandlerOptions {
  * @throws PolicyLoadError when the policies do not load; ConfigError for a bad configuration.
  */
 export async function createLocalIngestHandler(
-  context: Pick<StackHandlerContext, "region" | "table" | "queueUrl" | "endpoints" | "jobs">,
+  context: Pick<StackHandlerContext, "region" | "table" | "queueUrl" | "endpoints" | "jobs" | "iam">,
   options: LocalIngestHandlerOptions = {},
 ): Promise<LocalIngestHandler> {
   const policyDir = options.policyDir ?? join(packageRoot(), "policies");
@@ -52,9 +52,16 @@ export async function createLocalIngestHandler(
     policyDir,
   );
   const common = { region: context.region, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 };
-  const s3 = new S3Client({ ...common, endpoint: context.endpoints.s3, forcePathStyle: true });
-  const sqs = new SQSClient({ ...common, endpoint: context.endpoints.sqs, useQueueUrlAsEndpoint: false });
-  const dynamodb = new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb });
+  // With IAM enforced (`context.iam`: the ingest function's role), each call is authorized as it.
+  const s3 = withRole(
+    context,
+    new S3Client({ ...common, endpoint: context.endpoints.s3, forcePathStyle: true }),
+  );
+  const sqs = withRole(
+    context,
+    new SQSClient({ ...common, endpoint: context.endpoints.sqs, useQueueUrlAsEndpoint: false }),
+  );
+  const dynamodb = withRole(context, new DynamoDBClient({ ...common, endpoint: context.endpoints.dynamodb }));
   const logger = new Logger({ serviceName: "ingest", logLevel: options.logLevel ?? "SILENT" });
   const deps = await createIngestDeps(config, {
     s3,

@@ -1,5 +1,6 @@
 import type { Lane } from "../../contract/lanes/lanes.js";
 import type { WorkQueue } from "../eventSource/createWorkQueue.js";
+import type { FunctionIam } from "../iam/LocalIam.js";
 import type { LocalClients } from "./createLocalClients.js";
 import type { LaneCapacity } from "./deriveLocalLaneCapacity.js";
 import type { StackHandlerContext } from "./StackHandlerContext.js";
@@ -23,6 +24,11 @@ export interface LaneContextSource {
   onStop: (cleanup: () => Promise<void> | void) => void;
   /** Batch jobs, when the stack runs them. */
   jobs: StackHandlerContext["jobs"];
+  /**
+   * Each lane's decide function's own clients and role, when the stack enforces IAM: its context
+   * carries them instead of the stack's shared clients. Absent: IAM is not enforced.
+   */
+  functions?: Record<Lane, { clients: Required<Omit<LocalClients, "destroy">>; iam: FunctionIam }>;
 }
 
 /** The context the stack gives the handler factory of `lane`: that lane's queue and capacity, the rest shared. */
@@ -31,7 +37,8 @@ export function laneHandlerContext(source: LaneContextSource, lane: Lane): Stack
     region: source.region,
     lane,
     capacity: source.capacity[lane],
-    ...source.clients,
+    ...(source.functions?.[lane].clients ?? source.clients),
+    ...(source.functions === undefined ? {} : { iam: source.functions[lane].iam }),
     table: source.table,
     endpointName: source.endpointName,
     ...(source.services.shadow === undefined

@@ -8,7 +8,8 @@ import type { LocalPollerSettings } from "./StartLocalStackOptions.js";
 
 /** What {@link startLanePollers} runs. */
 export interface LanePollerSettings {
-  sqs: SQSClient;
+  /** Each lane's SQS client (the decide function's own when IAM is enforced: the mapping polls with its role). */
+  sqs: Record<Lane, SQSClient>;
   region: string;
   queues: Record<Lane, WorkQueue>;
   handlers: Record<Lane, SqsBatchHandler>;
@@ -42,7 +43,7 @@ export async function startLanePollers(
       `the ${lane} lane's event source poller`,
       async () =>
         new SqsEventSourcePoller({
-          sqs: settings.sqs,
+          sqs: settings.sqs[lane],
           queueUrl: settings.queues[lane].queueUrl,
           queueArn: settings.queues[lane].queueArn,
           region: settings.region,

@@ -1,6 +1,10 @@
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import { type LocalDeliveries, startLocalDeliveries } from "../delivery/startLocalDeliveries.js";
 import { LocalPartError, PartStartError } from "../errors.js";
+import { LocalIam, type LocalIamOptions } from "../iam/LocalIam.js";
+import { stackResourceNames } from "../iam/stackResourceNames.js";
+import { deployTargetOf, TemplateResolver } from "../iam/TemplateResolver.js";
+import { decideFunctionOf, type TemplateFunctionName } from "../iam/templateFunctions.js";
 import type { IngestTrigger } from "../ingest/IngestTrigger.js";
 import { assembleLocalStack } from "./assembleLocalStack.js";
 import { createLaneHandlers } from "./createLaneHandlers.js";
@@ -64,13 +68,16 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
   try {
     const plan =
       options.plan ??
-      (await parts.timed(
-        "the stack's template",
-        () => planFromTemplate(log),
-        async () => undefined,
-      ));
+      (options.iam === undefined
+        ? await parts.timed(
+            "the stack's template",
+            () => planFromTemplate(log),
+            async () => undefined,
+          )
+        : readStackTemplate(options.iam.template));
     const settings = withDefaults(options, plan);
     const { region, table, bucket, endpointName, functionTimeoutMs } = settings;
+    const iam = options.iam === undefined ? undefined : createStackIam(options.iam, plan, options, settings);
     const services = await startStackServices(
       {
         ...options,
@@ -87,6 +94,17 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       parts,
     );
     const clients = connectClients(services, region, parts);
+    // With IAM enforced, each function has clients of its own, authorized as it (the stack's own
+    // clients above create the resources, as CloudFormation would, and are not).
+    const functionClients = (name: TemplateFunctionName) =>
+      iam === undefined ? undefined : connectFunctionClients(services, region, iam, name, parts);
+    const laneFunctions =
+      iam === undefined
+        ? undefined
+        : perLaneOf((lane) => {
+            const name = decideFunctionOf(lane);
+            return { clients: functionClients(name) ?? clients, iam: iam.forFunction(name) };
+          });
     const queues = await parts.timed(
       "the work queues, DLQs, bucket and table",
       () =>
@@ -103,7 +121,12 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
     const jobs =
       options.jobs === undefined
         ? undefined
-        : await startJobs(options.jobs, clients, { outcomesTable: table, plan }, parts);
+        : await startJobs(
+            options.jobs,
+            clients,
+            { outcomesTable: table, plan, writer: functionClients("results") },
+            parts,
+          );
     const deliveries = await startDeliveries(options.deliveries, services, clients, { region, table }, parts);
     const capacity = deriveLocalLaneCapacity();
     const contextOf = (lane: Lane): StackHandlerContext =>
@@ -119,6 +142,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
           bucket,
           functionTimeoutMs: functionTimeoutMs[lane],
           onStop: (cleanup) => parts.add("the handler", cleanup),
+          functions: laneFunctions,
           jobs:
             jobs === undefined
               ? undefined
@@ -132,16 +156,19 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       );
     const handlers = await createLaneHandlers(options.createHandler, contextOf);
     if (options.ingest !== undefined) {
+      const ingestIam = iam?.forFunction("ingest");
       trigger = await startIngestTrigger(
         options.ingest,
-        contextOf,
+        // The ingest function runs on the bulk lane's names, as itself when IAM is enforced.
+        ingestIam === undefined ? contextOf : (lane) => ({ ...contextOf(lane), iam: ingestIam }),
         { bucket, region, plan: plan.ingest },
         parts,
       );
     }
     const pollers = await startLanePollers(
       {
-        sqs: clients.sqs,
+        // Lambda's event source mapping polls with the function's role.
+        sqs: perLaneOf((lane) => laneFunctions?.[lane].clients.sqs ?? clients.sqs),
         region,
         queues,
         handlers,
@@ -167,6 +194,7 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       trigger,
       jobsTable: jobs?.table,
       deliveries,
+      iam,
       startupMs: parts.startupMs,
       plan,
       stop: () => parts.stop(),
@@ -182,6 +210,39 @@ export async function startLocalStack(options: StartLocalStackOptions): Promise<
       cause: error,
     });
   }
+}
+
+const perLaneOf = <T>(value: (lane: Lane) => T): Record<Lane, T> =>
+  Object.fromEntries(LANES.map((lane) => [lane, value(lane)])) as Record<Lane, T>;
+
+/** IAM enforcement on the stack's names: each local name mapped to the template's resource. */
+function createStackIam(
+  options: LocalIamOptions,
+  plan: LocalStackPlan,
+  given: StartLocalStackOptions,
+  settings: {
+    table: string;
+    queue: string;
+    bucket: string;
+    endpointName: string;
+    shadowEndpointName: string;
+  },
+): LocalIam {
+  const resolver = new TemplateResolver(options.template, options.target ?? deployTargetOf("Decisions"));
+  return new LocalIam(
+    options,
+    stackResourceNames(resolver, plan, {
+      table: settings.table,
+      jobsTable: given.jobs?.table ?? "jobs",
+      queues: perLaneOf((lane) => ({
+        queue: `${settings.queue}-${lane}`,
+        deadLetterQueue: `${settings.queue}-${lane}-dlq`,
+      })),
+      bucket: settings.bucket,
+      endpointName: settings.endpointName,
+      ...(given.shadowModel === undefined ? {} : { shadowEndpointName: settings.shadowEndpointName }),
+    }),
+  );
 }
 
 /** The plan read from the CDK app's default template, synthesized or read from the cache. */
@@ -204,9 +265,7 @@ function withDefaults(options: StartLocalStackOptions, plan: LocalStackPlan) {
       `the candidate's endpoint name is the live one's ("${endpointName}"): give the candidate another`,
     );
   }
-  const perLane = <T>(value: (lane: Lane) => T): Record<Lane, T> =>
-    Object.fromEntries(LANES.map((lane) => [lane, value(lane)])) as Record<Lane, T>;
-  const functionTimeoutMs = perLane(
+  const functionTimeoutMs = perLaneOf(
     (lane) => options.functionTimeoutMs ?? plan.lanes[lane].function.timeoutSeconds * 1000,
   );
   return {
@@ -218,7 +277,7 @@ function withDefaults(options: StartLocalStackOptions, plan: LocalStackPlan) {
     endpointName,
     shadowEndpointName,
     functionTimeoutMs,
-    lanes: perLane((lane) => {
+    lanes: perLaneOf((lane) => {
       const { queue, deadLetterQueue } = plan.lanes[lane];
       return {
         maxReceiveCount: options.maxReceiveCount ?? queue.redrive?.maxReceiveCount ?? 5,
@@ -233,7 +292,7 @@ function withDefaults(options: StartLocalStackOptions, plan: LocalStackPlan) {
         deadLetterRetentionSeconds: deadLetterQueue.messageRetentionSeconds,
       };
     }),
-    batching: perLane((lane) => ({
+    batching: perLaneOf((lane) => ({
       batchSize: plan.lanes[lane].eventSource.batchSize,
       maximumBatchingWindowMs: plan.lanes[lane].eventSource.maximumBatchingWindowSeconds * 1000,
       reportBatchItemFailures: plan.lanes[lane].eventSource.reportBatchItemFailures,
@@ -263,6 +322,22 @@ function connectClients(
   return { sqs, s3, dynamodb, sagemakerRuntime };
 }
 
+/** A function's own SDK clients on the started services, authorized as it, destroyed when the stack stops. */
+function connectFunctionClients(
+  services: StackServices,
+  region: string,
+  iam: LocalIam,
+  name: TemplateFunctionName,
+  parts: StartedParts,
+): Required<Omit<LocalClients, "destroy">> {
+  const own = connectClients(services, region, parts);
+  iam.authorize(own.sqs, name);
+  iam.authorize(own.s3, name);
+  iam.authorize(own.dynamodb, name);
+  iam.authorize(own.sagemakerRuntime, name);
+  return own;
+}
+
 /** Outcome deliveries (`local/delivery`), when asked for: started before the pollers, so none is missed. */
 function startDeliveries(
   options: StartLocalStackOptions["deliveries"],
@@ -289,7 +364,16 @@ function startDeliveries(
 function startJobs(
   settings: NonNullable<StartLocalStackOptions["jobs"]>,
   clients: Required<Omit<LocalClients, "destroy">>,
-  { outcomesTable, plan }: { outcomesTable: string; plan: LocalStackPlan },
+  {
+    outcomesTable,
+    plan,
+    writer,
+  }: {
+    outcomesTable: string;
+    plan: LocalStackPlan;
+    /** The results function's own clients, when IAM is enforced. */
+    writer: Required<Omit<LocalClients, "destroy">> | undefined;
+  },
   parts: StartedParts,
 ): Promise<LocalJobs> {
   return parts.timed(
@@ -303,6 +387,7 @@ function startJobs(
         outcomesTable,
         onCompleted: settings.onCompleted ?? (() => undefined),
         onError: settings.onError ?? (() => undefined),
+        ...(writer === undefined ? {} : { writerClients: { dynamodb: writer.dynamodb, s3: writer.s3 } }),
       }),
     (part) => part.stop(),
   );

@@ -96,7 +96,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "local",
-    what: "the pipeline on one machine: the services it starts on loopback (`services/`: DynamoDB Local, fauxqs for SQS and S3, the adapter as a child process, the SageMaker runtime gateway, the review console's server), the side of Lambda's SQS event source (`eventSource/`: the poller, the visibility heartbeat, SQS records, queue creation), the stack that wires them with the functions per lane (`stack/`), the S3 ingest trigger and workflow (`ingest/`), the demo (`demo/`)",
+    what: "the pipeline on one machine: the services it starts on loopback (`services/`: DynamoDB Local, fauxqs for SQS and S3, the adapter as a child process, the SageMaker runtime gateway, the review console's server), the side of Lambda's SQS event source (`eventSource/`: the poller, the visibility heartbeat, SQS records, queue creation), the stack that wires them with the functions per lane (`stack/`), IAM enforced on the functions' calls when asked (`iam/`: each SDK call as the IAM request AWS evaluates, with the template's ARNs, put to a caller's evaluator), the S3 ingest trigger and workflow (`ingest/`), the demo (`demo/`)",
     imports: [
       { part: "adapter" },
       { part: "console" },
@@ -112,7 +112,7 @@ export const PARTS: readonly Part[] = [
   },
   {
     name: "lab",
-    what: "what serves development and measurement: the engine, pipeline, backlog and llama-server benchmarks and their results, the fault-injected pipeline and its checker, property checks and the load runner, the rehearsal of the AWS deploy on the synthesized template, the scripts that write generated files",
+    what: "what serves development and measurement: the engine, pipeline, backlog and llama-server benchmarks and their results, the fault-injected pipeline and its checker, property checks and the load runner, the rehearsal of the AWS deploy on the synthesized template (the local stack run from it with IAM enforced by a development-only evaluator), the scripts that write generated files",
     imports: [
       { part: "adapter" },
       { part: "contract" },

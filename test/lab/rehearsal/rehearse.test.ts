@@ -10,7 +10,11 @@ import { Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { createRehearseCommand } from "../../../cli/commands/rehearseCommand.js";
 import { rehearse } from "../../../lab/rehearsal/rehearse.js";
-import { type CfnTemplate, deployTargetOf } from "../../../lab/rehearsal/TemplateResolver.js";
+import {
+  type CfnTemplate,
+  deployTargetOf,
+  TemplateResolver,
+} from "../../../lab/rehearsal/TemplateResolver.js";
 import { synthVariant, type VariantName } from "../../infra/synthVariant.js";
 
 type Json = Record<string, unknown> & { Statement?: Json[] };
@@ -111,7 +115,53 @@ describe("decisions rehearse", () => {
     );
   });
 
-  it("prints one JSON object and exits 1 on a finding, 0 on the template as synthesized", async () => {
+  it("merges what the running stack called: observed calls and refusals, the declared list only for what did not run", async () => {
+    const template = templateOf("cpu");
+    const resolver = new TemplateResolver(template, deployTargetOf("Decisions"));
+    const outcomes = resolver.arnOf(idOf(template, "AWS::DynamoDB::Table", "OutcomesTable"));
+    const endpoint = resolver.arnOf(idOf(template, "AWS::SageMaker::Endpoint", "DecisionEndpoint"));
+
+    const report = await rehearse({
+      template,
+      target: deployTargetOf("Decisions"),
+      observed: {
+        calls: {
+          allowed: { "decide (interactive)": { "dynamodb:PutItem": 7 } },
+          resources: { "decide (interactive)": { "dynamodb:PutItem": [outcomes] } },
+          denied: [
+            {
+              function: "decide (interactive)",
+              action: "sagemaker:InvokeEndpoint",
+              resource: endpoint,
+              near_miss: { Action: "sagemaker:InvokeEndpoint" },
+              count: 3,
+            },
+          ],
+        },
+        routes: [{ method: "GET", route: "/api/policies/{policy}/drift", status: 200 }],
+        problems: [],
+      },
+    });
+
+    assert.equal(report.mode, "live");
+    assert.deepEqual(report.exercised.functions, ["decide (interactive)"]);
+    assert.deepEqual(report.exercised.routes, ["GET /api/policies/{}/drift"]);
+    assert.deepEqual(report.observed["decide (interactive)"], {
+      "dynamodb:PutItem": 7,
+      "sagemaker:InvokeEndpoint": 3,
+    });
+    // The observed calls are not checked again (the PutItem on the outcomes table, the refused
+    // InvokeEndpoint); the PutItem on the jobs table, which did not run, is.
+    assert.equal(report.declared["decide (interactive)"]?.["dynamodb:PutItem"], 1);
+    assert.equal(report.declared["decide (interactive)"]?.["sagemaker:InvokeEndpoint"], undefined);
+    assert.ok((report.declared.capacityController?.["sagemaker:DescribeEndpoint"] ?? 0) > 0);
+    assert.deepEqual(
+      report.denied.map((denied) => [denied.function, denied.action, denied.source, denied.count]),
+      [["decide (interactive)", "sagemaker:InvokeEndpoint", "observed", 3]],
+    );
+  });
+
+  it("prints one JSON object and exits 1 on a finding, 0 on the template as synthesized (--static)", async () => {
     const folder = mkdtempSync(join(tmpdir(), "rehearse-"));
     try {
       const good = join(folder, "good.json");
@@ -136,20 +186,25 @@ describe("decisions rehearse", () => {
         });
         const stderr = new Writable({ write: (_chunk, _encoding, done) => done() });
         const code = await createRehearseCommand({ stdout, stderr }).run(args);
-        return { code, report: JSON.parse(out) as Record<string, unknown[]> };
+        return { code, report: JSON.parse(out) as Record<string, unknown[]> & { mode?: string } };
       };
 
-      const passed = await run(["--template", good, "--json", "--write-template", written]);
-      const failed = await run(["--template", bad, "--json"]);
+      const passed = await run(["--template", good, "--static", "--json", "--write-template", written]);
+      const failed = await run(["--template", bad, "--static", "--json"]);
 
       assert.equal(passed.code, 0);
       assert.deepEqual(Object.keys(passed.report).sort(), [
         "calls",
+        "declared",
         "denied",
         "exercised",
         "missing_routes",
+        "mode",
+        "observed",
         "timeouts",
+        "workload",
       ]);
+      assert.equal(passed.report.mode, "static");
       assert.equal(failed.code, 1);
       assert.deepEqual(
         (failed.report.denied as { function: string; action: string }[]).map((denied) => [

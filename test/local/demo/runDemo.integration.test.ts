@@ -1,11 +1,24 @@
-/** `npm start` end to end: the sample events through the whole local pipeline, then the summary. */
+/**
+ * `npm start` end to end: the sample events through the whole local pipeline, then the summary —
+ * with IAM enforced as `decisions rehearse` runs it (every call of the running functions authorized
+ * against their roles in the template, and the rehearsal's own workload before the stack stops).
+ */
 import assert from "node:assert/strict";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { after, before, describe, it } from "node:test";
+import {
+  type CalledRoute,
+  driveLiveWorkload,
+  liveWorkloadNames,
+} from "../../../lab/rehearsal/liveWorkload.js";
+import { templateAuthorizer } from "../../../lab/rehearsal/templateAuthorizer.js";
 import { type DemoResult, runDemo } from "../../../local/demo/runDemo.js";
+import type { IamCallsSnapshot } from "../../../local/iam/LocalIam.js";
+import { deployTargetOf, TemplateResolver } from "../../../local/iam/TemplateResolver.js";
+import { loadStackTemplate } from "../../../local/stack/loadStackTemplate.js";
 
 const EVENTS = new URL("../../../events/", import.meta.url).pathname;
 /** Sample lines kept per work-item file sent to the queue: enough for the 3 incident probes. */
@@ -60,11 +73,29 @@ describe("runDemo (integration)", () => {
     errors.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
     });
+    const template = await loadStackTemplate();
+    const target = deployTargetOf("Decisions");
+    let calls: IamCallsSnapshot | undefined;
+    let routes: readonly CalledRoute[] = [];
+    let problems: readonly string[] = [];
     const result: DemoResult = await runDemo({
       env: process.env,
       // Fewer sample items straight to the queue (the 100-line batch job is what the lanes need).
       eventsDir,
-      stack: { adapterThreads: 2 },
+      stack: {
+        adapterThreads: 2,
+        iam: {
+          template,
+          target,
+          authorizer: templateAuthorizer(template, target),
+          names: liveWorkloadNames(new TemplateResolver(template, target)),
+        },
+      },
+      // The rehearsal's workload on the running stack: the console, a redecide, the monitors, the front door.
+      beforeStop: async (stack) => {
+        ({ routes, problems } = await driveLiveWorkload({ stack }));
+        calls = stack.iam?.ledger.snapshot();
+      },
       // Small enough for CI, large enough that the job still drains while the incidents are decided.
       batchLines: 100,
       incidents: 3,
@@ -115,6 +146,29 @@ describe("runDemo (integration)", () => {
     assert.match(stdout, /^Lanes: incidents \(interactive lane\) alone/m);
     assert.match(stdout, /3 of 3 decided before the job completed/);
     assert.match(stdout, /every line counted once/);
+    // Every call of every function that ran was authorized against its role; none was refused.
+    assert.deepEqual(calls?.denied, []);
+    assert.deepEqual(problems, []);
+    for (const name of [
+      "decide (interactive)",
+      "decide (bulk)",
+      "ingest",
+      "results",
+      "reviewConsole",
+      "driftMonitor",
+      "jobsMonitor",
+      "frontDoor",
+    ] as const) {
+      const actions = calls?.allowed[name] ?? {};
+      assert.ok(Object.values(actions).reduce((sum, count) => sum + count, 0) > 0, `${name} made no call`);
+    }
+    assert.ok((calls?.allowed["decide (bulk)"]?.["sagemaker:InvokeEndpoint"] ?? 0) > 0);
+    assert.ok((calls?.allowed.reviewConsole?.["dynamodb:PutItem"] ?? 0) >= 2, "a review and an amendment");
+    assert.equal(
+      new Set(routes.map((route) => `${route.method} ${route.route}`)).size,
+      9,
+      JSON.stringify(routes),
+    );
     assert.match(stderr, /weights are random/);
     assert.match(stderr, /local stack stopped/);
   });

@@ -12,8 +12,10 @@ import {
 import { InvokeEndpointCommand } from "@aws-sdk/client-sagemaker-runtime";
 import { GetQueueAttributesCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import type { SQSBatchResponse } from "aws-lambda";
+import { templateAuthorizer } from "../../../lab/rehearsal/templateAuthorizer.js";
 import { JavaNotFoundError, PortInUseError } from "../../../local/errors.js";
 import type { SqsBatchHandler } from "../../../local/eventSource/SqsEventSourcePoller.js";
+import { deployTargetOf } from "../../../local/iam/TemplateResolver.js";
 import { localStateMachine } from "../../../local/ingest/localStateMachine.js";
 import { loadStackTemplate } from "../../../local/stack/loadStackTemplate.js";
 import {
@@ -71,11 +73,14 @@ describe("startLocalStack (integration)", () => {
   const lines: string[] = [];
 
   before(async () => {
+    const template = await loadStackTemplate();
     stack = await startLocalStack({
       env: { ...process.env, LOCAL_STACK_MARKER: "given-by-the-caller" },
       createHandler: standInHandler,
       adapterThreads: 2,
       log: (line) => lines.push(line),
+      // Every call of the lanes' functions authorized against their roles in the template.
+      iam: { template, authorizer: templateAuthorizer(template, deployTargetOf("Decisions")) },
     });
   });
 
@@ -183,6 +188,22 @@ describe("startLocalStack (integration)", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(stack.lanes.bulk.poller.stats().succeeded, 1);
     assert.deepEqual(handlerErrors, []);
+  });
+
+  it("authorized every call of each lane's function and its event source against its role: none refused", () => {
+    const { allowed, denied } = stack.iam?.ledger.snapshot() ?? { allowed: {}, denied: [] };
+    assert.deepEqual(denied, []);
+    for (const lane of ["interactive", "bulk"] as const) {
+      const calls = allowed[`decide (${lane})`] ?? {};
+      for (const action of [
+        "sagemaker:InvokeEndpoint",
+        "dynamodb:PutItem",
+        "sqs:ReceiveMessage",
+        "sqs:DeleteMessage",
+        "sqs:GetQueueAttributes",
+      ])
+        assert.ok((calls[action] ?? 0) > 0, `${lane}: ${action} in ${JSON.stringify(calls)}`);
+    }
   });
 
   it("builds its queues, event sources, tables, ingest state machine and console routes from the template, restating none of their settings", {
