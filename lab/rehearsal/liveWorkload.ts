@@ -26,6 +26,7 @@ import type { TemplateFunctionName } from "../../local/iam/templateFunctions.js"
 import { templateFunctionOf } from "../../local/iam/templateFunctions.js";
 import { LOCAL_CREDENTIALS } from "../../local/stack/createLocalClients.js";
 import type { LocalStack } from "../../local/stack/LocalStack.js";
+import { runControllerTick } from "./controllerTick.js";
 
 /** The local name of the front door's idempotency table (the template's `IDEMPOTENCY_TABLE`). */
 export const FRONT_DOOR_TABLE = "front-door-idempotency";
@@ -87,6 +88,8 @@ export interface LiveWorkloadOptions {
  * - a redecide (an outcome's kept work item sent again with the supersede marker, as `decisions
  *   outcomes redecide` sends it), decided again by the decide function;
  * - the drift monitor's and the jobs monitor's check;
+ * - the capacity controller's check, its SageMaker and Lambda answers modelled from the template
+ *   ({@link runControllerTick});
  * - the front door: a signed webhook with one work item, decided in its lane.
  */
 export async function driveLiveWorkload(options: LiveWorkloadOptions): Promise<LiveWorkloadResult> {
@@ -119,6 +122,17 @@ export async function driveLiveWorkload(options: LiveWorkloadOptions): Promise<L
     await step("the drift monitor's and the jobs monitor's checks", () =>
       runMonitors(iam, dynamodbOf, result),
     );
+    if (templateFunctionOf(iam.names.resolver, "capacityController") !== undefined) {
+      await step(
+        "the capacity controller's tick (SageMaker's control plane and the event source mappings modelled)",
+        async () => {
+          const tick = await runControllerTick(stack, iam, localEnvironment(iam, "capacityController"));
+          result.problems.push(
+            ...tick.failures.map((failure) => `the capacity controller's check could not ${failure}`),
+          );
+        },
+      );
+    }
     if (templateFunctionOf(iam.names.resolver, "frontDoor") !== undefined) {
       await step("the front door: a signed webhook", () => {
         const sqs = own(

@@ -66,7 +66,9 @@ export function iamRequestsOf(call: SdkCall, names: DeployedNames): IamRequest[]
             ? sagemakerRequests(operation, call.input, names)
             : prefix === "events"
               ? eventsRequests(operation, call.input, names)
-              : undefined;
+              : prefix === "lambda"
+                ? lambdaRequests(operation, call.input, names)
+                : undefined;
   return mapped ?? [{ action: `${prefix}:${operation}`, resource: "*", context: {} }];
 }
 
@@ -347,6 +349,24 @@ function sagemakerRequests(operation: string, input: Input, names: DeployedNames
   if (component !== undefined)
     requests.push({ action, resource: names.inferenceComponentArn(component), context: {} });
   return requests;
+}
+
+// --- Lambda ----------------------------------------------------------------------------------
+//
+// "Actions, resources, and condition keys for AWS Lambda": GetEventSourceMapping,
+// UpdateEventSourceMapping and DeleteEventSourceMapping on the mapping's ARN
+// (`event-source-mapping:<UUID>`).
+
+function lambdaRequests(operation: string, input: Input, names: DeployedNames): IamRequest[] | undefined {
+  const uuid = text(input.UUID);
+  if (uuid === undefined || !operation.endsWith("EventSourceMapping")) return undefined;
+  return [
+    {
+      action: `lambda:${operation}`,
+      resource: names.arn("lambda", `event-source-mapping:${uuid}`),
+      context: {},
+    },
+  ];
 }
 
 // --- EventBridge -----------------------------------------------------------------------------

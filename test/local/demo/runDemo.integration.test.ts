@@ -158,12 +158,16 @@ describe("runDemo (integration)", () => {
       "driftMonitor",
       "jobsMonitor",
       "frontDoor",
+      "capacityController",
     ] as const) {
       const actions = calls?.allowed[name] ?? {};
       assert.ok(Object.values(actions).reduce((sum, count) => sum + count, 0) > 0, `${name} made no call`);
     }
     assert.ok((calls?.allowed["decide (bulk)"]?.["sagemaker:InvokeEndpoint"] ?? 0) > 0);
     assert.ok((calls?.allowed.reviewConsole?.["dynamodb:PutItem"] ?? 0) >= 2, "a review and an amendment");
+    // The controller's tick read the (modelled) endpoint and both lanes' mappings as its role allows.
+    assert.equal(calls?.allowed.capacityController?.["sagemaker:DescribeEndpoint"], 1);
+    assert.equal(calls?.allowed.capacityController?.["lambda:GetEventSourceMapping"], 2);
     assert.equal(
       new Set(routes.map((route) => `${route.method} ${route.route}`)).size,
       9,

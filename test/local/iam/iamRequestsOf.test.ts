@@ -196,4 +196,17 @@ describe("iamRequestsOf", () => {
       { action: "kinesis:PutRecord", resource: "*", context: {} },
     ]);
   });
+  it("checks the event source mapping calls on the mapping's ARN, and anything else of Lambda on *", () => {
+    for (const command of ["GetEventSourceMapping", "UpdateEventSourceMapping"])
+      assert.deepEqual(requestsOf("LambdaClient", command, { UUID: "0f6c1e2a-uuid" }), [
+        {
+          action: `lambda:${command}`,
+          resource: "arn:aws:lambda:us-east-1:111122223333:event-source-mapping:0f6c1e2a-uuid",
+          context: {},
+        },
+      ]);
+    assert.deepEqual(requestsOf("LambdaClient", "ListFunctions", {}), [
+      { action: "lambda:ListFunctions", resource: "*", context: {} },
+    ]);
+  });
 });
