@@ -4,10 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { findUnitTestFiles, isUnitTestFile } from "./runUnitTests.js";
+import { findUnitTestFiles, isUnitTestFile, sharedProcessFolderOf } from "./runUnitTests.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -41,6 +42,19 @@ describe("npm run test:unit", () => {
     assert.deepEqual(
       files.filter((file) => /\.(integration|model)\.test\.ts$/.test(file)),
       [],
+    );
+  });
+
+  it("runs every unit file that synthesizes the app's variants in the infra folder's process, which synthesizes each once", () => {
+    const synthesizing = findUnitTestFiles(ROOT).filter((file) =>
+      /from "[./]*\/infra\/synthVariant\.js"/.test(readFileSync(`${ROOT}${file}`, "utf8")),
+    );
+
+    assert.ok(synthesizing.includes("test/lab/rehearsal/rehearse.test.ts"), synthesizing.join("\n"));
+    assert.deepEqual(
+      synthesizing.filter((file) => sharedProcessFolderOf(file) !== "test/infra/"),
+      [],
+      "files that synthesize in a process of their own",
     );
   });
 

@@ -64,12 +64,14 @@ describe("the CPU image, built with podman and served as SageMaker runs it (inte
 
     started = Date.now();
     // --layers=false: no intermediate images are left behind; --force-rm: nor containers on failure.
+    // --jobs=2: the deps stage installs its packages while the build stage compiles.
     await podman(
       [
         "build",
         "--pull=never",
         "--layers=false",
         "--force-rm",
+        "--jobs=2",
         "--build-arg",
         `BASE_IMAGE=${base.name}`,
         "--build-arg",
