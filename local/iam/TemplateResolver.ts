@@ -32,6 +32,7 @@ const NAME_PROPERTY: Readonly<Record<string, string>> = {
   "AWS::SageMaker::Endpoint": "EndpointName",
   "AWS::SageMaker::EndpointConfig": "EndpointConfigName",
   "AWS::SageMaker::Model": "ModelName",
+  "AWS::SageMaker::InferenceComponent": "InferenceComponentName",
   "AWS::Events::EventBus": "Name",
   "AWS::Events::Rule": "Name",
   "AWS::StepFunctions::StateMachine": "StateMachineName",

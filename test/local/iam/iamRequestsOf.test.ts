@@ -210,3 +210,18 @@ describe("iamRequestsOf", () => {
     ]);
   });
 });
+
+describe("TemplateResolver's names", () => {
+  it("gives an inference component the name its InferenceComponentName states (what DescribeInferenceComponent is called with)", () => {
+    const template = {
+      Resources: {
+        Bulk: {
+          Type: "AWS::SageMaker::InferenceComponent",
+          Properties: { InferenceComponentName: { "Fn::Join": ["", [{ Ref: "AWS::StackName" }, "-bulk"]] } },
+        },
+      },
+    };
+    const named = new TemplateResolver(template, deployTargetOf("decisions"));
+    assert.equal(named.physicalName("Bulk"), "decisions-bulk");
+  });
+});
