@@ -12,6 +12,11 @@ export interface AdmissionGateOptions {
    * both lanes share every place (interactive requests still start first).
    */
   interactiveReserve?: number;
+  /**
+   * Called after a request of `lane` left the gate (released): e.g. to let work held back while
+   * interactive requests were admitted go on. Default none.
+   */
+  onLeave?: (lane: Lane) => void;
 }
 
 /** One lane's share of an {@link AdmissionGate} at a moment. */
@@ -66,6 +71,7 @@ export class AdmissionGate {
   readonly #maxInFlight: number;
   readonly #capacity: number;
   readonly #reserve: number;
+  readonly #onLeave: (lane: Lane) => void;
   #admitted = 0;
   #running = 0;
   readonly #admittedBy: PerLane<number> = perLane(() => 0);
@@ -96,6 +102,7 @@ export class AdmissionGate {
     this.#maxInFlight = maxInFlight;
     this.#capacity = maxInFlight + queueDepth;
     this.#reserve = interactiveReserve;
+    this.#onLeave = options.onLeave ?? (() => undefined);
   }
 
   /** Requests admitted and not yet released (running or waiting), of both lanes. */
@@ -121,6 +128,11 @@ export class AdmissionGate {
   /** Most requests admitted at once when the newcomer is of `lane` (`bulk`: all but the reserve). */
   capacityOf(lane: Lane): number {
     return lane === "bulk" ? this.#capacity - this.#reserve : this.#capacity;
+  }
+
+  /** Requests of `lane` admitted and not yet released (running or waiting). */
+  admittedOf(lane: Lane): number {
+    return this.#admittedBy[lane];
   }
 
   /** Whether {@link tryAdmit} would admit a request of `lane` now. */
@@ -218,6 +230,7 @@ export class AdmissionGate {
       this.#idle = [];
       for (const resolve of resolvers) resolve();
     }
+    this.#onLeave(lane);
   }
 }
 

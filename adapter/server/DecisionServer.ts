@@ -131,8 +131,9 @@ const ROUTE_TABLE = new Map<string, Route>([
  * the gate, a lane's work is bounded and served by lane too ({@link PreAdmission}): a `bulk` request
  * is read and prepared only while the gate would still have a bulk place for it counting the bulk
  * requests already being read or prepared (else 503 at once), bodies are parsed and tokenized one at
- * a time with waiting `interactive` ones first, and one whose client has gone is dropped from the
- * queue unparsed. A body is read before its request is admitted,
+ * a time with waiting `interactive` ones first, a `bulk` one not while an interactive request is
+ * being prepared or is admitted (bulk preparations run between interactive calls, with aging), and
+ * one whose client has gone is dropped from the queue unparsed. A body is read before its request is admitted,
  * charged by the bytes it holds to a budget of `maxBodyReads` × `maxBodyBytes` (so a stalled
  * sender holds a byte, not a slot), and cut with 408 when it arrives slower than `bodyPace` or
  * later than `bodyTimeoutSeconds`; headers have their own deadline, and connections are bounded
@@ -187,6 +188,10 @@ export class DecisionServer implements AsyncDisposable {
       maxInFlight: options.settings.maxInFlight,
       queueDepth: options.settings.queueDepth,
       interactiveReserve: options.settings.interactiveReserve,
+      // An interactive call answered: bulk preparations held back while it was admitted may go on.
+      onLeave: (lane) => {
+        if (lane === "interactive") this.#preAdmission.recheck();
+      },
     });
     const gate = this.#gate;
     this.#preAdmission = new PreAdmission({
@@ -196,6 +201,8 @@ export class DecisionServer implements AsyncDisposable {
         lane === "bulk" ? Math.max(0, gate.capacityOf("bulk") - gate.admitted) : Number.POSITIVE_INFINITY,
       // More interactive requests waiting to be prepared than the gate holds could not all be admitted.
       maxWaiting: (lane) => (lane === "interactive" ? gate.capacity : Number.POSITIVE_INFINITY),
+      // Bulk bodies are parsed and tokenized between interactive calls, never beside their evaluation.
+      interactiveAdmitted: () => gate.admittedOf("interactive") > 0,
     });
     this.#bodies = new BodyReadBudget({
       maxBytes: options.settings.maxBodyReads * options.settings.maxBodyBytes,

@@ -1,14 +1,16 @@
 import { buildSystemOneBody } from "../../../core/pipeline/index.js";
 import type { PolicySet } from "../../../core/policy/index.js";
-import { invoke } from "../pipeline/measureAdapterAlone.js";
 import { type BacklogItem, groupKey } from "./buildBacklogItems.js";
 import { ADAPTER_CLIENTS } from "./constants.js";
+import { addAnswerUsage, noTokenUsage, type TokenUsage } from "./tokenUsage.js";
 
 /** What the adapter alone did. */
 export interface AloneRun {
   wallS: number;
   decisionsPerS: number;
   requests: number;
+  /** What the answers say the adapter evaluated and reused. */
+  tokens: TokenUsage;
 }
 
 /**
@@ -29,13 +31,30 @@ export async function adapterAlone(
     return buildSystemOneBody(policy, item.stateText);
   });
   let next = 0;
+  const tokens = noTokenUsage();
   const started = performance.now();
   const client = async (): Promise<void> => {
     while (next < bodies.length) {
-      await invoke(adapterUrl, bodies[next++] as string);
+      addAnswerUsage(tokens, await post(adapterUrl, bodies[next++] as string));
     }
   };
   await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
   const wallS = (performance.now() - started) / 1000;
-  return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length };
+  return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length, tokens };
+}
+
+/**
+ * Posts one System One body to the adapter's `/invocations`: its answer's text.
+ * @throws Error when the adapter answers anything but 200.
+ */
+async function post(adapterUrl: string, body: string): Promise<string> {
+  const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  const text = await response.text();
+  if (response.status !== 200)
+    throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
+  return text;
 }

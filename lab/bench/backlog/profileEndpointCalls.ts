@@ -4,6 +4,8 @@ import { type Interval, intervalCoverage } from "./intervalCoverage.js";
 /** One call the adapter received, as the bench's proxy saw it (`performance.now()` times). */
 export interface EndpointCall extends Interval {
   status: number;
+  /** The answer's body (what its `usage` says the call cost). */
+  body?: string;
 }
 
 /** Where a drain's time went at the endpoint. */

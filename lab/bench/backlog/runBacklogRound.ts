@@ -12,6 +12,7 @@ import type { BacklogWorkload } from "./prepareBacklogWorkload.js";
 import { profileEndpointCalls } from "./profileEndpointCalls.js";
 import { profileInvocations } from "./profileInvocations.js";
 import type { BacklogRound } from "./summarizeBacklog.js";
+import { addAnswerUsage, noTokenUsage, type TokenUsage } from "./tokenUsage.js";
 import type { BacklogBenchReport } from "./types.js";
 
 /** What the rounds have measured so far, added to round by round. */
@@ -81,6 +82,8 @@ export async function runBacklogRound(
     piped.value.lastEndMs,
   );
   totals.statuses.push(...calls.map((call) => call.status));
+  const pipelineTokens = noTokenUsage();
+  for (const call of calls) if (call.status === 200) addAnswerUsage(pipelineTokens, call.body ?? "");
   calls.length = 0;
   totals.sent.push(...piped.value.sent.map((message) => ({ ...message, item: message.item + offset })));
   totals.deliveries += piped.value.deliveries;
@@ -106,11 +109,13 @@ export async function runBacklogRound(
     ratio: round(rate / aloneRun.decisionsPerS),
     endpoint,
     functions,
+    tokens: { pipeline: pipelineTokens, adapter_alone: aloneRun.tokens },
   });
   log(
     `round ${index + 1}/${roundCount}: pipeline ${round(rate)}/s, alone ${round(aloneRun.decisionsPerS)}/s, ratio ${round(rate / aloneRun.decisionsPerS)}; ` +
       `endpoint busy ${endpoint.busy_share} of the drain, ${endpoint.mean_in_flight} calls in flight on average; ` +
-      `functions busy ${functions.busy_share}, queue held with no invocation ${functions.unheld_s} s; load average ${fmt(loadavg())}`,
+      `functions busy ${functions.busy_share}, queue held with no invocation ${functions.unheld_s} s; ` +
+      `tokens evaluated / reused: pipeline ${tokensOf(pipelineTokens)}, alone ${tokensOf(aloneRun.tokens)}; load average ${fmt(loadavg())}`,
   );
 }
 
@@ -128,6 +133,10 @@ function addCpu(a: CpuByPart, b: CpuByPart): CpuByPart {
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+function tokensOf(usage: TokenUsage): string {
+  return `${usage.evaluated} / ${usage.cached} in ${usage.answers} answers`;
 }
 
 function fmt(values: readonly number[]): string {

@@ -99,7 +99,12 @@ function startCountingProxy(adapterUrl: string, calls: EndpointCall[]): Promise<
     random: new SeededRandom(1),
     onExchange: (exchange: ProxyExchange) => {
       const end = performance.now();
-      calls.push({ status: exchange.status, startMs: end - exchange.upstreamMs, endMs: end });
+      calls.push({
+        status: exchange.status,
+        startMs: end - exchange.upstreamMs,
+        endMs: end,
+        body: exchange.body,
+      });
     },
   });
 }

@@ -5,6 +5,7 @@ import type { DEFAULT_ITEMS } from "./constants.js";
 import type { EndpointProfile } from "./profileEndpointCalls.js";
 import type { InvocationProfile } from "./profileInvocations.js";
 import type { BACKLOG_GOAL, BacklogSummary } from "./summarizeBacklog.js";
+import type { TokenUsage } from "./tokenUsage.js";
 
 /** Options of {@link runBacklogBench}. */
 export interface BacklogBenchOptions {
@@ -101,6 +102,8 @@ export interface BacklogBenchReport extends BacklogSummary {
     endpoint: EndpointProfile;
     /** And at the function instances (see {@link InvocationProfile}). */
     functions: InvocationProfile;
+    /** Tokens the adapter's answers say it evaluated and reused: the pipeline's calls, and the alone run's. */
+    tokens: { pipeline: TokenUsage; adapter_alone: TokenUsage };
   }[];
   endpoint_statuses: Record<string, number>;
   check: Pick<ChaosCheck, "ok" | "counts" | "violations">;

@@ -7,7 +7,12 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { describe, it } from "node:test";
-import type { BatchResult, DecisionBatch, ScoreOptions } from "../../../adapter/engine/types.js";
+import type {
+  BatchResult,
+  DecisionBatch,
+  PreparedBatch,
+  ScoreOptions,
+} from "../../../adapter/engine/types.js";
 import type { ServerConfig } from "../../../adapter/server/config.js";
 import { DecisionServer } from "../../../adapter/server/DecisionServer.js";
 import { CUSTOM_ATTRIBUTES_HEADER, type Lane, laneAttributeOf } from "../../../contract/lanes/lanes.js";
@@ -15,9 +20,14 @@ import { FakeEngine } from "../../support/FakeEngine.js";
 import { type SendResult, send, supportRouteDecision } from "./httpClient.js";
 import { CapturingLogger, testSettings } from "./serverHarness.js";
 
-/** A fake engine whose scoring waits while held, and which notes the id of each call it begins. */
+/**
+ * A fake engine whose scoring waits while held, and which notes the id of each call it begins; its
+ * `prepare` stands for the prompt worker (rendering and tokenizing before admission), noted in
+ * `events` in order with each scoring's start and end.
+ */
 class HeldEngine extends FakeEngine {
   readonly begun: string[] = [];
+  readonly events: string[] = [];
   #held: Promise<void> = Promise.resolve();
   #let: () => void = () => undefined;
 
@@ -29,11 +39,25 @@ class HeldEngine extends FakeEngine {
     this.#let();
   }
 
-  override async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {
-    this.begun.push(batch.questions.map((question) => question.id).join(","));
-    await this.#held;
-    return super.scoreBatch(batch, options);
+  override async prepare(batch: DecisionBatch): Promise<PreparedBatch> {
+    this.events.push(`prepare ${idsOf(batch)}`);
+    return super.prepare(batch);
   }
+
+  override async scoreBatch(batch: DecisionBatch, options: ScoreOptions = {}): Promise<BatchResult> {
+    this.begun.push(idsOf(batch));
+    this.events.push(`score ${idsOf(batch)}`);
+    await this.#held;
+    try {
+      return await super.scoreBatch(batch, options);
+    } finally {
+      this.events.push(`scored ${idsOf(batch)}`);
+    }
+  }
+}
+
+function idsOf(batch: DecisionBatch): string {
+  return batch.questions.map((question) => question.id).join(",");
 }
 
 async function startHeldServer(overrides: Partial<ServerConfig>) {
@@ -47,6 +71,7 @@ async function startHeldServer(overrides: Partial<ServerConfig>) {
   const { port } = await server.listen();
   await server.load();
   engine.begun.length = 0;
+  engine.events.length = 0;
   return { server, engine, logger, port };
 }
 
@@ -110,6 +135,83 @@ describe("DecisionServer lanes", () => {
       .map((line) => line.lane)
       .sort();
     assert.deepEqual(lanes, ["bulk", "bulk", "bulk", "interactive"]);
+  });
+
+  it("prepares no bulk call while an interactive call is admitted, and prepares it once that call is answered", async () => {
+    const h = await startHeldServer({ maxInFlight: 1, queueDepth: 3, interactiveReserve: 1 });
+    try {
+      h.engine.hold();
+      const interactive = decide(h.port, "incident", laneAttributeOf("interactive"));
+      await waitFor(() => h.engine.begun.length === 1, "the interactive call is being evaluated");
+      const bulk = decide(h.port, "bulk-0", laneAttributeOf("bulk"));
+      await waitFor(
+        () => h.server.preAdmission.bulk.deferred === 1 || h.engine.events.includes("prepare bulk-0"),
+        "the bulk call's body is read and waits for its preparation, or is prepared",
+      );
+      assert.deepEqual(
+        h.engine.events,
+        ["prepare incident", "score incident"],
+        "no bulk preparation beside the interactive evaluation",
+      );
+      assert.equal(h.server.preAdmission.bulk.waiting, 1);
+
+      h.engine.letGo();
+      const answers = await Promise.all([interactive, bulk]);
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200],
+      );
+      assert.deepEqual(h.engine.events, [
+        "prepare incident",
+        "score incident",
+        "scored incident",
+        "prepare bulk-0",
+        "score bulk-0",
+        "scored bulk-0",
+      ]);
+      assert.deepEqual(h.server.preAdmission.bulk, {
+        held: 0,
+        waiting: 0,
+        preparing: 0,
+        prepared: 1,
+        dropped: 0,
+        refused: 0,
+        deferred: 1,
+      });
+    } finally {
+      h.engine.letGo();
+      await h.server.close();
+    }
+  });
+
+  it("never prepares a held bulk call whose client hung up while an interactive call was evaluated", async () => {
+    const h = await startHeldServer({ maxInFlight: 1, queueDepth: 3, interactiveReserve: 1 });
+    try {
+      h.engine.hold();
+      const interactive = decide(h.port, "incident", laneAttributeOf("interactive"));
+      await waitFor(() => h.engine.begun.length === 1, "the interactive call is being evaluated");
+      const gone = new AbortController();
+      const bulk = send(h.port, {
+        headers: { [CUSTOM_ATTRIBUTES_HEADER]: laneAttributeOf("bulk") },
+        body: { decision: { ...supportRouteDecision(), id: "bulk-gone" } },
+        signal: gone.signal,
+      }).catch((error: unknown) => error);
+      await waitFor(
+        () => h.server.preAdmission.bulk.deferred === 1 || h.engine.events.includes("prepare bulk-gone"),
+        "the bulk call waits for its preparation, or is prepared",
+      );
+      gone.abort(new Error("the bulk client hangs up"));
+      await bulk;
+      await waitFor(() => h.server.preAdmission.bulk.dropped === 1, "the hung-up bulk call is dropped");
+      h.engine.letGo();
+      assert.equal((await interactive).status, 200);
+      await waitFor(() => h.server.preAdmission.bulk.held === 0, "the bulk place is given back");
+      assert.deepEqual(h.engine.events, ["prepare incident", "score incident", "scored incident"]);
+      assert.deepEqual(h.server.evaluations.bulk, { started: 0, abandoned: 0 });
+    } finally {
+      h.engine.letGo();
+      await h.server.close();
+    }
   });
 
   it("answers a call whose deadline passes while it still waits with a busy 503, not a 504", async () => {

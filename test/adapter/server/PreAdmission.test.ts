@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { PreAdmissionFullError } from "../../../adapter/server/errors.js";
-import { PreAdmission } from "../../../adapter/server/PreAdmission.js";
+import { BULK_PREPARATION_OVERTAKE_LIMIT, PreAdmission } from "../../../adapter/server/PreAdmission.js";
 
 /** A preparation the test ends itself. */
 function held(): { work: () => Promise<string>; finish: (value: string) => void; started: () => boolean } {
@@ -39,6 +39,7 @@ describe("PreAdmission", () => {
       prepared: 0,
       dropped: 0,
       refused: 1,
+      deferred: 0,
     });
   });
 
@@ -56,12 +57,17 @@ describe("PreAdmission", () => {
       ["bulk", "bulk-2"],
       ["interactive", "interactive-1"],
       ["interactive", "interactive-2"],
-    ].map(([lane, name]) =>
-      preAdmission.tryEnter(lane as "bulk" | "interactive")?.prepare(() => {
-        order.push(name as string);
-        return name;
-      }, signal),
-    );
+    ].map(async ([lane, name]) => {
+      const place = preAdmission.tryEnter(lane as "bulk" | "interactive");
+      try {
+        return await place?.prepare(() => {
+          order.push(name as string);
+          return name;
+        }, signal);
+      } finally {
+        place?.leave(); // as the server does once the request is admitted or answered
+      }
+    });
     assert.deepEqual(preAdmission.lanes().bulk.waiting, 2);
     assert.deepEqual(preAdmission.lanes().interactive.waiting, 2);
     assert.equal(order.length, 0, "nothing runs beside the running preparation");
@@ -97,6 +103,7 @@ describe("PreAdmission", () => {
       prepared: 0,
       dropped: 1,
       refused: 0,
+      deferred: 0,
     });
     assert.equal(preAdmission.lanes().interactive.prepared, 1);
   });
@@ -117,5 +124,130 @@ describe("PreAdmission", () => {
     running.finish("done");
     assert.deepEqual(await Promise.all([first, waiting]), ["done", "waited"]);
     assert.equal(preAdmission.lanes().interactive.refused, 1);
+  });
+
+  it("starts no bulk preparation while an interactive request is prepared or admitted, and starts it when that ends", async () => {
+    // prepare: a fake prompt worker that notes what it is asked to prepare; a gate's interactive count
+    let admitted = 0;
+    const preAdmission = new PreAdmission({
+      limitOf: () => Number.POSITIVE_INFINITY,
+      maxWaiting: () => Number.POSITIVE_INFINITY,
+      interactiveAdmitted: () => admitted > 0,
+    });
+    const worker: string[] = [];
+    const prepare = (name: string) => () => {
+      worker.push(name);
+      return name;
+    };
+    const signal = new AbortController().signal;
+
+    // act: an interactive request is prepared; a bulk one arrives before it is admitted, then while it is
+    const incident = preAdmission.tryEnter("interactive");
+    assert.ok(incident);
+    assert.equal(await incident.prepare(prepare("incident"), signal), "incident");
+    const bulk = preAdmission.tryEnter("bulk")?.prepare(prepare("bulk"), signal);
+    await Promise.resolve();
+    assert.deepEqual(worker, ["incident"], "held while the interactive request is on its way to the gate");
+    admitted += 1; // the server admits it, then gives its place back
+    incident.leave();
+    await Promise.resolve();
+    assert.deepEqual(worker, ["incident"], "held while the interactive request is admitted");
+    assert.equal(preAdmission.lanes().bulk.waiting, 1);
+    admitted -= 1; // answered: the gate says so
+    preAdmission.recheck();
+
+    // assert
+    assert.equal(await bulk, "bulk");
+    assert.deepEqual(worker, ["incident", "bulk"]);
+    assert.equal(preAdmission.lanes().bulk.deferred, 1);
+  });
+
+  it("lets an interactive preparation run while bulk ones are held, and keeps bulk ones in arrival order", async () => {
+    let admitted = 1;
+    const preAdmission = new PreAdmission({
+      limitOf: () => Number.POSITIVE_INFINITY,
+      maxWaiting: () => Number.POSITIVE_INFINITY,
+      interactiveAdmitted: () => admitted > 0,
+    });
+    const order: string[] = [];
+    const signal = new AbortController().signal;
+    const run = (lane: "bulk" | "interactive", name: string) => {
+      const place = preAdmission.tryEnter(lane);
+      const done = place?.prepare(() => {
+        order.push(name);
+      }, signal);
+      return { place, done };
+    };
+
+    const bulk1 = run("bulk", "bulk-1");
+    const bulk2 = run("bulk", "bulk-2");
+    const incident = run("interactive", "incident");
+    await incident.done;
+    incident.place?.leave();
+    admitted = 0;
+    preAdmission.recheck();
+    await Promise.all([bulk1.done, bulk2.done]);
+
+    assert.deepEqual(order, ["incident", "bulk-1", "bulk-2"]);
+  });
+
+  it("prepares the oldest held bulk request once BULK_PREPARATION_OVERTAKE_LIMIT interactive ones ran while it waited", async () => {
+    // prepare: interactive work never ends
+    const preAdmission = new PreAdmission({
+      limitOf: () => Number.POSITIVE_INFINITY,
+      maxWaiting: () => Number.POSITIVE_INFINITY,
+      interactiveAdmitted: () => true,
+    });
+    const order: string[] = [];
+    const signal = new AbortController().signal;
+    const bulk = preAdmission.tryEnter("bulk")?.prepare(() => {
+      order.push("bulk");
+    }, signal);
+
+    // act: interactive requests, one after another, each prepared and admitted
+    for (let i = 0; i < BULK_PREPARATION_OVERTAKE_LIMIT + 1; i += 1) {
+      const place = preAdmission.tryEnter("interactive");
+      await place?.prepare(() => {
+        order.push(`incident-${i}`);
+      }, signal);
+      place?.leave();
+    }
+    await bulk;
+
+    // assert
+    const expected = Array.from({ length: BULK_PREPARATION_OVERTAKE_LIMIT }, (_, i) => `incident-${i}`);
+    assert.deepEqual(order, [...expected, "bulk", `incident-${BULK_PREPARATION_OVERTAKE_LIMIT}`]);
+  });
+
+  it("drops a held bulk preparation whose client hangs up, without running it", async () => {
+    let admitted = 1;
+    const preAdmission = new PreAdmission({
+      limitOf: () => Number.POSITIVE_INFINITY,
+      maxWaiting: () => Number.POSITIVE_INFINITY,
+      interactiveAdmitted: () => admitted > 0,
+    });
+    const gone = new AbortController();
+    let ran = false;
+    const place = preAdmission.tryEnter("bulk");
+    const held = place?.prepare(() => {
+      ran = true;
+    }, gone.signal);
+    const reason = new Error("the client went away");
+    gone.abort(reason);
+    await assert.rejects(held as Promise<void>, (error) => error === reason);
+    place?.leave();
+    admitted = 0;
+    preAdmission.recheck();
+
+    assert.equal(ran, false);
+    assert.deepEqual(preAdmission.lanes().bulk, {
+      held: 0,
+      waiting: 0,
+      preparing: 0,
+      prepared: 0,
+      dropped: 1,
+      refused: 0,
+      deferred: 1,
+    });
   });
 });

@@ -44,7 +44,7 @@ class EngineWatch {
   readonly #holds = new Map<string, Promise<void>>();
   readonly #releases = new Map<string, () => void>();
 
-  /** The next preparation of the batch `id` waits until {@link release}. */
+  /** The next preparation of the batch `id` (its scoring: `score:<id>`) waits until {@link release}. */
   hold(id: string): void {
     this.#holds.set(id, new Promise<void>((resolve) => this.#releases.set(id, resolve)));
   }
@@ -66,8 +66,10 @@ class EngineWatch {
           };
         }
         if (key === "scoreBatch") {
-          return (...args: Parameters<DecisionEngine["scoreBatch"]>) => {
-            this.scored.push(args[0].questions[0]?.id ?? "");
+          return async (...args: Parameters<DecisionEngine["scoreBatch"]>) => {
+            const id = args[0].questions[0]?.id ?? "";
+            this.scored.push(id);
+            await this.#holds.get(`score:${id}`);
             return target.scoreBatch(...args);
           };
         }
@@ -184,6 +186,7 @@ describe("work before admission at the adapter on tiny-qwen3 (integration)", () 
       prepared: 1,
       dropped: 6,
       refused: 1,
+      deferred: 0,
     });
     assert.deepEqual(server.evaluations.bulk, { started: 1, abandoned: 0 });
     assert.equal(server.evaluations.interactive.started, 1);
@@ -219,5 +222,35 @@ describe("work before admission at the adapter on tiny-qwen3 (integration)", () 
       "the interactive call was prepared before every bulk call queued ahead of it",
     );
     assert.deepEqual(watch.scored.slice(-2), ["bulk-hold-2", "incident-2"]);
+  });
+
+  it("prepares no bulk call while an interactive call is evaluated, then the held ones in turn", async () => {
+    // prepare: the interactive call's evaluation is held once it has started
+    const preparedBefore = watch.prepared.length;
+    const deferredBefore = server.preAdmission.bulk.deferred;
+    watch.hold("score:incident-3");
+    const interactive = call("incident-3", "interactive", "Checkout fails once more.");
+    await waitFor(() => watch.scored.includes("incident-3"), "the interactive call is being evaluated");
+
+    // act: three bulk calls with 120 KB states arrive meanwhile
+    const bulk = Array.from({ length: 3 }, (_, index) => call(`bulk-late-${index}`, "bulk", LARGE_STATE));
+    await waitFor(
+      () =>
+        server.preAdmission.bulk.waiting === 3 ||
+        watch.prepared.slice(preparedBefore).some((id) => id.startsWith("bulk-late")),
+      "the three bulk calls wait for their turn, or one is prepared",
+    );
+    const preparedMeanwhile = watch.prepared.slice(preparedBefore);
+    watch.release("score:incident-3");
+    const [incident, ...refused] = await Promise.all([interactive, ...bulk]);
+
+    // assert
+    assert.deepEqual(preparedMeanwhile, ["incident-3"], "no bulk state tokenized beside the evaluation");
+    assert.equal(incident.status, 200, incident.text);
+    for (const answer of refused) assert.equal(answer.status, 400, answer.text);
+    const prepared = watch.prepared.slice(preparedBefore);
+    assert.equal(prepared[0], "incident-3");
+    assert.deepEqual(prepared.slice(1).sort(), ["bulk-late-0", "bulk-late-1", "bulk-late-2"]);
+    assert.equal(server.preAdmission.bulk.deferred - deferredBefore, 3);
   });
 });
