@@ -1,5 +1,6 @@
 import { buildSystemOneBody } from "../../../core/pipeline/index.js";
 import type { PolicySet } from "../../../core/policy/index.js";
+import { postInvocation } from "../pipeline/measureAdapterAlone.js";
 import { type BacklogItem, groupKey } from "./buildBacklogItems.js";
 import { ADAPTER_CLIENTS } from "./constants.js";
 import { addAnswerUsage, noTokenUsage, type TokenUsage } from "./tokenUsage.js";
@@ -35,26 +36,10 @@ export async function adapterAlone(
   const started = performance.now();
   const client = async (): Promise<void> => {
     while (next < bodies.length) {
-      addAnswerUsage(tokens, await post(adapterUrl, bodies[next++] as string));
+      addAnswerUsage(tokens, await postInvocation(adapterUrl, bodies[next++] as string));
     }
   };
   await Promise.all(Array.from({ length: ADAPTER_CLIENTS }, client));
   const wallS = (performance.now() - started) / 1000;
   return { wallS, decisionsPerS: items.length / wallS, requests: bodies.length, tokens };
-}
-
-/**
- * Posts one System One body to the adapter's `/invocations`: its answer's text.
- * @throws Error when the adapter answers anything but 200.
- */
-async function post(adapterUrl: string, body: string): Promise<string> {
-  const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-  });
-  const text = await response.text();
-  if (response.status !== 200)
-    throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
-  return text;
 }

@@ -49,6 +49,15 @@ export async function measureAdapterAlone(
 
 /** Posts one System One body to the adapter and returns its `usage.input_tokens`. */
 export async function invoke(adapterUrl: string, body: string): Promise<number> {
+  const text = await postInvocation(adapterUrl, body);
+  return (JSON.parse(text) as { usage: { input_tokens: number } }).usage.input_tokens;
+}
+
+/**
+ * Posts one System One body to the adapter's `/invocations`: its answer's text.
+ * @throws Error when the adapter answers anything but 200.
+ */
+export async function postInvocation(adapterUrl: string, body: string): Promise<string> {
   const response = await fetch(new URL("invocations", `${adapterUrl}/`), {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -57,5 +66,5 @@ export async function invoke(adapterUrl: string, body: string): Promise<number> 
   const text = await response.text();
   if (response.status !== 200)
     throw new Error(`the adapter answered ${response.status}: ${text.slice(0, 300)}`);
-  return (JSON.parse(text) as { usage: { input_tokens: number } }).usage.input_tokens;
+  return text;
 }
