@@ -43,19 +43,15 @@ import {
   warnWhenNoPolicyMapsIncidents,
 } from "./stack/intake.js";
 import { addJobEvents, addJobResultsFunction, addJobsMonitorFunction } from "./stack/jobs.js";
-import {
-  addDecideFunctions,
-  addWorkQueues,
-  type DecisionLane,
-  decideCapacityAtMinimum,
-} from "./stack/lanes.js";
+import { addDecideFunctions, addWorkQueues, decideCapacityAtMinimum } from "./stack/lanes.js";
 import { addAlarms, addDashboard, addShadowMonitoring } from "./stack/monitoring.js";
 import { addOutputs } from "./stack/outputs.js";
 import { addReviewConsole } from "./stack/reviewConsole.js";
+import type { DecisionLane, StackParts } from "./stack/StackParts.js";
 import { type DecisionsSources, stackInputsOf } from "./stack/stackInputs.js";
 import { addTables } from "./stack/tables.js";
 
-export type { DecisionLane } from "./stack/lanes.js";
+export type { DecisionLane } from "./stack/StackParts.js";
 export type { DecisionsSources } from "./stack/stackInputs.js";
 
 /** Props of {@link DecisionsStack}. */
@@ -71,7 +67,7 @@ export interface DecisionsStackProps extends StackProps {
  * incident rule into the interactive lane; the outcomes table with its stream published to a bus;
  * alarms (per lane where a lane has its own) and a dashboard.
  */
-export class DecisionsStack extends Stack {
+export class DecisionsStack extends Stack implements StackParts {
   /** The lanes, each with its queue, DLQ and decide function. */
   readonly lanes: Readonly<Record<Lane, DecisionLane>>;
   readonly decisionEndpoint: DecisionEndpoint;

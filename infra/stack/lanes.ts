@@ -11,16 +11,10 @@ import { laneBatchSize } from "../capacity/laneBatchSize.js";
 import { DecideFunction } from "../constructs/DecideFunction.js";
 import { REVIEW_STATES_PREFIX } from "../constructs/IngestBucket.js";
 import { WorkQueue } from "../constructs/WorkQueue.js";
+import type { DecisionLane } from "./StackParts.js";
 import { laneId, perLane, type StackHost, type StackInputs } from "./stackInputs.js";
 
-/** One lane of the pipeline in the stack: its work queue and DLQ, its decide function, its share of the endpoint. */
-export interface DecisionLane {
-  lane: Lane;
-  workQueue: WorkQueue;
-  decide: DecideFunction;
-  /** The decide function's concurrency: the lane's share of what the endpoint admits at minimum capacity. */
-  capacity: LaneCapacity;
-}
+export type { DecisionLane } from "./StackParts.js";
 
 /** Each lane's work queue and its dead-letter queue (`InteractiveWorkQueue`, `BulkWorkQueue`). */
 export function addWorkQueues(

@@ -1,10 +1,8 @@
 import { Aws, Duration } from "aws-cdk-lib";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
-import type { Construct } from "constructs";
 import { LANES, type Lane } from "../../contract/lanes/lanes.js";
 import type { InfraSettings } from "../config/InfraSettings.js";
 import type { PolicyCatalogueEntry } from "../config/readPolicyCatalogue.js";
-import type { DecisionsStack } from "../DecisionsStack.js";
 
 /** Where the stack finds the code it deploys. */
 export interface DecisionsSources {
@@ -38,11 +36,7 @@ export interface StackInputs {
   modelDataUrl: string;
 }
 
-/**
- * The stack a step adds its constructs to, with the parts built before it that the step reads
- * (`StackHost<"outcomes" | "jobs">`): each step names what it depends on.
- */
-export type StackHost<Part extends keyof DecisionsStack = never> = Construct & Pick<DecisionsStack, Part>;
+export type { StackHost } from "./StackParts.js";
 
 /** The stack's shared inputs, from its settings and sources. */
 export function stackInputsOf({
